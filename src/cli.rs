@@ -1,0 +1,234 @@
+//! The command table: the one source of roost's reserved names, its help text
+//! and its usage lines. Static data only, so the dispatcher can consult it
+//! without building any parser.
+
+/// One built-in command.
+pub struct Spec {
+    pub name: &'static str,
+    /// Other words that run the same command (also reserved).
+    pub aliases: &'static [&'static str],
+    /// The argument synopsis shown after the name.
+    pub args: &'static str,
+    /// Options the command accepts (for help and completion).
+    pub flags: &'static [&'static str],
+    pub about: &'static str,
+}
+
+pub const COMMANDS: &[Spec] = &[
+    Spec {
+        name: "up",
+        aliases: &["start"],
+        args: "",
+        flags: &[],
+        about: "ensure session main exists and attach to it (also plain `roost`)",
+    },
+    Spec {
+        name: "session",
+        aliases: &[],
+        args: "NAME",
+        flags: &[],
+        about: "ensure session NAME exists and attach to it",
+    },
+    Spec {
+        name: "spawn",
+        aliases: &[],
+        args: "NAME [CMD...]",
+        flags: &[],
+        about: "open window NAME running CMD; prints the new pane id",
+    },
+    Spec {
+        name: "send",
+        aliases: &[],
+        args: "[--force] TARGET TEXT...",
+        flags: &["--force"],
+        about: "paste TEXT into TARGET and press Enter (3: blocked, 2: no target)",
+    },
+    Spec {
+        name: "read",
+        aliases: &[],
+        args: "TARGET [N]",
+        flags: &[],
+        about: "the agent's recorded reply, else the last N lines of its screen",
+    },
+    Spec {
+        name: "screen",
+        aliases: &[],
+        args: "TARGET [N]",
+        flags: &[],
+        about: "the last N (40) non-blank lines of TARGET's screen",
+    },
+    Spec {
+        name: "reply",
+        aliases: &[],
+        args: "TEXT... | -",
+        flags: &[],
+        about: "inside a roost pane: record TEXT (or stdin) as this pane's reply",
+    },
+    Spec {
+        name: "state",
+        aliases: &[],
+        args: "STATE",
+        flags: &[],
+        about: "stamp this pane: idle, working, blocked, done or error",
+    },
+    Spec {
+        name: "wait-done",
+        aliases: &[],
+        args: "TARGET [SECONDS]",
+        flags: &[],
+        about: "wait until TARGET is done or idle (1: error or timeout, 2: gone)",
+    },
+    Spec {
+        name: "status",
+        aliases: &[],
+        args: "[--json]",
+        flags: &["--json"],
+        about: "the server, its sessions and every pane with its state",
+    },
+    Spec {
+        name: "kill",
+        aliases: &["down", "stop"],
+        args: "[SESSION]",
+        flags: &[],
+        about: "kill SESSION, or the whole roost server",
+    },
+    Spec {
+        name: "whoami",
+        aliases: &[],
+        args: "",
+        flags: &[],
+        about: "the pane id of the caller (inside roost only)",
+    },
+    Spec {
+        name: "doctor",
+        aliases: &[],
+        args: "",
+        flags: &[],
+        about: "check tmux, the socket, paths, roost.conf and extensions",
+    },
+    Spec {
+        name: "ext",
+        aliases: &[],
+        args: "VERB [ARGS...]",
+        flags: &[],
+        about: "manage extensions: install, list, info, verify, update, remove",
+    },
+    Spec {
+        name: "completions",
+        aliases: &[],
+        args: "SHELL",
+        flags: &[],
+        about: "print the completion script for bash, zsh or fish",
+    },
+    Spec {
+        name: "demo",
+        aliases: &[],
+        args: "",
+        flags: &[],
+        about: "a guided tour in a throwaway sandbox (touches nothing of yours)",
+    },
+    Spec {
+        name: "help",
+        aliases: &["-h", "--help"],
+        args: "[COMMAND]",
+        flags: &[],
+        about: "this help, or one command's usage",
+    },
+    Spec {
+        name: "version",
+        aliases: &["-V", "--version"],
+        args: "",
+        flags: &[],
+        about: "the product version",
+    },
+];
+
+/// The built-in command a word names, if any (names and aliases).
+pub fn find(word: &[u8]) -> Option<&'static Spec> {
+    COMMANDS
+        .iter()
+        .find(|c| c.name.as_bytes() == word || c.aliases.iter().any(|a| a.as_bytes() == word))
+}
+
+/// Whether an extension may never claim this word.
+pub fn is_reserved(word: &str) -> bool {
+    find(word.as_bytes()).is_some()
+}
+
+/// The single line a typo, a miss or a disabled seam gets.
+pub fn usage_line() -> String {
+    let names: Vec<&str> = COMMANDS.iter().map(|c| c.name).collect();
+    format!("usage: roost [{}] [ARGS...]", names.join("|"))
+}
+
+/// `usage: roost NAME ARGS` for one command.
+pub fn command_usage(name: &str) -> String {
+    match find(name.as_bytes()) {
+        Some(spec) if !spec.args.is_empty() => format!("usage: roost {} {}", spec.name, spec.args),
+        Some(spec) => format!("usage: roost {}", spec.name),
+        None => usage_line(),
+    }
+}
+
+pub fn help_text() -> String {
+    let mut out = format!(
+        "roost {} - a fleet of coding agents on its own tmux server\n\n\
+         usage: roost [COMMAND] [ARGS...]\n\ncommands:\n",
+        crate::VERSION
+    );
+    let rows: Vec<(String, &str)> = COMMANDS
+        .iter()
+        .map(|c| {
+            let mut left = c.name.to_string();
+            for alias in c.aliases.iter().filter(|a| !a.starts_with('-')) {
+                left.push_str(", ");
+                left.push_str(alias);
+            }
+            if !c.args.is_empty() {
+                left.push(' ');
+                left.push_str(c.args);
+            }
+            (left, c.about)
+        })
+        .collect();
+    let width = rows.iter().map(|(l, _)| l.len()).max().unwrap_or(0);
+    for (left, about) in rows {
+        out.push_str(&format!("  {left:<width$}  {about}\n"));
+    }
+    out.push_str(
+        "\nAny other word runs an installed extension's command (roost ext list).\n\
+         Targets: %N (pane), @N (window), SESSION:WINDOW[.PANE], or a window name in session main.\n\
+         Environment: ROOST_SOCKET (socket name or path), ROOST_NO_EXT (non-empty: no extensions).\n",
+    );
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_aliases_are_unique() {
+        let mut seen = std::collections::BTreeSet::new();
+        for c in COMMANDS {
+            for w in std::iter::once(&c.name).chain(c.aliases.iter()) {
+                assert!(seen.insert(*w), "{w} appears twice in the command table");
+            }
+        }
+    }
+
+    #[test]
+    fn the_usage_line_is_one_line_naming_every_command() {
+        let line = usage_line();
+        assert!(!line.contains('\n'));
+        for c in COMMANDS {
+            assert!(line.contains(c.name), "{} missing from {line}", c.name);
+        }
+    }
+
+    #[test]
+    fn aliases_are_reserved_but_prefixes_are_not() {
+        assert!(is_reserved("stop") && is_reserved("--help") && is_reserved("status"));
+        assert!(!is_reserved("stat") && !is_reserved("statuses") && !is_reserved(""));
+    }
+}

@@ -1,0 +1,159 @@
+//! `demo`: roost's main job, end to end, in a throwaway sandbox: a private
+//! HOME and XDG tree, a private server socket, two stand-in agents. It runs
+//! the real `roost` commands and removes everything when it ends.
+
+use super::Args;
+use crate::error::{Error, Result};
+use crate::paths::Paths;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+pub fn run(a: &mut Args) -> Result<u8> {
+    a.options(&[])?;
+    a.done()?;
+    let fail = |what: &str, e: &dyn std::fmt::Display| Error::fail("demo", format!("{what}: {e}"));
+    let sandbox = Sandbox::new().map_err(|e| fail("cannot make the sandbox", &e))?;
+    println!(
+        "roost demo: a tour in a throwaway sandbox at {}",
+        sandbox.root().display()
+    );
+    println!("(its own HOME, XDG directories and tmux server; nothing of yours is touched)");
+    let outcome = tour(&sandbox);
+    sandbox.teardown();
+    outcome?;
+    println!("\nThe sandbox and its server are gone. Next: `roost` starts your own fleet.");
+    Ok(0)
+}
+
+fn tour(s: &Sandbox) -> Result<()> {
+    let agent = s.paths.roost_home().join("share/agents/fake-agent");
+    let agent = agent.to_string_lossy();
+
+    s.step("Start two agents, each in its own window of roost's private tmux server.");
+    s.roost(&["spawn", "alice", &agent, "alice"])?;
+    s.roost(&["spawn", "bob", &agent, "bob"])?;
+
+    s.step("Wait until both say they are ready (they stamp `roost state idle`).");
+    s.roost(&["wait-done", "alice", "20"])?;
+    s.roost(&["wait-done", "bob", "20"])?;
+
+    s.step("Send alice a prompt: one bracketed paste, then Enter, checked on arrival.");
+    s.roost(&["send", "alice", "Add a --json flag to the report command"])?;
+
+    s.step("Wait for alice to finish (her hook stamps `roost state done`).");
+    s.roost(&["wait-done", "alice", "30"])?;
+
+    s.step("Read the reply she recorded with `roost reply`.");
+    s.roost(&["read", "alice"])?;
+
+    s.step("Look at the whole fleet.");
+    s.roost(&["status"])?;
+
+    s.step("Tear it all down.");
+    s.roost(&["kill"])?;
+    Ok(())
+}
+
+/// A temporary HOME/XDG tree and socket; removed on drop.
+struct Sandbox {
+    dir: tempfile::TempDir,
+    env: Vec<(&'static str, OsString)>,
+    paths: Paths,
+    exe: PathBuf,
+}
+
+impl Sandbox {
+    fn new() -> std::io::Result<Sandbox> {
+        // Under /tmp: a socket path must stay short (sun_path is ~108 bytes).
+        let dir = tempfile::Builder::new()
+            .prefix("roost-demo-")
+            .tempdir_in("/tmp")?;
+        let root = dir.path().to_path_buf();
+        let mut env = Vec::new();
+        for (var, sub) in [
+            ("HOME", "home"),
+            ("XDG_CONFIG_HOME", "config"),
+            ("XDG_DATA_HOME", "data"),
+            ("XDG_STATE_HOME", "state"),
+            ("XDG_CACHE_HOME", "cache"),
+            ("TMUX_TMPDIR", "tmux"),
+        ] {
+            std::fs::create_dir_all(root.join(sub))?;
+            env.push((var, root.join(sub).into_os_string()));
+        }
+        env.push(("ROOST_SOCKET", root.join("roost").into_os_string()));
+        let lookup = |k: &str| env.iter().find(|(v, _)| *v == k).map(|(_, p)| p.clone());
+        let paths = Paths::from_vars(lookup, || None).map_err(std::io::Error::other)?;
+        Ok(Sandbox {
+            dir,
+            env,
+            paths,
+            exe: std::env::current_exe()?,
+        })
+    }
+
+    fn root(&self) -> &Path {
+        self.dir.path()
+    }
+
+    fn command(&self, args: &[&str]) -> Command {
+        let mut cmd = Command::new(&self.exe);
+        cmd.args(args)
+            .stdin(Stdio::null())
+            .env_remove("TMUX")
+            .env_remove("TMUX_PANE");
+        cmd.current_dir(self.root());
+        for (k, v) in &self.env {
+            cmd.env(k, v);
+        }
+        cmd
+    }
+
+    fn step(&self, what: &str) {
+        println!("\n== {what}");
+    }
+
+    /// Shows and runs one roost command in the sandbox; a failure ends the tour.
+    fn roost(&self, args: &[&str]) -> Result<()> {
+        let shown: Vec<String> = args
+            .iter()
+            .map(|a| {
+                let a = a.replace(&*self.root().to_string_lossy(), "$SANDBOX");
+                if a.contains(' ') {
+                    format!("'{a}'")
+                } else {
+                    a
+                }
+            })
+            .collect();
+        println!("$ roost {}", shown.join(" "));
+        let status = self
+            .command(args)
+            .status()
+            .map_err(|e| Error::fail("demo", format!("cannot run roost: {e}")))?;
+        if status.success() {
+            Ok(())
+        } else {
+            Err(Error::fail(
+                "demo",
+                format!("`roost {}` failed ({status}); the tour stops here", args[0]),
+            ))
+        }
+    }
+
+    /// Stops the sandbox's server whatever state the tour left it in.
+    fn teardown(&self) {
+        let _ = self
+            .command(&["kill"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+    }
+}
+
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        self.teardown();
+    }
+}

@@ -1,0 +1,177 @@
+//! `doctor`: checks the pieces roost depends on and says what to fix.
+
+use super::{Args, Ctx};
+use crate::error::Result;
+use std::process::Command;
+
+struct Report {
+    problems: usize,
+}
+
+impl Report {
+    fn ok(&mut self, what: &str) {
+        println!("ok    {what}");
+    }
+    fn note(&mut self, what: &str) {
+        println!("note  {what}");
+    }
+    fn bad(&mut self, what: &str, fix: &str) {
+        self.problems += 1;
+        println!("FAIL  {what}");
+        println!("      {fix}");
+    }
+}
+
+/// Oldest tmux with everything roost uses (pane options, `new-window -e`).
+const MIN_TMUX: (u32, u32) = (3, 0);
+
+pub fn run(ctx: &Ctx, a: &mut Args) -> Result<u8> {
+    a.options(&[])?;
+    a.done()?;
+    let mut r = Report { problems: 0 };
+    match Command::new("tmux").arg("-V").output() {
+        Ok(out) => {
+            let text = String::from_utf8_lossy(&out.stdout).trim().to_string();
+            match parse_version(&text) {
+                Some(v) if v >= MIN_TMUX => r.ok(&text),
+                _ => r.bad(
+                    &format!("{text}: roost needs tmux 3.0 or later"),
+                    "install a newer tmux",
+                ),
+            }
+        }
+        Err(_) => r.bad(
+            "tmux not found on PATH",
+            "install tmux (apt-get install tmux, brew install tmux)",
+        ),
+    }
+    let socket = &ctx.tmux.socket;
+    let where_ = format!(
+        "socket {} {} ({})",
+        socket.flag(),
+        socket.value().to_string_lossy(),
+        socket.file().display()
+    );
+    if ctx.tmux.is_running() {
+        r.ok(&format!("{where_}: server running"));
+    } else if ctx.tmux.socket_exists() {
+        r.note(&format!(
+            "{where_}: stale socket, no server answers (the next roost command starts one)"
+        ));
+    } else {
+        r.ok(&format!(
+            "{where_}: no server running (roost starts one when needed)"
+        ));
+    }
+    match ctx.paths() {
+        Err(e) => r.bad(&format!("paths: {e}"), "set HOME to an absolute path"),
+        Ok(paths) => {
+            r.ok(&format!("data {}", paths.data.display()));
+            r.ok(&format!("state {}", paths.state.display()));
+            let conf = paths.user_conf();
+            if !conf.exists() {
+                r.ok(&format!("roost.conf {} (absent; optional)", conf.display()));
+            } else {
+                match parse_conf(&conf) {
+                    Ok(()) => r.ok(&format!("roost.conf {} parses", conf.display())),
+                    Err(e) => r.bad(
+                        &format!("roost.conf {}: {e}", conf.display()),
+                        "fix the line it names",
+                    ),
+                }
+            }
+            let link = paths.scripts_dir().join("roost");
+            match (std::fs::read_link(&link), std::env::current_exe()) {
+                (Ok(target), Ok(exe)) if target == exe => {
+                    r.ok(&format!("scripts {}", link.display()))
+                }
+                (Ok(target), _) => r.note(&format!(
+                    "scripts {} runs {} (the next server start points it here)",
+                    link.display(),
+                    target.display()
+                )),
+                (Err(_), _) => r.note(&format!(
+                    "scripts {} not written yet (written at server start)",
+                    link.display()
+                )),
+            }
+            extensions(&mut r, paths);
+        }
+    }
+    if r.problems == 0 {
+        Ok(0)
+    } else {
+        println!("{} problem(s) found", r.problems);
+        Ok(1)
+    }
+}
+
+fn extensions(r: &mut Report, paths: &crate::paths::Paths) {
+    let index = paths.ext_index();
+    match std::fs::read_to_string(&index) {
+        Err(_) => r.ok("extensions: none indexed"),
+        Ok(text) => {
+            let mut missing = 0;
+            for line in text.lines() {
+                let mut f = line.split('\t');
+                if let (Some(cmd), Some(_), Some(path)) = (f.next(), f.next(), f.next()) {
+                    if !std::path::Path::new(path).is_file() {
+                        missing += 1;
+                        r.bad(
+                            &format!("extension command {cmd}: {path} is missing"),
+                            "roost ext list shows what is installed; reinstall or remove it",
+                        );
+                    }
+                }
+            }
+            if missing == 0 {
+                r.ok(&format!(
+                    "extensions: {} command(s) indexed",
+                    text.lines().count()
+                ));
+            }
+        }
+    }
+}
+
+/// Parses roost.conf with tmux itself (`source-file -n`) in a throwaway
+/// server, so nothing of it takes effect.
+fn parse_conf(conf: &std::path::Path) -> std::result::Result<(), String> {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let out = Command::new("tmux")
+        .arg("-S")
+        .arg(dir.path().join("s"))
+        .args(["-f", "/dev/null", "start-server", ";", "source-file", "-n"])
+        .arg(conf)
+        .output()
+        .map_err(|e| e.to_string())?;
+    let err = String::from_utf8_lossy(&out.stderr).trim().to_string();
+    if out.status.success() && err.is_empty() {
+        Ok(())
+    } else {
+        Err(err)
+    }
+}
+
+fn parse_version(text: &str) -> Option<(u32, u32)> {
+    let v = text.split_whitespace().nth(1)?;
+    let digits: String = v
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '.')
+        .collect();
+    let mut parts = digits.split('.');
+    Some((
+        parts.next()?.parse().ok()?,
+        parts.next().unwrap_or("0").parse().ok()?,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn tmux_versions_parse() {
+        assert_eq!(super::parse_version("tmux 3.3a"), Some((3, 3)));
+        assert_eq!(super::parse_version("tmux next-3.4"), None);
+        assert_eq!(super::parse_version("tmux 2.9"), Some((2, 9)));
+    }
+}

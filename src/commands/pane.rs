@@ -1,0 +1,75 @@
+//! What an agent says about itself from inside its pane: `reply`, `state`,
+//! `whoami`. Outside roost the first two are silent no-ops, so agent hooks
+//! can call them unconditionally.
+
+use super::{Args, Ctx};
+use crate::error::{Error, Result};
+use std::ffi::OsString;
+use std::io::Read;
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
+
+pub const STATES: &[&str] = &["idle", "working", "blocked", "done", "error"];
+
+pub fn reply(ctx: &Ctx, a: &mut Args) -> Result<u8> {
+    let words = a.raw();
+    if words.is_empty() {
+        return Err(Error::usage(
+            ctx.cmd,
+            "missing TEXT (or - to read it from stdin)",
+        ));
+    }
+    let Some(pane) = ctx.tmux.caller_pane() else {
+        return Ok(0);
+    };
+    let mut text = if words.len() == 1 && words[0] == "-" {
+        let mut buf = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut buf)
+            .map_err(|e| Error::fail(ctx.cmd, format!("cannot read stdin: {e}")))?;
+        buf
+    } else {
+        words
+            .iter()
+            .map(|w| w.as_bytes())
+            .collect::<Vec<_>>()
+            .join(&b' ')
+    };
+    while text.last() == Some(&b'\n') {
+        text.pop();
+    }
+    let text = OsString::from_vec(text);
+    ctx.tmux
+        .set_pane_option(&pane, "@roost-reply", &text)
+        .map_err(|e| ctx.tmux_err(e))?;
+    Ok(0)
+}
+
+pub fn state(ctx: &Ctx, a: &mut Args) -> Result<u8> {
+    let word = a.required("STATE")?;
+    a.done()?;
+    let Some(pane) = ctx.tmux.caller_pane() else {
+        return Ok(0);
+    };
+    let state = if STATES.contains(&word.as_str()) {
+        word.as_str()
+    } else {
+        "idle"
+    };
+    ctx.tmux
+        .set_pane_option(&pane, "@agent_state", state.as_ref())
+        .map_err(|e| ctx.tmux_err(e))?;
+    Ok(0)
+}
+
+pub fn whoami(ctx: &Ctx, a: &mut Args) -> Result<u8> {
+    a.options(&[])?;
+    a.done()?;
+    match ctx.tmux.caller_pane() {
+        Some(pane) => {
+            println!("{pane}");
+            Ok(0)
+        }
+        None => Err(Error::fail(ctx.cmd, "not inside a roost pane")
+            .hint("run it from a pane of roost's server (roost spawn NAME starts one)")),
+    }
+}

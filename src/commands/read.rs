@@ -1,0 +1,63 @@
+//! `read TARGET [N]` (the recorded reply, else the screen) and
+//! `screen TARGET [N]` (the last N non-blank lines of the pane).
+
+use super::{target, Args, Ctx};
+use crate::error::Result;
+
+const DEFAULT_LINES: u64 = 40;
+
+pub fn read(ctx: &Ctx, a: &mut Args) -> Result<u8> {
+    a.options(&[])?;
+    let target = a.required("TARGET")?;
+    let n = a.number("N", DEFAULT_LINES)?;
+    a.done()?;
+    let pane = target::resolve(ctx, &target)?;
+    match ctx
+        .tmux
+        .pane_option(&pane.id, "@roost-reply")
+        .map_err(|e| ctx.tmux_err(e))?
+    {
+        Some(reply) => println!("{reply}"),
+        None => {
+            eprintln!("roost read: '{target}' has recorded no reply; showing the last {n} lines of its screen");
+            print!("{}", last_lines(ctx, &pane.id, n)?);
+        }
+    }
+    Ok(0)
+}
+
+pub fn screen(ctx: &Ctx, a: &mut Args) -> Result<u8> {
+    a.options(&[])?;
+    let target = a.required("TARGET")?;
+    let n = a.number("N", DEFAULT_LINES)?;
+    a.done()?;
+    let pane = target::resolve(ctx, &target)?;
+    print!("{}", last_lines(ctx, &pane.id, n)?);
+    Ok(0)
+}
+
+fn last_lines(ctx: &Ctx, pane: &str, n: u64) -> Result<String> {
+    let text = ctx.tmux.capture(pane).map_err(|e| ctx.tmux_err(e))?;
+    Ok(tail_non_blank(&text, n as usize))
+}
+
+/// The last `n` lines that are not blank, trailing spaces trimmed.
+fn tail_non_blank(text: &str, n: usize) -> String {
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim_end)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let start = lines.len().saturating_sub(n);
+    lines[start..].iter().map(|l| format!("{l}\n")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn tail_skips_blank_lines() {
+        assert_eq!(super::tail_non_blank("a\n\n  \nb  \nc\n\n", 2), "b\nc\n");
+        assert_eq!(super::tail_non_blank("a\n", 5), "a\n");
+        assert_eq!(super::tail_non_blank("\n\n", 5), "");
+    }
+}

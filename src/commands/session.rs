@@ -1,0 +1,78 @@
+//! `up`/`start`/plain `roost`, `session NAME`, and `kill`/`down`/`stop`.
+
+use super::{target, Args, Ctx};
+use crate::error::{Error, Result};
+use std::io::IsTerminal;
+use std::os::unix::process::CommandExt;
+
+/// Makes sure the session exists (starting the server if needed) and attaches.
+pub fn up(ctx: &Ctx, a: &mut Args, name: &str) -> Result<u8> {
+    a.options(&[])?;
+    a.done()?;
+    target::check_name(ctx, "session name", name)?;
+    ensure(ctx, name)?;
+    if !(std::io::stdin().is_terminal() && std::io::stdout().is_terminal()) {
+        eprintln!(
+            "roost: session {name} is running (socket={}); not attaching without a terminal",
+            ctx.tmux.socket.value().to_string_lossy()
+        );
+        return Ok(0);
+    }
+    let exact = format!("={name}");
+    if ctx.tmux.caller_pane().is_some() {
+        ctx.tmux
+            .run(&["switch-client", "-t", &exact])
+            .map_err(|e| ctx.tmux_err(e))?;
+        return Ok(0);
+    }
+    let err = std::process::Command::new("tmux")
+        .arg(ctx.tmux.socket.flag())
+        .arg(ctx.tmux.socket.value())
+        .args(["attach-session", "-t", &exact])
+        .env_remove("TMUX")
+        .exec();
+    Err(Error::fail(ctx.cmd, format!("cannot run tmux: {err}")))
+}
+
+/// Session `name` exists afterwards, or an error says why not.
+pub fn ensure(ctx: &Ctx, name: &str) -> Result<()> {
+    let start = ctx.server_start()?;
+    match ctx.tmux.ensure_session(name, &start) {
+        Ok(None) => Ok(()),
+        Ok(Some(warning)) => {
+            eprintln!("roost: your roost.conf reported an error: {warning}");
+            Ok(())
+        }
+        Err(e) => Err(Error::fail(
+            ctx.cmd,
+            format!("cannot start session {name}: {}", e.0),
+        )),
+    }
+}
+
+pub fn kill(ctx: &Ctx, a: &mut Args) -> Result<u8> {
+    a.options(&[])?;
+    let session = a.optional("SESSION")?;
+    a.done()?;
+    if !ctx.tmux.is_running() {
+        eprintln!("roost: not running");
+        return Ok(0);
+    }
+    match session {
+        Some(s) => {
+            let sessions = ctx.tmux.sessions().map_err(|e| ctx.tmux_err(e))?;
+            if !sessions.iter().any(|x| x.name == s) {
+                return Err(Error::fail(ctx.cmd, format!("no session '{s}'")).code(2));
+            }
+            ctx.tmux
+                .run(&["kill-session", "-t", &format!("={s}")])
+                .map_err(|e| ctx.tmux_err(e))?;
+        }
+        None => {
+            ctx.tmux
+                .run(&["kill-server"])
+                .map_err(|e| ctx.tmux_err(e))?;
+        }
+    }
+    Ok(0)
+}

@@ -1,0 +1,152 @@
+//! Target resolution: `%N`, `@N`, `SESSION:WINDOW[.PANE]`, or a bare window
+//! name in session `main`, matched exactly against the server's panes (tmux's
+//! own lookup would accept a prefix and pick a different agent).
+
+use super::Ctx;
+use crate::error::{Error, Result};
+use crate::tmux::Pane;
+
+/// The session a bare word refers to.
+pub const DEFAULT_SESSION: &str = "main";
+
+/// The pane `target` names; exit 2 when there is none.
+pub fn resolve(ctx: &Ctx, target: &str) -> Result<Pane> {
+    let missing = |why: String| Error::fail(ctx.cmd, why).code(2);
+    if !ctx.tmux.is_running() {
+        return Err(missing(format!(
+            "no such target '{target}': roost is not running"
+        )));
+    }
+    let panes = ctx.tmux.panes().map_err(|e| ctx.tmux_err(e))?;
+    let found = find(&panes, target).map_err(|why| missing(format!("{why}")))?;
+    Ok(found.clone())
+}
+
+/// Pure lookup of `target` among `panes`.
+pub fn find<'a>(panes: &'a [Pane], target: &str) -> std::result::Result<&'a Pane, String> {
+    let none = || format!("no such target '{target}'");
+    if target.starts_with('%') {
+        return panes.iter().find(|p| p.id == target).ok_or_else(none);
+    }
+    if target.starts_with('@') {
+        return panes
+            .iter()
+            .find(|p| p.window_id == target && p.active)
+            .ok_or_else(none);
+    }
+    let (session, window) = target.split_once(':').unwrap_or((DEFAULT_SESSION, target));
+    let in_session = || panes.iter().filter(|p| p.session == session);
+    // WINDOW as a whole first (a name may contain '.'), then WINDOW.PANE.
+    let whole: Vec<&Pane> = in_session()
+        .filter(|p| p.active && window_matches(p, window))
+        .collect();
+    match whole.len() {
+        1 => return Ok(whole[0]),
+        0 => {}
+        n => {
+            return Err(format!(
+                "'{target}' names {n} windows; use a pane id (roost status lists them)"
+            ))
+        }
+    }
+    if let Some((w, pane)) = window.rsplit_once('.') {
+        if !pane.is_empty() && pane.bytes().all(|b| b.is_ascii_digit()) {
+            let hits: Vec<&Pane> = in_session()
+                .filter(|p| p.pane_index == pane && window_matches(p, w))
+                .collect();
+            if hits.len() == 1 {
+                return Ok(hits[0]);
+            }
+        }
+    }
+    Err(none())
+}
+
+fn window_matches(p: &Pane, window: &str) -> bool {
+    p.window_name == window || p.window_index == window || p.window_id == window
+}
+
+/// Window and session names become targets: refuse what would make them
+/// ambiguous or unprintable.
+pub fn check_name(ctx: &Ctx, what: &str, name: &str) -> Result<()> {
+    let bad = |why: &str| {
+        Err(
+            Error::fail(ctx.cmd, format!("invalid {what} {:?}: {why}", name))
+                .hint("use letters, digits, '-' and '_'"),
+        )
+    };
+    if name.is_empty() {
+        return bad("it is empty");
+    }
+    if name.chars().any(char::is_control) {
+        return bad("it contains a control character (a TAB or newline?)");
+    }
+    if name.contains(':') || name.contains('.') {
+        return bad("':' and '.' separate session, window and pane in targets");
+    }
+    if name.starts_with(['%', '@', '=', '-']) {
+        return bad("it must not start with '%', '@', '=' or '-'");
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pane(
+        id: &str,
+        win: &str,
+        session: &str,
+        idx: &str,
+        pidx: &str,
+        active: bool,
+        name: &str,
+    ) -> Pane {
+        Pane {
+            id: id.into(),
+            window_id: win.into(),
+            session: session.into(),
+            window_index: idx.into(),
+            pane_index: pidx.into(),
+            active,
+            dead: false,
+            state: String::new(),
+            window_name: name.into(),
+        }
+    }
+
+    fn fleet() -> Vec<Pane> {
+        vec![
+            pane("%0", "@0", "main", "0", "0", true, "shell"),
+            pane("%1", "@1", "main", "1", "0", true, "alice"),
+            pane("%2", "@1", "main", "1", "1", false, "alice"),
+            pane("%3", "@2", "main", "2", "0", true, "alicebob"),
+            pane("%4", "@3", "work", "0", "0", true, "alice"),
+            pane("%5", "@4", "main", "3", "0", true, "v1.2"),
+        ]
+    }
+
+    #[test]
+    fn bare_words_match_window_names_in_main_exactly() {
+        let f = fleet();
+        assert_eq!(find(&f, "alice").unwrap().id, "%1");
+        assert_eq!(find(&f, "alicebob").unwrap().id, "%3");
+        assert!(find(&f, "ali").is_err(), "a prefix must not match");
+        assert_eq!(find(&f, "v1.2").unwrap().id, "%5");
+    }
+
+    #[test]
+    fn ids_and_session_window_pane() {
+        let f = fleet();
+        assert_eq!(find(&f, "%2").unwrap().id, "%2");
+        assert_eq!(find(&f, "@1").unwrap().id, "%1");
+        assert_eq!(find(&f, "work:alice").unwrap().id, "%4");
+        assert_eq!(find(&f, "main:1.1").unwrap().id, "%2");
+        assert_eq!(find(&f, "main:alice.1").unwrap().id, "%2");
+        assert_eq!(find(&f, "main:2").unwrap().id, "%3");
+        for missing in ["%9", "@9", "nope", "work:bob", "main:1.7", "other:alice"] {
+            assert!(find(&f, missing).is_err(), "{missing}");
+        }
+    }
+}

@@ -1,0 +1,61 @@
+//! `wait-done TARGET [SECONDS]`: block until the agent says it is finished.
+
+use super::{target, Args, Ctx};
+use crate::error::{Error, Result};
+use std::time::{Duration, Instant};
+
+const DEFAULT_SECONDS: u64 = 600;
+const POLL: Duration = Duration::from_millis(200);
+
+pub fn run(ctx: &Ctx, a: &mut Args) -> Result<u8> {
+    a.options(&[])?;
+    let target = a.required("TARGET")?;
+    let seconds = a.number("SECONDS", DEFAULT_SECONDS)?;
+    a.done()?;
+    let pane = target::resolve(ctx, &target)?;
+    let deadline = Instant::now() + Duration::from_secs(seconds);
+    loop {
+        let panes = if ctx.tmux.socket_exists() {
+            ctx.tmux.panes().unwrap_or_default()
+        } else {
+            Vec::new()
+        };
+        let Some(now) = panes.iter().find(|p| p.id == pane.id) else {
+            return Err(Error::fail(ctx.cmd, format!("'{target}' ({}) is gone", pane.id)).code(2));
+        };
+        match now.state.as_str() {
+            "done" | "idle" => return Ok(0),
+            "error" => {
+                return Err(Error::fail(
+                    ctx.cmd,
+                    format!("'{target}' ({}) reported an error", pane.id),
+                ))
+            }
+            _ if now.dead => {
+                return Err(
+                    Error::fail(ctx.cmd, format!("'{target}' ({}) has exited", pane.id)).code(2),
+                )
+            }
+            _ => {}
+        }
+        if Instant::now() >= deadline {
+            return Err(Error::fail(
+                ctx.cmd,
+                format!(
+                    "'{target}' ({}) is still {} after {seconds}s",
+                    pane.id,
+                    describe(&now.state)
+                ),
+            ));
+        }
+        std::thread::sleep(POLL);
+    }
+}
+
+fn describe(state: &str) -> &str {
+    if state.is_empty() {
+        "without a state"
+    } else {
+        state
+    }
+}

@@ -1,0 +1,93 @@
+//! Error kinds and their exit codes; the one place that prints an error.
+
+use std::fmt;
+
+/// What went wrong, and how roost exits because of it.
+#[derive(Debug)]
+pub enum Error {
+    /// A malformed command line (exit 2). `cmd` names the verb whose usage
+    /// line follows the message; `None` means the top-level usage line alone.
+    Usage {
+        cmd: Option<&'static str>,
+        msg: String,
+    },
+    /// A refusal or failure the user can act on. `code` is 1 unless a command
+    /// documents another (send: 2 no target, 3 blocked).
+    Fail {
+        cmd: &'static str,
+        code: u8,
+        msg: String,
+        hint: Option<String>,
+    },
+}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+impl Error {
+    pub fn usage(cmd: &'static str, msg: impl Into<String>) -> Error {
+        Error::Usage {
+            cmd: Some(cmd),
+            msg: msg.into(),
+        }
+    }
+
+    pub fn fail(cmd: &'static str, msg: impl Into<String>) -> Error {
+        Error::Fail {
+            cmd,
+            code: 1,
+            msg: msg.into(),
+            hint: None,
+        }
+    }
+
+    /// The same failure with a documented exit code other than 1.
+    pub fn code(mut self, new: u8) -> Error {
+        if let Error::Fail { code, .. } = &mut self {
+            *code = new;
+        }
+        self
+    }
+
+    /// Adds the second line: what the user can do about it.
+    pub fn hint(mut self, text: impl Into<String>) -> Error {
+        if let Error::Fail { hint, .. } = &mut self {
+            *hint = Some(text.into());
+        }
+        self
+    }
+
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Error::Usage { .. } => 2,
+            Error::Fail { code, .. } => *code,
+        }
+    }
+
+    /// Prints the error on stderr in the house format and returns the exit code.
+    pub fn report(&self) -> u8 {
+        eprint!("{self}");
+        self.exit_code()
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Usage { cmd: None, .. } => writeln!(f, "{}", crate::cli::usage_line()),
+            Error::Usage {
+                cmd: Some(cmd),
+                msg,
+            } => {
+                writeln!(f, "roost {cmd}: {msg}")?;
+                writeln!(f, "{}", crate::cli::command_usage(cmd))
+            }
+            Error::Fail { cmd, msg, hint, .. } => {
+                writeln!(f, "roost {cmd}: {msg}")?;
+                if let Some(hint) = hint {
+                    writeln!(f, "{hint}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}

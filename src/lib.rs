@@ -1,0 +1,24 @@
+//! roost: a fleet of coding agents on its own tmux server, extended by
+//! pinned third-party commands. `run` is the whole program; `dispatch` is the
+//! hot path every invocation goes through first.
+
+pub mod cli;
+mod commands;
+mod dispatch;
+pub mod error;
+mod fsutil;
+mod home;
+pub mod paths;
+pub mod tmux;
+
+/// The product version (semver, from Cargo.toml).
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The extension contract this roost speaks (`ROOST_CONTRACT`).
+pub const CONTRACT: u32 = 1;
+
+/// Runs roost with the process's arguments; returns the exit code.
+pub fn run() -> u8 {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    dispatch::main(&args)
+}

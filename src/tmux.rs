@@ -1,0 +1,408 @@
+//! The only place that talks to tmux. It owns the socket rule (contract §6):
+//! which server is roost's, how to address it, and how to start it.
+
+use std::ffi::{OsStr, OsString};
+use std::io::Write;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// How roost addresses its server: `tmux -L NAME` or `tmux -S PATH`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Socket {
+    Name(OsString),
+    Path(PathBuf),
+}
+
+impl Socket {
+    /// The socket rule from the process environment.
+    pub fn from_env() -> Socket {
+        Socket::resolve(std::env::var_os("ROOST_SOCKET"), std::env::var_os("TMUX"))
+    }
+
+    /// `ROOST_SOCKET` (a `/` makes it a path), else the enclosing server when
+    /// `$TMUX` names a socket path ending in `/roost`, else the name `roost`.
+    /// Never the user's everyday server.
+    pub fn resolve(roost_socket: Option<OsString>, tmux: Option<OsString>) -> Socket {
+        if let Some(s) = roost_socket.filter(|s| !s.is_empty()) {
+            return if s.as_bytes().contains(&b'/') {
+                Socket::Path(PathBuf::from(s))
+            } else {
+                Socket::Name(s)
+            };
+        }
+        if let Some(path) = tmux.as_deref().and_then(enclosing_socket) {
+            if path.as_os_str().as_bytes().ends_with(b"/roost") {
+                return Socket::Path(path);
+            }
+        }
+        Socket::Name(OsString::from("roost"))
+    }
+
+    /// `-L` for a name, `-S` for a path (what `ROOST_SOCKET_FLAG` carries).
+    pub fn flag(&self) -> &'static str {
+        match self {
+            Socket::Name(_) => "-L",
+            Socket::Path(_) => "-S",
+        }
+    }
+
+    /// The name or path itself (what `ROOST_SOCKET` carries).
+    pub fn value(&self) -> &OsStr {
+        match self {
+            Socket::Name(n) => n,
+            Socket::Path(p) => p.as_os_str(),
+        }
+    }
+
+    /// The socket file, where tmux puts it: a name lives in
+    /// `${TMUX_TMPDIR:-/tmp}/tmux-UID/` (an empty TMUX_TMPDIR means /tmp).
+    pub fn file(&self) -> PathBuf {
+        match self {
+            Socket::Path(p) => p.clone(),
+            Socket::Name(n) => {
+                let tmpdir = std::env::var_os("TMUX_TMPDIR")
+                    .filter(|t| !t.is_empty())
+                    .unwrap_or_else(|| OsString::from("/tmp"));
+                let uid = nix::unistd::getuid();
+                PathBuf::from(tmpdir).join(format!("tmux-{uid}")).join(n)
+            }
+        }
+    }
+}
+
+/// The socket path of `$TMUX` (`/path/to/socket,PID,SESSION`).
+fn enclosing_socket(tmux: &OsStr) -> Option<PathBuf> {
+    let bytes = tmux.as_bytes();
+    let end = bytes.iter().rposition(|&b| b == b',')?;
+    let end = bytes[..end].iter().rposition(|&b| b == b',')?;
+    (end > 0).then(|| PathBuf::from(OsStr::from_bytes(&bytes[..end])))
+}
+
+/// One pane of the roost server, as `list-panes -a` describes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pane {
+    pub id: String,
+    pub window_id: String,
+    pub session: String,
+    pub window_index: String,
+    pub pane_index: String,
+    pub active: bool,
+    pub dead: bool,
+    /// `@agent_state`, empty when unstamped.
+    pub state: String,
+    pub window_name: String,
+}
+
+impl Pane {
+    /// `SESSION:WINDOW.PANE`
+    pub fn address(&self) -> String {
+        format!("{}:{}.{}", self.session, self.window_index, self.pane_index)
+    }
+}
+
+/// One session of the roost server.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Session {
+    pub name: String,
+    pub windows: u32,
+    pub attached: bool,
+}
+
+// The window name goes last so that nothing in it can shift the fields.
+const PANE_FORMAT: &str = "#{pane_id}\t#{window_id}\t#{session_name}\t#{window_index}\t#{pane_index}\t#{pane_active}\t#{pane_dead}\t#{@agent_state}\t#{window_name}";
+
+/// A failed tmux call: its stderr, or why it could not be started.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TmuxError(pub String);
+
+pub type TmuxResult<T> = Result<T, TmuxError>;
+
+/// roost's tmux server.
+pub struct Tmux {
+    pub socket: Socket,
+}
+
+impl Tmux {
+    pub fn from_env() -> Tmux {
+        Tmux {
+            socket: Socket::from_env(),
+        }
+    }
+
+    fn command(&self) -> Command {
+        let mut cmd = Command::new("tmux");
+        cmd.arg(self.socket.flag()).arg(self.socket.value());
+        cmd.stdin(Stdio::null());
+        cmd
+    }
+
+    fn finish(out: std::io::Result<std::process::Output>) -> TmuxResult<String> {
+        let out = out.map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => {
+                TmuxError("tmux is not installed (not found on PATH)".into())
+            }
+            _ => TmuxError(format!("cannot run tmux: {e}")),
+        })?;
+        if out.status.success() {
+            Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+        } else {
+            let err = String::from_utf8_lossy(&out.stderr).trim().to_string();
+            Err(TmuxError(if err.is_empty() {
+                format!("tmux exited with {}", out.status)
+            } else {
+                err
+            }))
+        }
+    }
+
+    /// Runs one tmux command against roost's server and returns its stdout.
+    pub fn run<S: AsRef<OsStr>>(&self, args: &[S]) -> TmuxResult<String> {
+        Self::finish(self.command().args(args).output())
+    }
+
+    /// Like `run`, feeding `input` on stdin (for `load-buffer -`).
+    pub fn run_with_input<S: AsRef<OsStr>>(&self, args: &[S], input: &[u8]) -> TmuxResult<String> {
+        let mut cmd = self.command();
+        cmd.args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| TmuxError(format!("cannot run tmux: {e}")))?;
+        if let Some(mut stdin) = child.stdin.take() {
+            stdin
+                .write_all(input)
+                .map_err(|e| TmuxError(format!("cannot feed tmux: {e}")))?;
+        }
+        Self::finish(child.wait_with_output())
+    }
+
+    /// Runs a command that creates panes. tmux gives a new pane the PATH of
+    /// the client that asked for it, so roost's scripts go first here too.
+    pub fn run_spawning<S: AsRef<OsStr>>(
+        &self,
+        args: &[S],
+        start: &ServerStart,
+    ) -> TmuxResult<String> {
+        let mut cmd = self.command();
+        cmd.env("ROOST_HOME", &start.home).env("PATH", &start.path);
+        Self::finish(cmd.args(args).output())
+    }
+
+    /// Whether the socket file exists: a cheap "maybe running" that never
+    /// forks. A stale socket still needs `is_running` to tell.
+    pub fn socket_exists(&self) -> bool {
+        self.socket.file().exists()
+    }
+
+    pub fn is_running(&self) -> bool {
+        self.socket_exists()
+            && self
+                .run(&["list-sessions", "-F", "#{session_name}"])
+                .is_ok()
+    }
+
+    /// A global option of the server, `None` when unset or when no server
+    /// runs. Never starts a server.
+    pub fn server_option(&self, name: &str) -> Option<String> {
+        if !self.socket_exists() {
+            return None;
+        }
+        let out = self.run(&["show-options", "-gqv", name]).ok()?;
+        let value = out.strip_suffix('\n').unwrap_or(&out);
+        (!value.is_empty()).then(|| value.to_string())
+    }
+
+    pub fn sessions(&self) -> TmuxResult<Vec<Session>> {
+        let out = self.run(&[
+            "list-sessions",
+            "-F",
+            "#{session_windows}\t#{session_attached}\t#{session_name}",
+        ])?;
+        Ok(out
+            .lines()
+            .filter_map(|line| {
+                let mut f = line.splitn(3, '\t');
+                let windows = f.next()?.parse().ok()?;
+                let attached = f.next()? != "0";
+                let name = f.next()?.to_string();
+                Some(Session {
+                    name,
+                    windows,
+                    attached,
+                })
+            })
+            .collect())
+    }
+
+    /// Every pane of every session, in tmux's order.
+    pub fn panes(&self) -> TmuxResult<Vec<Pane>> {
+        let out = self.run(&["list-panes", "-a", "-F", PANE_FORMAT])?;
+        Ok(out.lines().filter_map(parse_pane).collect())
+    }
+
+    /// One option of one pane (pane scope only), `None` when unset.
+    pub fn pane_option(&self, pane_id: &str, name: &str) -> TmuxResult<Option<String>> {
+        let out = self.run(&["show-options", "-pqv", "-t", pane_id, name])?;
+        let value = out.strip_suffix('\n').unwrap_or(&out);
+        Ok((!value.is_empty()).then(|| value.to_string()))
+    }
+
+    pub fn set_pane_option(&self, pane_id: &str, name: &str, value: &OsStr) -> TmuxResult<()> {
+        let args: [&OsStr; 6] = [
+            "set-option".as_ref(),
+            "-p".as_ref(),
+            "-t".as_ref(),
+            pane_id.as_ref(),
+            name.as_ref(),
+            value,
+        ];
+        self.run(&args).map(drop)
+    }
+
+    /// The lines of a pane's screen and history, trailing blanks trimmed.
+    pub fn capture(&self, pane_id: &str) -> TmuxResult<String> {
+        self.run(&["capture-pane", "-p", "-J", "-S", "-", "-t", pane_id])
+    }
+
+    /// The pane id of the caller when it runs inside a pane of this server.
+    pub fn caller_pane(&self) -> Option<String> {
+        let pane = std::env::var("TMUX_PANE")
+            .ok()
+            .filter(|p| p.starts_with('%'))?;
+        let theirs = enclosing_socket(&std::env::var_os("TMUX")?)?;
+        same_file(&theirs, &self.socket.file()).then_some(pane)
+    }
+
+    /// Makes sure session `name` exists, starting the server when none runs:
+    /// roost's base config first, then the user's roost.conf, with
+    /// `ROOST_HOME` and the scripts directory in the server's environment.
+    /// Returns a warning when the user's roost.conf reported an error.
+    pub fn ensure_session(&self, name: &str, start: &ServerStart) -> TmuxResult<Option<String>> {
+        let exact = format!("={name}");
+        if self.socket_exists() && self.run(&["has-session", "-t", &exact]).is_ok() {
+            return Ok(None);
+        }
+        let mut cmd = self.command();
+        cmd.env("ROOST_HOME", &start.home).env("PATH", &start.path);
+        if !self.is_running() {
+            cmd.arg("-f")
+                .arg(&start.base_conf)
+                .args(["start-server", ";"]);
+            if start.user_conf.is_file() {
+                cmd.arg("source-file").arg(&start.user_conf).arg(";");
+            }
+        }
+        cmd.args(["new-session", "-d", "-s", name]);
+        if let Ok(cwd) = std::env::current_dir() {
+            cmd.arg("-c").arg(cwd);
+        }
+        let result = Self::finish(cmd.output());
+        // A concurrent start may have won the race, and an error in the
+        // user's roost.conf does not stop the session from being created.
+        if self.run(&["has-session", "-t", &exact]).is_ok() {
+            return Ok(result.err().map(|e| e.0));
+        }
+        Err(result
+            .err()
+            .unwrap_or_else(|| TmuxError(format!("session {name} did not start"))))
+    }
+}
+
+/// What a server needs at its first start.
+pub struct ServerStart {
+    pub home: PathBuf,
+    /// PATH for the server: the scripts directory first.
+    pub path: OsString,
+    pub base_conf: PathBuf,
+    pub user_conf: PathBuf,
+}
+
+fn parse_pane(line: &str) -> Option<Pane> {
+    let mut f = line.splitn(9, '\t');
+    Some(Pane {
+        id: f.next()?.to_string(),
+        window_id: f.next()?.to_string(),
+        session: f.next()?.to_string(),
+        window_index: f.next()?.to_string(),
+        pane_index: f.next()?.to_string(),
+        active: f.next()? == "1",
+        dead: f.next()? == "1",
+        state: f.next()?.to_string(),
+        window_name: f.next()?.to_string(),
+    })
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
+        _ => a == b,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn os(s: &str) -> Option<OsString> {
+        Some(OsString::from(s))
+    }
+
+    #[test]
+    fn a_socket_name_uses_dash_l_and_a_path_dash_s() {
+        let name = Socket::resolve(os("fleet"), None);
+        assert_eq!((name.flag(), name.value()), ("-L", OsStr::new("fleet")));
+        let path = Socket::resolve(os("/tmp/x/sock"), None);
+        assert_eq!(
+            (path.flag(), path.value()),
+            ("-S", OsStr::new("/tmp/x/sock"))
+        );
+        assert_eq!(Socket::resolve(os("rel/sock"), None).flag(), "-S");
+    }
+
+    #[test]
+    fn tmux_is_adopted_only_for_a_socket_ending_in_slash_roost() {
+        let inside = Socket::resolve(None, os("/tmp/tmux-0/roost,123,0"));
+        assert_eq!(inside, Socket::Path(PathBuf::from("/tmp/tmux-0/roost")));
+        for other in [
+            "/tmp/tmux-0/default,1,0",
+            "/tmp/tmux-0/myroost,1,0",
+            "/tmp/roost/x,1,0",
+            "junk",
+        ] {
+            assert_eq!(
+                Socket::resolve(None, os(other)),
+                Socket::Name("roost".into()),
+                "{other}"
+            );
+        }
+    }
+
+    #[test]
+    fn roost_socket_wins_over_tmux_and_empty_means_unset() {
+        assert_eq!(
+            Socket::resolve(os("mine"), os("/tmp/tmux-0/roost,1,0")),
+            Socket::Name("mine".into())
+        );
+        assert_eq!(Socket::resolve(os(""), None), Socket::Name("roost".into()));
+    }
+
+    #[test]
+    fn a_socket_path_with_commas_is_split_at_the_last_two() {
+        assert_eq!(
+            enclosing_socket(OsStr::new("/a,b/roost,1,2")),
+            Some(PathBuf::from("/a,b/roost"))
+        );
+    }
+
+    #[test]
+    fn pane_lines_keep_tabs_in_window_names() {
+        let p = parse_pane("%3\t@2\tmain\t1\t0\t1\t0\tworking\tname\twith tab").unwrap();
+        assert_eq!(p.window_name, "name\twith tab");
+        assert_eq!(p.address(), "main:1.0");
+        assert!(p.active && !p.dead);
+    }
+}
