@@ -1,23 +1,157 @@
-//! The hot path: argv[1] → a built-in command, or an installed extension, or
-//! the usage error. It consults only the static command table before deciding;
-//! everything heavy lives behind `commands::run`.
+//! The hot path: argv[1] → a built-in command, an installed extension, or the
+//! usage error (contract §5). Before deciding it consults only the static
+//! command table; for an extension it reads ext.index line by line, makes
+//! POSIX calls, asks tmux only after a hit, and execs. No JSON, no git, no
+//! ext.lock, no CLI parser.
 
-use crate::{cli, commands, error::Error};
-use std::ffi::OsString;
+use crate::index::{self, Entry};
+use crate::paths::Paths;
+use crate::tmux::{Socket, Tmux};
+use crate::{cli, commands, error::Error, home, switch, untrusted};
+use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+
+/// The authorities contract 1 knows.
+pub const KNOWN_AUTHORITIES: &[&str] = &["fleet"];
 
 pub fn main(args: &[OsString]) -> u8 {
     let (word, rest) = match args.split_first() {
         None => (&b"up"[..], &[][..]),
         Some((w, rest)) => (w.as_bytes(), rest),
     };
-    match cli::find(word) {
-        Some(spec) => match commands::run(spec, rest) {
+    if let Some(spec) = cli::find(word) {
+        return match commands::run(spec, rest) {
             Ok(code) => code,
             Err(e) => e.report(),
-        },
-        None => usage_error(),
+        };
     }
+    match extension(word, rest) {
+        Refused(code) => code,
+        Miss => usage_error(),
+    }
+}
+
+enum Outcome {
+    /// Not an extension command (or the seam is off): the usage error.
+    Miss,
+    /// A hit that must not run; already reported.
+    Refused(u8),
+}
+use Outcome::{Miss, Refused};
+
+/// Runs the extension command `word`, replacing this process; returns only
+/// when it cannot.
+fn extension(word: &[u8], args: &[OsString]) -> Outcome {
+    if std::env::var_os("ROOST_NO_EXT").is_some_and(|v| !v.is_empty()) {
+        return Miss;
+    }
+    let Ok(paths) = Paths::from_env() else {
+        return Miss;
+    };
+    let Ok(bytes) = std::fs::read(paths.ext_index()) else {
+        return Miss;
+    };
+    let Some(entry) = index::lookup(&bytes, word) else {
+        return Miss;
+    };
+    let program = Path::new(OsStr::from_bytes(entry.path));
+    if !index::valid_name(entry.extension) || !program.is_absolute() || !is_executable_file(program)
+    {
+        return Miss;
+    }
+    let tmux = Tmux::from_env();
+    if switch::is_off(&tmux, &paths.user_conf()) {
+        return Miss;
+    }
+    if let Some(unknown) = entry
+        .authorities()
+        .find(|t| !KNOWN_AUTHORITIES.iter().any(|k| k.as_bytes() == *t))
+    {
+        return Refused(refuse_authority(&entry, unknown));
+    }
+    let fleet = entry.authorities().next().is_some();
+    let name = String::from_utf8_lossy(entry.extension);
+    let state = paths.ext_state(&name);
+    if std::fs::create_dir_all(&state).is_err() {
+        eprintln!(
+            "roost: cannot create {} for extension {name}; check that directory's permissions",
+            state.display()
+        );
+        return Refused(1);
+    }
+    let mut cmd = std::process::Command::new(program);
+    cmd.args(args)
+        .env("ROOST_HOME", paths.roost_home())
+        .env("ROOST_VERSION", crate::VERSION)
+        .env("ROOST_CONTRACT", crate::CONTRACT.to_string())
+        .env(
+            "ROOST_EXT_DIR",
+            ext_dir(&paths, &name, entry.command, program),
+        )
+        .env("ROOST_EXT_STATE", &state);
+    if fleet {
+        grant_fleet(&mut cmd, &paths, &tmux.socket);
+    } else {
+        cmd.env_remove("ROOST_SOCKET")
+            .env_remove("ROOST_SOCKET_FLAG");
+    }
+    // exec returns only on failure: a broken extension is a miss too.
+    let _ = cmd.exec();
+    Miss
+}
+
+/// What `fleet` hands over: roost's socket and roost's scripts first on PATH.
+fn grant_fleet(cmd: &mut std::process::Command, paths: &Paths, socket: &Socket) {
+    let scripts = home::ensure_scripts(paths).unwrap_or_else(|_| paths.scripts_dir());
+    cmd.env("ROOST_SOCKET", socket.value())
+        .env("ROOST_SOCKET_FLAG", socket.flag())
+        .env(
+            "PATH",
+            home::path_with_first(&scripts, std::env::var_os("PATH")),
+        );
+}
+
+/// The extension's directory: the one holding `bin/roost-CMD`, which is its
+/// clone (or, for a linked extension, the author's checkout).
+fn ext_dir(paths: &Paths, name: &str, command: &[u8], program: &Path) -> PathBuf {
+    let expected = [b"roost-", command].concat();
+    let bin = program.parent();
+    match (
+        program.file_name(),
+        bin.and_then(Path::file_name),
+        bin.and_then(Path::parent),
+    ) {
+        (Some(file), Some(b), Some(dir)) if file.as_bytes() == expected && b == "bin" => {
+            dir.to_path_buf()
+        }
+        _ => paths.ext_clone(name),
+    }
+}
+
+fn is_executable_file(path: &Path) -> bool {
+    match std::fs::metadata(path) {
+        Ok(m) => {
+            m.is_file()
+                && m.permissions().mode() & 0o111 != 0
+                && nix::unistd::access(path, nix::unistd::AccessFlags::X_OK).is_ok()
+        }
+        Err(_) => false,
+    }
+}
+
+fn refuse_authority(entry: &Entry, unknown: &[u8]) -> u8 {
+    let name = untrusted::printable(entry.extension);
+    let token = untrusted::printable(unknown);
+    eprintln!(
+        "roost: extension {name} needs authority '{token}', which this roost (contract {}) does not know.",
+        crate::CONTRACT
+    );
+    eprintln!("roost: refusing to run it with less than it expects.");
+    eprintln!("roost: remove it with `roost ext remove {name}`, or turn extensions off with ROOST_NO_EXT=1.");
+    1
 }
 
 /// What a typo, a miss and a disabled seam all get: byte-identical.

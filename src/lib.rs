@@ -8,8 +8,11 @@ mod dispatch;
 pub mod error;
 mod fsutil;
 mod home;
+pub mod index;
 pub mod paths;
+mod switch;
 pub mod tmux;
+mod untrusted;
 
 /// The product version (semver, from Cargo.toml).
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

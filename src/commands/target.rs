@@ -18,7 +18,7 @@ pub fn resolve(ctx: &Ctx, target: &str) -> Result<Pane> {
         )));
     }
     let panes = ctx.tmux.panes().map_err(|e| ctx.tmux_err(e))?;
-    let found = find(&panes, target).map_err(|why| missing(format!("{why}")))?;
+    let found = find(&panes, target).map_err(missing)?;
     Ok(found.clone())
 }
 

@@ -1,0 +1,168 @@
+//! ext.index, the dispatch table (contract §4): one line per command,
+//! `COMMAND TAB EXTENSION TAB /abs/path TAB AUTHORITIES`. The lookup is a
+//! byte scan, no parser; the renderer is what every index writer uses.
+
+use memchr::memmem;
+
+/// One line of the index, borrowed from the file's bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry<'a> {
+    pub command: &'a [u8],
+    pub extension: &'a [u8],
+    pub path: &'a [u8],
+    /// Space-separated authorities; empty for a 3-field line or an empty 4th.
+    pub authorities: &'a [u8],
+}
+
+impl<'a> Entry<'a> {
+    /// A line as written: 3 or 4 TAB-separated fields, the first three non-empty.
+    pub fn parse(line: &'a [u8]) -> Option<Entry<'a>> {
+        let mut fields = line.splitn(4, |&b| b == b'\t');
+        let command = fields.next().filter(|f| !f.is_empty())?;
+        let extension = fields.next().filter(|f| !f.is_empty())?;
+        let path = fields.next().filter(|f| !f.is_empty())?;
+        let authorities = fields.next().unwrap_or_default();
+        if authorities.contains(&b'\t') {
+            return None;
+        }
+        Some(Entry {
+            command,
+            extension,
+            path,
+            authorities,
+        })
+    }
+
+    pub fn authorities(&self) -> impl Iterator<Item = &'a [u8]> {
+        self.authorities
+            .split(|&b| b == b' ')
+            .filter(|t| !t.is_empty())
+    }
+}
+
+/// The first line whose first field is exactly `word`.
+pub fn lookup<'a>(index: &'a [u8], word: &[u8]) -> Option<Entry<'a>> {
+    if word.is_empty() || word.contains(&b'\t') || word.contains(&b'\n') {
+        return None;
+    }
+    let start = if index.starts_with(word) && index.get(word.len()) == Some(&b'\t') {
+        0
+    } else {
+        // "\nWORD\t" marks a line starting with the word.
+        let mut needle = Vec::with_capacity(word.len() + 2);
+        needle.push(b'\n');
+        needle.extend_from_slice(word);
+        needle.push(b'\t');
+        memmem::find(index, &needle)? + 1
+    };
+    let line = &index[start..];
+    let end = memchr::memchr(b'\n', line).unwrap_or(line.len());
+    Entry::parse(&line[..end])
+}
+
+/// The index text for these lines (sorted by command, 4 fields each).
+pub fn render(entries: &[Entry<'_>]) -> Vec<u8> {
+    let mut sorted: Vec<&Entry> = entries.iter().collect();
+    sorted.sort_by(|a, b| a.command.cmp(b.command));
+    let mut out = Vec::new();
+    for e in sorted {
+        for field in [e.command, e.extension, e.path] {
+            out.extend_from_slice(field);
+            out.push(b'\t');
+        }
+        out.extend_from_slice(e.authorities);
+        out.push(b'\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const INDEX: &[u8] = b"mark\tmarker\t/x/bin/roost-mark\tfleet\nmarks\tmarker\t/x/bin/roost-marks\t\nnote\tnotes\t/n/bin/roost-note\nnote\tother\t/o/bin/roost-note\tfleet\n";
+
+    #[test]
+    fn the_first_exact_match_wins() {
+        let e = lookup(INDEX, b"note").unwrap();
+        assert_eq!(e.extension, b"notes");
+        assert_eq!(e.authorities, b"");
+        let e = lookup(INDEX, b"mark").unwrap();
+        assert_eq!(e.path, b"/x/bin/roost-mark");
+        assert_eq!(e.authorities().collect::<Vec<_>>(), vec![&b"fleet"[..]]);
+    }
+
+    #[test]
+    fn prefixes_and_other_fields_do_not_match() {
+        for miss in [
+            &b"mar"[..],
+            b"notes",
+            b"marker",
+            b"fleet",
+            b"",
+            b"roost-note",
+            b"x/bin",
+        ] {
+            assert!(
+                lookup(INDEX, miss).is_none(),
+                "{}",
+                String::from_utf8_lossy(miss)
+            );
+        }
+        assert_eq!(lookup(INDEX, b"marks").unwrap().command, b"marks");
+    }
+
+    #[test]
+    fn short_or_empty_fields_are_not_lines() {
+        assert!(Entry::parse(b"a\tb").is_none());
+        assert!(Entry::parse(b"a\t\t/p").is_none());
+        assert!(Entry::parse(b"a\tb\t/p\tfleet\textra").is_none());
+        assert!(lookup(b"a\tb\n", b"a").is_none());
+    }
+
+    #[test]
+    fn render_sorts_and_always_writes_four_fields() {
+        let lines = [
+            Entry::parse(b"zed\tz\t/z\t").unwrap(),
+            Entry::parse(b"abc\ta\t/a\tfleet").unwrap(),
+            Entry::parse(b"mid\tm\t/m").unwrap(),
+        ];
+        assert_eq!(
+            render(&lines),
+            b"abc\ta\t/a\tfleet\nmid\tm\t/m\t\nzed\tz\t/z\t\n".to_vec()
+        );
+    }
+}
+
+/// The name grammar of extensions and their commands: `[a-z][a-z0-9-]*`, at
+/// most 32 bytes. A name that fails it never becomes a path.
+pub fn valid_name(name: &[u8]) -> bool {
+    matches!(name.first(), Some(b'a'..=b'z'))
+        && name.len() <= 32
+        && name
+            .iter()
+            .all(|b| matches!(b, b'a'..=b'z' | b'0'..=b'9' | b'-'))
+}
+
+#[cfg(test)]
+mod name_tests {
+    #[test]
+    fn the_name_grammar() {
+        for ok in ["a", "note", "git-2", &"a".repeat(32)] {
+            assert!(super::valid_name(ok.as_bytes()), "{ok}");
+        }
+        for bad in [
+            "",
+            "Note",
+            "2note",
+            "-x",
+            "../x",
+            "a/b",
+            "a b",
+            "a_b",
+            &"a".repeat(33),
+        ] {
+            assert!(!super::valid_name(bad.as_bytes()), "{bad}");
+        }
+    }
+}

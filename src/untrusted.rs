@@ -1,0 +1,50 @@
+//! Printing text roost did not write (manifests, lock and index fields, git
+//! messages): control characters and bidi overrides become visible escapes,
+//! so nothing printed can repaint the terminal or forge a line.
+
+/// `bytes` as printable text: C0, DEL, C1 and bidi controls escaped as `\xNN`
+/// or `\u{NNNN}`, invalid UTF-8 as `\xNN`.
+pub fn printable(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            if c.is_control() || is_bidi(c) {
+                if (c as u32) < 0x100 {
+                    out.push_str(&format!("\\x{:02x}", c as u32));
+                } else {
+                    out.push_str(&format!("\\u{{{:04x}}}", c as u32));
+                }
+            } else {
+                out.push(c);
+            }
+        }
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    out
+}
+
+/// Unicode's explicit direction controls (they reorder what follows).
+fn is_bidi(c: char) -> bool {
+    matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::printable;
+
+    #[test]
+    fn controls_are_escaped_and_text_is_kept() {
+        assert_eq!(printable(b"plain text-1.0"), "plain text-1.0");
+        assert_eq!(printable(b"a\x1b[2Jb"), "a\\x1b[2Jb");
+        assert_eq!(printable(b"tab\there\nnl\x7f"), "tab\\x09here\\x0anl\\x7f");
+        assert_eq!(printable("c1\u{9b}31m".as_bytes()), "c1\\x9b31m");
+        assert_eq!(printable("evil\u{202e}txt".as_bytes()), "evil\\u{202e}txt");
+        assert_eq!(printable(b"bad\xffutf8"), "bad\\xffutf8");
+        assert_eq!(
+            printable("caf\u{e9} \u{2014}".as_bytes()),
+            "caf\u{e9} \u{2014}"
+        );
+    }
+}
