@@ -51,10 +51,13 @@ fn extension(word: &[u8], args: &[OsString]) -> Outcome {
     let Ok(paths) = Paths::from_env() else {
         return Miss;
     };
-    let Ok(bytes) = std::fs::read(paths.ext_index()) else {
+    let Ok(file) = std::fs::File::open(paths.ext_index()) else {
         return Miss;
     };
-    let Some(entry) = index::lookup(&bytes, word) else {
+    let Some(line) = index::read_line(file, word) else {
+        return Miss;
+    };
+    let Some(entry) = Entry::parse(&line) else {
         return Miss;
     };
     let program = Path::new(OsStr::from_bytes(entry.path));

@@ -3,6 +3,7 @@
 //! byte scan, no parser; the renderer is what every index writer uses.
 
 use memchr::memmem;
+use std::io::Read;
 
 /// One line of the index, borrowed from the file's bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,24 +41,72 @@ impl<'a> Entry<'a> {
     }
 }
 
-/// The first line whose first field is exactly `word`.
+/// The first line of `index` whose first field is exactly `word`.
 pub fn lookup<'a>(index: &'a [u8], word: &[u8]) -> Option<Entry<'a>> {
-    if word.is_empty() || word.contains(&b'\t') || word.contains(&b'\n') {
+    let (start, end) = find(index, word, true)?;
+    Entry::parse(&index[start..end])
+}
+
+/// Streams `reader` in fixed chunks (no copy of the whole file, whatever its
+/// size) and returns the first line whose first field is exactly `word`.
+pub fn read_line(mut reader: impl Read, word: &[u8]) -> Option<Vec<u8>> {
+    if !plausible(word) {
         return None;
     }
-    let start = if index.starts_with(word) && index.get(word.len()) == Some(&b'\t') {
+    // buf always starts at a line boundary; a leading '\n' stands for the
+    // start of the file so that one needle finds every line.
+    let mut buf = Vec::with_capacity(CHUNK + 256);
+    buf.push(b'\n');
+    let mut eof = false;
+    loop {
+        if let Some((start, end)) = find(&buf, word, false) {
+            if end < buf.len() || eof {
+                return Some(buf[start..end].to_vec());
+            }
+        } else if eof {
+            return None;
+        } else {
+            // Keep only the unfinished last line (as "\n" + its bytes).
+            let keep = memchr::memrchr(b'\n', &buf).unwrap_or(0);
+            buf.drain(..keep);
+        }
+        let len = buf.len();
+        buf.resize(len + CHUNK, 0);
+        let n = loop {
+            match reader.read(&mut buf[len..]) {
+                Ok(n) => break n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(_) => return None,
+            }
+        };
+        buf.truncate(len + n);
+        eof = n == 0;
+    }
+}
+
+const CHUNK: usize = 64 * 1024;
+
+fn plausible(word: &[u8]) -> bool {
+    !word.is_empty() && !word.contains(&b'\t') && !word.contains(&b'\n')
+}
+
+/// Byte range of the first line starting with `word` TAB. `at_start`: the
+/// slice begins with a line (else it begins with the '\n' before one).
+fn find(buf: &[u8], word: &[u8], at_start: bool) -> Option<(usize, usize)> {
+    if !plausible(word) {
+        return None;
+    }
+    let start = if at_start && buf.starts_with(word) && buf.get(word.len()) == Some(&b'\t') {
         0
     } else {
-        // "\nWORD\t" marks a line starting with the word.
         let mut needle = Vec::with_capacity(word.len() + 2);
         needle.push(b'\n');
         needle.extend_from_slice(word);
         needle.push(b'\t');
-        memmem::find(index, &needle)? + 1
+        memmem::find(buf, &needle)? + 1
     };
-    let line = &index[start..];
-    let end = memchr::memchr(b'\n', line).unwrap_or(line.len());
-    Entry::parse(&line[..end])
+    let end = memchr::memchr(b'\n', &buf[start..]).map_or(buf.len(), |i| start + i);
+    Some((start, end))
 }
 
 /// The index text for these lines (sorted by command, 4 fields each).
@@ -118,6 +167,22 @@ mod tests {
         assert!(Entry::parse(b"a\t\t/p").is_none());
         assert!(Entry::parse(b"a\tb\t/p\tfleet\textra").is_none());
         assert!(lookup(b"a\tb\n", b"a").is_none());
+    }
+
+    #[test]
+    fn streaming_finds_the_same_line_across_chunk_boundaries() {
+        let mut big = Vec::new();
+        for i in 0..20_000 {
+            big.extend_from_slice(format!("cmd{i:05}\text{i}\t/p/{i}\t\n").as_bytes());
+        }
+        big.extend_from_slice(b"last\tz\t/z\tfleet");
+        for word in ["cmd00000", "cmd07777", "cmd19999", "last"] {
+            let streamed = read_line(&big[..], word.as_bytes()).unwrap();
+            assert_eq!(Entry::parse(&streamed), lookup(&big, word.as_bytes()), "{word}");
+        }
+        assert!(read_line(&big[..], b"cmd0").is_none());
+        assert!(read_line(&big[..], b"nope").is_none());
+        assert_eq!(read_line(&INDEX[..], b"note").unwrap(), b"note\tnotes\t/n/bin/roost-note".to_vec());
     }
 
     #[test]

@@ -1,0 +1,268 @@
+//! The hermetic test environment: a temp dir holding HOME and every XDG
+//! directory, a private TMUX_TMPDIR, a per-test roost socket, git isolated
+//! from the user's config, and the test's tmux server killed on drop.
+#![allow(dead_code)]
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+pub const ROOST: &str = env!("CARGO_BIN_EXE_roost");
+
+pub struct TestEnv {
+    pub dir: tempfile::TempDir,
+    /// What ROOST_SOCKET is set to (a path, or a name with `with_socket_name`).
+    pub socket: String,
+    guard: RealHomeGuard,
+}
+
+impl TestEnv {
+    /// A socket path inside the test dir (`tmux -S`).
+    pub fn new() -> TestEnv {
+        let dir = tempfile::Builder::new()
+            .prefix("roost-test-")
+            .tempdir_in("/tmp")
+            .unwrap();
+        let socket = dir.path().join("roost").to_string_lossy().into_owned();
+        TestEnv::build(dir, socket)
+    }
+
+    /// A socket name (`tmux -L`), which tmux puts under the private TMUX_TMPDIR.
+    pub fn with_socket_name(name: &str) -> TestEnv {
+        let dir = tempfile::Builder::new()
+            .prefix("roost-test-")
+            .tempdir_in("/tmp")
+            .unwrap();
+        TestEnv::build(dir, name.to_string())
+    }
+
+    fn build(dir: tempfile::TempDir, socket: String) -> TestEnv {
+        for sub in ["home", "config", "data", "state", "cache", "tmux", "work"] {
+            std::fs::create_dir_all(dir.path().join(sub)).unwrap();
+        }
+        TestEnv {
+            dir,
+            socket,
+            guard: RealHomeGuard::new(),
+        }
+    }
+
+    pub fn path(&self, rel: &str) -> PathBuf {
+        self.dir.path().join(rel)
+    }
+
+    /// The environment every process of the test runs with (nothing else).
+    pub fn vars(&self) -> Vec<(String, String)> {
+        let p = |s: &str| self.path(s).to_string_lossy().into_owned();
+        vec![
+            ("PATH".into(), std::env::var("PATH").unwrap_or_default()),
+            ("HOME".into(), p("home")),
+            ("XDG_CONFIG_HOME".into(), p("config")),
+            ("XDG_DATA_HOME".into(), p("data")),
+            ("XDG_STATE_HOME".into(), p("state")),
+            ("XDG_CACHE_HOME".into(), p("cache")),
+            ("TMUX_TMPDIR".into(), p("tmux")),
+            ("ROOST_SOCKET".into(), self.socket.clone()),
+            ("SHELL".into(), "/bin/sh".into()),
+            ("LANG".into(), "C.UTF-8".into()),
+            ("TERM".into(), "xterm-256color".into()),
+            ("GIT_CONFIG_NOSYSTEM".into(), "1".into()),
+            ("GIT_CONFIG_GLOBAL".into(), "/dev/null".into()),
+            ("GIT_TERMINAL_PROMPT".into(), "0".into()),
+        ]
+    }
+
+    /// `roost ARGS` in this environment, stdin closed.
+    pub fn roost<I, S>(&self, args: I) -> Command
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let mut cmd = Command::new(ROOST);
+        cmd.args(args)
+            .env_clear()
+            .envs(self.vars())
+            .current_dir(self.path("work"));
+        cmd.stdin(Stdio::null());
+        cmd
+    }
+
+    pub fn run<I, S>(&self, args: I) -> Output
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        self.roost(args).output().unwrap()
+    }
+
+    /// Runs roost and insists it succeeded; returns stdout.
+    pub fn ok<I, S>(&self, args: I) -> String
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let out = self.run(args);
+        assert!(out.status.success(), "roost failed: {}", describe(&out));
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    /// tmux against this test's roost server (to build fixtures and look).
+    pub fn tmux(&self, args: &[&str]) -> Output {
+        let flag = if self.socket.contains('/') {
+            "-S"
+        } else {
+            "-L"
+        };
+        Command::new("tmux")
+            .arg(flag)
+            .arg(&self.socket)
+            .args(args)
+            .env_clear()
+            .envs(self.vars())
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    }
+
+    pub fn tmux_ok(&self, args: &[&str]) -> String {
+        let out = self.tmux(args);
+        assert!(
+            out.status.success(),
+            "tmux {args:?} failed: {}",
+            describe(&out)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    /// Whether this test's server answers.
+    pub fn server_running(&self) -> bool {
+        self.tmux(&["list-sessions"]).status.success()
+    }
+
+    /// The socket file of this test's server.
+    pub fn socket_file(&self) -> PathBuf {
+        if self.socket.contains('/') {
+            PathBuf::from(&self.socket)
+        } else {
+            let uid = unsafe_uid();
+            self.path("tmux")
+                .join(format!("tmux-{uid}"))
+                .join(&self.socket)
+        }
+    }
+
+    /// Spawns NAME running a shell command; returns its pane id.
+    pub fn spawn(&self, name: &str, command: &str) -> String {
+        self.ok(["spawn", name, command]).trim().to_string()
+    }
+
+    /// The visible screen of a pane.
+    pub fn screen(&self, pane: &str) -> String {
+        self.tmux_ok(&["capture-pane", "-p", "-J", "-S", "-", "-t", pane])
+    }
+
+    /// Waits until the pane's screen contains `text`.
+    pub fn wait_for_screen(&self, pane: &str, text: &str) -> String {
+        let mut last = String::new();
+        let ok = wait_until(Duration::from_secs(10), || {
+            last = self.screen(pane);
+            last.contains(text)
+        });
+        assert!(ok, "pane {pane} never showed {text:?}; screen:\n{last}");
+        last
+    }
+
+    pub fn write(&self, rel: &str, content: &str) -> PathBuf {
+        let path = self.path(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, content).unwrap();
+        path
+    }
+}
+
+impl Drop for TestEnv {
+    fn drop(&mut self) {
+        let _ = self.tmux(&["kill-server"]);
+        if !std::thread::panicking() {
+            self.guard.check();
+        }
+    }
+}
+
+/// Polls `cond` until it holds or `limit` passes.
+pub fn wait_until(limit: Duration, mut cond: impl FnMut() -> bool) -> bool {
+    let end = Instant::now() + limit;
+    loop {
+        if cond() {
+            return true;
+        }
+        if Instant::now() > end {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+pub fn describe(out: &Output) -> String {
+    format!(
+        "{}\n--- stdout\n{}--- stderr\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+pub fn unsafe_uid() -> u32 {
+    let out = Command::new("id").arg("-u").output().unwrap();
+    String::from_utf8_lossy(&out.stdout).trim().parse().unwrap()
+}
+
+/// Checks that a test left roost's places in the real home, and the real
+/// `-L roost` socket, as they were.
+struct RealHomeGuard {
+    before: Vec<(PathBuf, Option<std::time::SystemTime>)>,
+}
+
+impl RealHomeGuard {
+    fn watched() -> Vec<PathBuf> {
+        let mut v = Vec::new();
+        if let Some(home) = std::env::var_os("HOME") {
+            let home = Path::new(&home);
+            for rel in [".local/share/roost", ".local/state/roost", ".config/roost"] {
+                v.push(home.join(rel));
+            }
+        }
+        let tmp = std::env::var("TMUX_TMPDIR").unwrap_or_else(|_| "/tmp".into());
+        v.push(
+            Path::new(&tmp)
+                .join(format!("tmux-{}", unsafe_uid()))
+                .join("roost"),
+        );
+        v
+    }
+
+    fn new() -> RealHomeGuard {
+        RealHomeGuard {
+            before: Self::watched()
+                .into_iter()
+                .map(|p| (p.clone(), mtime(&p)))
+                .collect(),
+        }
+    }
+
+    fn check(&self) {
+        for (path, then) in &self.before {
+            assert_eq!(
+                &mtime(path),
+                then,
+                "the test changed {} outside its temp dir",
+                path.display()
+            );
+        }
+    }
+}
+
+fn mtime(p: &Path) -> Option<std::time::SystemTime> {
+    std::fs::symlink_metadata(p).and_then(|m| m.modified()).ok()
+}
