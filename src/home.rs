@@ -46,7 +46,11 @@ pub fn materialize(paths: &Paths) -> io::Result<PathBuf> {
 pub fn path_with_first(dir: &Path, path: Option<OsString>) -> OsString {
     let rest = path.unwrap_or_default();
     let mut parts = vec![dir.to_path_buf()];
-    parts.extend(std::env::split_paths(&rest).filter(|p| p != dir));
+    // An empty PATH has no entries; split_paths would yield one empty entry,
+    // which means the current directory.
+    if !rest.is_empty() {
+        parts.extend(std::env::split_paths(&rest).filter(|p| p != dir));
+    }
     std::env::join_paths(parts).unwrap_or(rest)
 }
 

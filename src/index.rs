@@ -178,11 +178,18 @@ mod tests {
         big.extend_from_slice(b"last\tz\t/z\tfleet");
         for word in ["cmd00000", "cmd07777", "cmd19999", "last"] {
             let streamed = read_line(&big[..], word.as_bytes()).unwrap();
-            assert_eq!(Entry::parse(&streamed), lookup(&big, word.as_bytes()), "{word}");
+            assert_eq!(
+                Entry::parse(&streamed),
+                lookup(&big, word.as_bytes()),
+                "{word}"
+            );
         }
         assert!(read_line(&big[..], b"cmd0").is_none());
         assert!(read_line(&big[..], b"nope").is_none());
-        assert_eq!(read_line(&INDEX[..], b"note").unwrap(), b"note\tnotes\t/n/bin/roost-note".to_vec());
+        assert_eq!(
+            read_line(INDEX, b"note").unwrap(),
+            b"note\tnotes\t/n/bin/roost-note".to_vec()
+        );
     }
 
     #[test]

@@ -112,6 +112,10 @@ pub struct Session {
 // The window name goes last so that nothing in it can shift the fields.
 const PANE_FORMAT: &str = "#{pane_id}\t#{window_id}\t#{session_name}\t#{window_index}\t#{pane_index}\t#{pane_active}\t#{pane_dead}\t#{@agent_state}\t#{window_name}";
 
+/// The longest argument roost hands tmux: the client packs a command's
+/// arguments into one 16 KiB message and refuses anything longer.
+const MAX_ARG: usize = 8 * 1024;
+
 /// A failed tmux call: its stderr, or why it could not be started.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TmuxError(pub String);
@@ -250,10 +254,51 @@ impl Tmux {
         Ok((!value.is_empty()).then(|| value.to_string()))
     }
 
+    /// Sets a pane option to any value. A value too long for one tmux command
+    /// (an agent's whole reply) is built in a staging option piece by piece,
+    /// then copied in one step, so a reader never sees half of it.
     pub fn set_pane_option(&self, pane_id: &str, name: &str, value: &OsStr) -> TmuxResult<()> {
+        let mut rest = value.as_bytes();
+        if rest.len() <= MAX_ARG {
+            return self.set_pane_option_part(pane_id, name, value, false);
+        }
+        let staging = format!("{name}-staging");
+        let mut append = false;
+        while !rest.is_empty() {
+            let mut cut = rest.len().min(MAX_ARG);
+            // Keep UTF-8 characters whole.
+            while cut < rest.len() && cut > 1 && rest[cut] & 0xC0 == 0x80 {
+                cut -= 1;
+            }
+            let (part, tail) = rest.split_at(cut);
+            self.set_pane_option_part(pane_id, &staging, OsStr::from_bytes(part), append)?;
+            rest = tail;
+            append = true;
+        }
+        let copied = self.run(&[
+            "set-option",
+            "-p",
+            "-F",
+            "-t",
+            pane_id,
+            name,
+            &format!("#{{{staging}}}"),
+        ]);
+        let _ = self.run(&["set-option", "-p", "-u", "-t", pane_id, &staging]);
+        copied.map(drop)
+    }
+
+    fn set_pane_option_part(
+        &self,
+        pane_id: &str,
+        name: &str,
+        value: &OsStr,
+        append: bool,
+    ) -> TmuxResult<()> {
+        let flags = if append { "-pa" } else { "-p" };
         let args: [&OsStr; 6] = [
             "set-option".as_ref(),
-            "-p".as_ref(),
+            flags.as_ref(),
             "-t".as_ref(),
             pane_id.as_ref(),
             name.as_ref(),

@@ -27,6 +27,7 @@ pub fn run(spec: &'static Spec, args: &[OsString]) -> Result<u8> {
     match spec.name {
         "up" => session::up(&ctx, &mut a, "main"),
         "session" => {
+            a.options(&[])?;
             let name = a.required("NAME")?;
             session::up(&ctx, &mut a, &name)
         }

@@ -22,6 +22,9 @@ pub fn run(ctx: &Ctx, a: &mut Args) -> Result<u8> {
         .map(|w| w.as_bytes())
         .collect::<Vec<_>>()
         .join(&b' ');
+    if text.is_empty() {
+        return Err(Error::usage(ctx.cmd, "TEXT is empty"));
+    }
     let pane = target::resolve(ctx, &target)?;
     if pane.dead {
         return Err(Error::fail(

@@ -55,6 +55,11 @@ pub fn kill(ctx: &Ctx, a: &mut Args) -> Result<u8> {
     let session = a.optional("SESSION")?;
     a.done()?;
     if !ctx.tmux.is_running() {
+        if let Some(s) = session {
+            return Err(
+                Error::fail(ctx.cmd, format!("no session '{s}': roost is not running")).code(2),
+            );
+        }
         eprintln!("roost: not running");
         return Ok(0);
     }

@@ -1,0 +1,210 @@
+//! The socket rule (contract §6): which tmux server roost talks to.
+
+mod common;
+use common::*;
+
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
+
+/// The socket file of a `-L NAME` server under the test's private TMUX_TMPDIR.
+fn named_socket(env: &TestEnv, name: &str) -> PathBuf {
+    env.path("tmux")
+        .join(format!("tmux-{}", unsafe_uid()))
+        .join(name)
+}
+
+/// A tmux server other than the test's own (`-S PATH` or `-L NAME`), killed
+/// on drop so a failing test leaves nothing running.
+struct Server<'a> {
+    env: &'a TestEnv,
+    flag: &'static str,
+    socket: String,
+}
+
+impl<'a> Server<'a> {
+    fn path(env: &'a TestEnv, path: PathBuf) -> Server<'a> {
+        Server {
+            env,
+            flag: "-S",
+            socket: path.to_string_lossy().into_owned(),
+        }
+    }
+
+    fn name(env: &'a TestEnv, name: &str) -> Server<'a> {
+        Server {
+            env,
+            flag: "-L",
+            socket: name.to_string(),
+        }
+    }
+
+    fn tmux(&self, args: &[&str]) -> Output {
+        Command::new("tmux")
+            .arg(self.flag)
+            .arg(&self.socket)
+            .args(args)
+            .env_clear()
+            .envs(self.env.vars())
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    }
+
+    fn tmux_ok(&self, args: &[&str]) -> String {
+        let out = self.tmux(args);
+        assert!(out.status.success(), "tmux {args:?}: {}", describe(&out));
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    fn windows(&self) -> String {
+        self.tmux_ok(&["list-windows", "-a", "-F", "#{session_name}:#{window_name}"])
+    }
+}
+
+impl Drop for Server<'_> {
+    fn drop(&mut self) {
+        let _ = self.tmux(&["kill-server"]);
+    }
+}
+
+#[test]
+fn a_socket_name_puts_the_server_under_the_private_tmux_tmpdir() {
+    let env = TestEnv::with_socket_name("fleet");
+    let socket = named_socket(&env, "fleet");
+    assert!(!socket.exists());
+    env.spawn("alice", "sleep 100");
+    assert!(socket.exists(), "no socket at {}", socket.display());
+    let status = env.ok(["status"]);
+    assert_eq!(status.lines().next(), Some("roost: running (socket=fleet)"));
+    assert!(
+        !named_socket(&env, "roost").exists(),
+        "the default name was used too"
+    );
+}
+
+#[test]
+fn a_socket_path_puts_the_server_at_that_path() {
+    let env = TestEnv::new();
+    let socket = env.path("roost");
+    assert_eq!(env.socket, socket.to_string_lossy());
+    env.spawn("alice", "sleep 100");
+    assert!(socket.exists(), "no socket at {}", socket.display());
+    assert!(
+        !named_socket(&env, "roost").exists(),
+        "the default name was used too"
+    );
+    let status = env.ok(["status"]);
+    assert_eq!(
+        status.lines().next().unwrap(),
+        format!("roost: running (socket={})", socket.display())
+    );
+}
+
+#[test]
+fn inside_a_roost_server_tmux_names_the_server_when_roost_socket_is_unset() {
+    let env = TestEnv::new();
+    env.spawn("alice", "sleep 100");
+    let socket = env.path("roost");
+    let tmux = format!("{},123,0", socket.display());
+    let status = env
+        .roost(["status"])
+        .env_remove("ROOST_SOCKET")
+        .env("TMUX", &tmux)
+        .output()
+        .unwrap();
+    assert_eq!(status.status.code(), Some(0), "{}", describe(&status));
+    let text = String::from_utf8_lossy(&status.stdout);
+    assert_eq!(
+        text.lines().next(),
+        Some(format!("roost: running (socket={})", socket.display()).as_str())
+    );
+    let out = env
+        .roost(["spawn", "bob", "sleep 100"])
+        .env_remove("ROOST_SOCKET")
+        .env("TMUX", &tmux)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let windows = env.tmux_ok(&["list-windows", "-t", "=main", "-F", "#{window_name}"]);
+    assert_eq!(windows, "sh\nalice\nbob\n");
+    assert!(
+        !named_socket(&env, "roost").exists(),
+        "the default name was used"
+    );
+}
+
+#[test]
+fn a_pane_of_the_roost_server_finds_its_server_through_tmux() {
+    let env = TestEnv::new();
+    let file = env.path("status.txt");
+    // The pane's own $TMUX, as tmux sets it, with ROOST_SOCKET gone.
+    env.spawn(
+        "alice",
+        &format!(
+            "env -u ROOST_SOCKET roost status > '{}.tmp' && mv '{0}.tmp' '{0}'; sleep 100",
+            file.display()
+        ),
+    );
+    let mut text = String::new();
+    let ok = wait_until(Duration::from_secs(10), || {
+        text = std::fs::read_to_string(&file).unwrap_or_default();
+        !text.is_empty()
+    });
+    assert!(ok, "the pane never wrote its status");
+    assert_eq!(
+        text.lines().next(),
+        Some(format!("roost: running (socket={})", env.path("roost").display()).as_str())
+    );
+}
+
+#[test]
+fn a_tmux_socket_not_ending_in_roost_is_never_used() {
+    let env = TestEnv::new();
+    let everyday = Server::path(&env, env.path("default"));
+    everyday.tmux_ok(&[
+        "new-session",
+        "-d",
+        "-s",
+        "mine",
+        "-n",
+        "everyday",
+        "sleep 100",
+    ]);
+    let pid = everyday.tmux_ok(&["display-message", "-p", "#{pid}"]);
+    let tmux = format!("{},{},0", everyday.socket, pid.trim());
+    let fallback = Server::name(&env, "roost");
+
+    let run = |args: &[&str]| {
+        env.roost(args)
+            .env_remove("ROOST_SOCKET")
+            .env("TMUX", &tmux)
+            .env("TMUX_PANE", "%0")
+            .output()
+            .unwrap()
+    };
+    let out = run(&["spawn", "alice", "sleep 100"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert!(
+        named_socket(&env, "roost").exists(),
+        "no server under the private TMUX_TMPDIR"
+    );
+    assert_eq!(fallback.windows(), "main:sh\nmain:alice\n");
+    assert_eq!(
+        everyday.windows(),
+        "mine:everyday\n",
+        "the everyday server was touched"
+    );
+
+    let out = run(&["status"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.lines().next(), Some("roost: running (socket=roost)"));
+
+    let out = run(&["kill"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert!(everyday
+        .tmux(&["has-session", "-t", "=mine"])
+        .status
+        .success());
+    assert!(!fallback.tmux(&["has-session"]).status.success());
+}
