@@ -6,6 +6,7 @@ pub mod cli;
 mod commands;
 mod dispatch;
 pub mod error;
+mod ext;
 mod fsutil;
 mod home;
 pub mod index;

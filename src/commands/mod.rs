@@ -43,6 +43,7 @@ pub fn run(spec: &'static Spec, args: &[OsString]) -> Result<u8> {
         "kill" => session::kill(&ctx, &mut a),
         "doctor" => doctor::run(&ctx, &mut a),
         "demo" => demo::run(&mut a),
+        "ext" => crate::ext::run(args),
         "help" => help::help(&mut a),
         "version" => help::version(&mut a),
         _ => help::not_yet(spec),

@@ -1,0 +1,177 @@
+//! What the user is shown before anything is installed or updated, and the
+//! question that follows. It states two things only: the exact commit, and
+//! what the extension declared it wants to reach. It never judges the code.
+
+use super::manifest::{check_range, Manifest, RangeCheck};
+use crate::untrusted::printable;
+use std::io::{BufRead, IsTerminal, Write};
+
+/// Everything the block shows.
+pub struct Offer<'a> {
+    /// Where it comes from, as people read it (`github.com/owner/repo`).
+    pub source: String,
+    pub reference: &'a str,
+    pub commit: &'a str,
+    pub manifest: &'a Manifest,
+}
+
+const FLEET: &str = "This extension asks to drive your agents. If you install it, the code
+in it can read any pane's screen and send prompts to any agent, the
+same as you can.";
+
+const NO_FLEET: &str = "This extension does not ask for access to your agents.";
+
+const DID_NOT_ASK: &str = "An extension that did NOT ask can still reach them if it tries. This
+line tells you what it declared, not what it is stopped from doing.";
+
+const PINNED: &str = "Roost has checked that this is the exact commit named above. It has
+NOT checked whether the code is honest. It cannot.";
+
+const NOTHING_RUNS: &str = "Nothing runs during install. Code runs when you type those commands.";
+
+/// The consent block (without the question).
+pub fn render(offer: &Offer) -> String {
+    let m = offer.manifest;
+    let version = crate::VERSION;
+    let mut rows: Vec<(&str, String, &str)> = vec![
+        ("repo", printable(offer.source.as_bytes()), ""),
+        ("ref", printable(offer.reference.as_bytes()), ""),
+        (
+            "commit",
+            format!("{}... (pinned)", super::short(offer.commit)),
+            "",
+        ),
+        (
+            "contract",
+            format!("{} (roost speaks {})", m.contract, crate::CONTRACT),
+            "ok",
+        ),
+    ];
+    let range = m.roost.as_deref().map(|r| printable(r.as_bytes()));
+    let (range_value, range_status) = match check_range(m.roost.as_deref(), version) {
+        RangeCheck::Absent => (format!("any (you have {version})"), "ok"),
+        RangeCheck::Ok => (
+            format!("{} (you have {version})", range.clone().unwrap_or_default()),
+            "ok",
+        ),
+        RangeCheck::OutOfRange => (
+            format!("{} (you have {version})", range.clone().unwrap_or_default()),
+            "warn",
+        ),
+        RangeCheck::Unreadable => (
+            format!("{} (cannot read)", range.clone().unwrap_or_default()),
+            "warn",
+        ),
+    };
+    rows.push(("roost", range_value, range_status));
+    let claims: Vec<String> = m.commands.iter().map(|c| format!("roost {c}")).collect();
+    rows.push(("claims", claims.join(", "), ""));
+    if let Some(d) = &m.description {
+        rows.push(("about", printable(d.as_bytes()), ""));
+    }
+    let width = rows
+        .iter()
+        .filter(|r| !r.2.is_empty())
+        .map(|r| r.1.chars().count())
+        .max()
+        .unwrap_or(0);
+    let mut out = String::new();
+    for (label, value, status) in &rows {
+        let line = if status.is_empty() {
+            format!("  {label:<9} {value}")
+        } else {
+            format!("  {label:<9} {value:<width$}  {status}")
+        };
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    match check_range(m.roost.as_deref(), version) {
+        RangeCheck::OutOfRange => out.push_str(&format!(
+            "\nNote: it says it is for roost {}; this is roost {version}. The range is advisory: installing anyway.\n",
+            range.unwrap_or_default()
+        )),
+        RangeCheck::Unreadable => out.push_str(
+            "\nNote: roost cannot read its roost range (only \">=A.B.C <D.E.F\" and \"*\" are understood); the check is skipped.\n",
+        ),
+        _ => {}
+    }
+    let authority = if m.needs.iter().any(|n| n == "fleet") {
+        FLEET
+    } else {
+        NO_FLEET
+    };
+    for paragraph in [authority, DID_NOT_ASK, PINNED, NOTHING_RUNS] {
+        out.push('\n');
+        out.push_str(paragraph);
+        out.push('\n');
+    }
+    out
+}
+
+/// What came of asking.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Answer {
+    Yes,
+    No,
+    /// Stdin is not a terminal and `--yes` was not given.
+    NoTerminal,
+}
+
+/// Prints `question [y/N]` and reads the answer: `y`/`yes` in any case is yes,
+/// anything else no. `--yes` answers for the user; without a terminal there
+/// is nobody to ask.
+pub fn ask(question: &str, yes: bool) -> Answer {
+    let mut out = std::io::stdout();
+    if yes {
+        let _ = writeln!(out, "{question} [y/N] yes (--yes)");
+        return Answer::Yes;
+    }
+    if !std::io::stdin().is_terminal() {
+        return Answer::NoTerminal;
+    }
+    let _ = write!(out, "{question} [y/N] ");
+    let _ = out.flush();
+    let mut line = String::new();
+    if std::io::stdin().lock().read_line(&mut line).is_err() {
+        return Answer::No;
+    }
+    match line.trim().to_ascii_lowercase().as_str() {
+        "y" | "yes" => Answer::Yes,
+        _ => Answer::No,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn manifest(needs: &[&str], roost: Option<&str>) -> Manifest {
+        Manifest {
+            name: "note".into(),
+            contract: 1,
+            roost: roost.map(String::from),
+            needs: needs.iter().map(|s| s.to_string()).collect(),
+            commands: vec!["note".into(), "notes".into()],
+            description: None,
+        }
+    }
+
+    #[test]
+    fn no_verdict_words_ever() {
+        for m in [
+            manifest(&["fleet"], Some(">=0.1.0 <0.2.0")),
+            manifest(&[], Some("junk")),
+        ] {
+            let text = render(&Offer {
+                source: "github.com/o/r".into(),
+                reference: "HEAD",
+                commit: "0123456789012345678901234567890123456789",
+                manifest: &m,
+            })
+            .to_lowercase();
+            for word in ["safe", "trusted", "scanned", "clean", "secure", "verified"] {
+                assert!(!text.contains(word), "{word} in {text}");
+            }
+        }
+    }
+}

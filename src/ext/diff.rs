@@ -1,0 +1,179 @@
+//! The change between two extension trees as people read it: the list of
+//! changed files and a unified diff, capped, with every control character
+//! neutralised. Both sides are plain directories (the installed files and a
+//! fresh fetch): no git runs inside the installed clone.
+
+use super::git::{Leaf, Leaves};
+use crate::untrusted::printable;
+use gix::bstr::ByteSlice;
+use gix::diff::blob::unified_diff::{ConsumeHunk, ContextSize, DiffLineKind, HunkHeader};
+use gix::diff::blob::{Algorithm, Diff, InternedInput, UnifiedDiff};
+use gix::objs::tree::EntryKind;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+
+/// Most diff lines shown; the rest is summarised.
+pub const MAX_LINES: usize = 2000;
+
+/// `A path`, `D path`, `M path` (and `T` when only the mode changed).
+pub fn changed_files(old: &Leaves, new: &Leaves) -> Vec<String> {
+    let mut out = Vec::new();
+    for (path, leaf) in old {
+        match new.get(path) {
+            None => out.push(format!("D {}", printable(path))),
+            Some(n) if n.id != leaf.id => out.push(format!("M {}", printable(path))),
+            Some(n) if n.kind != leaf.kind => out.push(format!("T {}", printable(path))),
+            _ => {}
+        }
+    }
+    for path in new.keys().filter(|p| !old.contains_key(*p)) {
+        out.push(format!("A {}", printable(path)));
+    }
+    out.sort_by(|a, b| a[2..].cmp(&b[2..]));
+    out
+}
+
+/// The unified diff from `old_dir` to `new_dir`, at most `MAX_LINES` lines.
+pub fn unified(old_dir: &Path, old: &Leaves, new_dir: &Path, new: &Leaves) -> String {
+    let mut paths: Vec<&gix::bstr::BString> = old
+        .keys()
+        .chain(new.keys().filter(|p| !old.contains_key(*p)))
+        .collect();
+    paths.sort();
+    let mut out = String::new();
+    for path in paths {
+        let (a, b) = (old.get(path), new.get(path));
+        if a == b {
+            continue;
+        }
+        out.push_str(&file_diff(path, old_dir, a, new_dir, b));
+    }
+    let lines: Vec<&str> = out.lines().collect();
+    if lines.len() <= MAX_LINES {
+        return out;
+    }
+    let mut capped: String = lines[..MAX_LINES]
+        .iter()
+        .map(|l| format!("{l}\n"))
+        .collect();
+    capped.push_str(&format!(
+        "[diff cut at {MAX_LINES} of {} lines]\n",
+        lines.len()
+    ));
+    capped
+}
+
+fn mode(kind: EntryKind) -> &'static str {
+    match kind {
+        EntryKind::Blob => "100644",
+        EntryKind::BlobExecutable => "100755",
+        EntryKind::Link => "120000",
+        EntryKind::Commit => "160000",
+        EntryKind::Tree => "040000",
+    }
+}
+
+/// The bytes a leaf stands for: file content, or a symlink's target.
+fn content(dir: &Path, path: &[u8], leaf: Option<&Leaf>) -> Vec<u8> {
+    let Some(leaf) = leaf else { return Vec::new() };
+    let full = dir.join(std::ffi::OsStr::from_bytes(path));
+    match leaf.kind {
+        EntryKind::Link => std::fs::read_link(&full)
+            .map(|t| t.as_os_str().as_bytes().to_vec())
+            .unwrap_or_default(),
+        EntryKind::Commit => format!("Subproject commit {}\n", leaf.id).into_bytes(),
+        _ => std::fs::read(&full).unwrap_or_default(),
+    }
+}
+
+fn file_diff(
+    path: &[u8],
+    old_dir: &Path,
+    a: Option<&Leaf>,
+    new_dir: &Path,
+    b: Option<&Leaf>,
+) -> String {
+    let p = printable(path);
+    let mut out = format!("diff --git a/{p} b/{p}\n");
+    match (a, b) {
+        (None, Some(n)) => out.push_str(&format!("new file mode {}\n", mode(n.kind))),
+        (Some(o), None) => out.push_str(&format!("deleted file mode {}\n", mode(o.kind))),
+        (Some(o), Some(n)) if o.kind != n.kind => out.push_str(&format!(
+            "old mode {}\nnew mode {}\n",
+            mode(o.kind),
+            mode(n.kind)
+        )),
+        _ => {}
+    }
+    if a.map(|l| l.id) == b.map(|l| l.id) {
+        return out;
+    }
+    let before = content(old_dir, path, a);
+    let after = content(new_dir, path, b);
+    if before.contains(&0) || after.contains(&0) {
+        out.push_str(&format!("Binary files a/{p} and b/{p} differ\n"));
+        return out;
+    }
+    out.push_str(&format!(
+        "--- {}\n",
+        if a.is_some() {
+            format!("a/{p}")
+        } else {
+            "/dev/null".into()
+        }
+    ));
+    out.push_str(&format!(
+        "+++ {}\n",
+        if b.is_some() {
+            format!("b/{p}")
+        } else {
+            "/dev/null".into()
+        }
+    ));
+    let input = InternedInput::new(before.as_slice(), after.as_slice());
+    let diff = Diff::compute(Algorithm::Histogram, &input);
+    match UnifiedDiff::new(&diff, &input, Hunks::default(), ContextSize::symmetrical(3)).consume() {
+        Ok(text) => out.push_str(&text),
+        Err(e) => out.push_str(&format!("(no diff: {e})\n")),
+    }
+    out
+}
+
+/// git's hunk format, each line made printable.
+#[derive(Default)]
+struct Hunks(String);
+
+impl ConsumeHunk for Hunks {
+    type Out = String;
+
+    fn consume_hunk(
+        &mut self,
+        h: HunkHeader,
+        lines: &[(DiffLineKind, &[u8])],
+    ) -> std::io::Result<()> {
+        let range = |start: u32, len: u32| match len {
+            0 => format!("{},0", start.saturating_sub(1)),
+            1 => start.to_string(),
+            n => format!("{start},{n}"),
+        };
+        self.0.push_str(&format!(
+            "@@ -{} +{} @@\n",
+            range(h.before_hunk_start, h.before_hunk_len),
+            range(h.after_hunk_start, h.after_hunk_len)
+        ));
+        for (kind, line) in lines {
+            self.0.push(kind.to_prefix());
+            let text = line.strip_suffix(b"\n").unwrap_or(line);
+            self.0.push_str(&printable(text.as_bytes()));
+            self.0.push('\n');
+            if !line.ends_with(b"\n") {
+                self.0.push_str("\\ No newline at end of file\n");
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> String {
+        self.0
+    }
+}

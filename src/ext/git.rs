@@ -1,0 +1,332 @@
+//! Every git operation roost performs, in-process with gix: resolving a ref
+//! on a remote, fetching one pinned commit with nothing of the repository
+//! executed, and hashing a directory the way git hashes a tree (no filters).
+//! No git program is run (gix itself spawns `git-upload-pack` for file:// and
+//! `ssh` for ssh:// remotes).
+
+use gix::bstr::{BString, ByteSlice};
+use gix::objs::tree::EntryKind;
+use gix::protocol::handshake::Ref;
+use gix::protocol::transport::client::blocking_io as tio;
+use gix::ObjectId;
+use std::collections::BTreeMap;
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+
+pub type Result<T> = std::result::Result<T, String>;
+
+/// Config for every repository roost opens: nothing from the user or the
+/// system, no prompts, only the transports roost allows.
+const OVERRIDES: &[&str] = &[
+    "core.symlinks=true",
+    "core.sshCommand=ssh -o BatchMode=yes",
+    "ssh.variant=ssh",
+    "protocol.allow=never",
+    "protocol.file.allow=always",
+    "protocol.https.allow=always",
+    "protocol.ssh.allow=always",
+    "credential.helper=",
+];
+
+/// Attributes that switch off every conversion and filter at checkout
+/// ($GIT_DIR/info/attributes outranks the repository's .gitattributes).
+const NO_FILTERS: &str = "* -text -ident -filter !working-tree-encoding\n";
+
+/// An error and its causes on one line.
+fn chain(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut parts = vec![e.to_string()];
+    let mut source = e.source();
+    while let Some(s) = source {
+        let text = s.to_string();
+        if !parts.iter().any(|p| p.contains(&text)) {
+            parts.push(text);
+        }
+        source = s.source();
+    }
+    parts.join(": ")
+}
+
+fn io(what: &str, e: std::io::Error) -> String {
+    format!("{what}: {e}")
+}
+
+/// While alive, a write to a closed pipe is an error instead of SIGPIPE.
+/// gix talks to `git-upload-pack` and `ssh` through pipes, and a helper that
+/// exits early must be reported, not kill roost. Elsewhere roost keeps the
+/// default, so `roost ext list | head` ends quietly like any tool.
+struct PipeErrors(nix::sys::signal::SigHandler);
+
+impl PipeErrors {
+    fn new() -> PipeErrors {
+        use nix::sys::signal::{signal, SigHandler, Signal};
+        // SAFETY: SIG_IGN and the saved disposition install no handler code.
+        let old =
+            unsafe { signal(Signal::SIGPIPE, SigHandler::SigIgn) }.unwrap_or(SigHandler::SigDfl);
+        PipeErrors(old)
+    }
+}
+
+impl Drop for PipeErrors {
+    fn drop(&mut self) {
+        // SAFETY: restores the disposition saved in `new`.
+        let _ = unsafe { nix::sys::signal::signal(nix::sys::signal::Signal::SIGPIPE, self.0) };
+    }
+}
+
+/// Every ref the remote advertises, never prompting for credentials.
+fn ls_remote(url: &str) -> Result<Vec<Ref>> {
+    let _pipes = PipeErrors::new();
+    let parsed = gix::url::parse(url.as_bytes().as_bstr()).map_err(|e| chain(&e))?;
+    use gix::url::Scheme;
+    if !matches!(parsed.scheme, Scheme::File | Scheme::Https | Scheme::Ssh) {
+        return Err(format!(
+            "the {} scheme is not allowed (file, https and ssh are)",
+            parsed.scheme.as_str()
+        ));
+    }
+    let mut opts = tio::connect::Options {
+        version: gix::protocol::transport::Protocol::V2,
+        ..Default::default()
+    };
+    opts.ssh.command = Some("ssh -o BatchMode=yes".into());
+    opts.ssh.kind = Some(tio::ssh::ProgramKind::Ssh);
+    let mut transport = tio::connect::connect(url, opts).map_err(|e| chain(&e))?;
+    let mut progress = gix::progress::Discard;
+    let mut handshake = gix::protocol::handshake(
+        &mut transport,
+        gix::protocol::transport::Service::UploadPack,
+        |_| Ok(None),
+        vec![],
+        &mut progress,
+    )
+    .map_err(|e| chain(&e))?;
+    match handshake.refs.take() {
+        Some(refs) => Ok(refs),
+        None => gix::protocol::LsRefsCommand::new(
+            None,
+            &handshake.capabilities,
+            ("agent", Some("roost".into())),
+        )
+        .invoke_blocking(&mut transport, &mut progress, false)
+        .map_err(|e| chain(&e)),
+    }
+}
+
+/// REF (default: the remote's HEAD) as a full commit id. A 40-hex SHA is
+/// taken as is; names are tried as given, then under refs/, refs/tags/ and
+/// refs/heads/ (annotated tags peeled to their commit).
+pub fn resolve(url: &str, reference: Option<&str>) -> Result<ObjectId> {
+    if let Some(r) = reference.filter(|r| crate::ext::names::is_full_sha(r)) {
+        return ObjectId::from_hex(r.to_ascii_lowercase().as_bytes()).map_err(|e| chain(&e));
+    }
+    let refs = ls_remote(url)?;
+    let find = |name: &str| -> Option<ObjectId> {
+        refs.iter().find_map(|r| match r {
+            Ref::Peeled {
+                full_ref_name,
+                object,
+                ..
+            }
+            | Ref::Direct {
+                full_ref_name,
+                object,
+            }
+            | Ref::Symbolic {
+                full_ref_name,
+                object,
+                ..
+            } if full_ref_name == name => Some(*object),
+            _ => None,
+        })
+    };
+    match reference {
+        None => find("HEAD")
+            .ok_or_else(|| "the repository has no HEAD commit (is it empty?)".to_string()),
+        Some(r) => [
+            r.to_string(),
+            format!("refs/{r}"),
+            format!("refs/tags/{r}"),
+            format!("refs/heads/{r}"),
+        ]
+        .iter()
+        .find_map(|name| find(name))
+        .ok_or_else(|| format!("it has no branch or tag named '{r}'")),
+    }
+}
+
+/// Fetches exactly `commit` into `dest` (which must not exist) and checks it
+/// out with every filter off; returns the commit's tree id. Refuses when what
+/// was checked out is not the pinned commit.
+pub fn fetch_pinned(url: &str, commit: ObjectId, dest: &Path) -> Result<ObjectId> {
+    let _pipes = PipeErrors::new();
+    let open = gix::open::Options::isolated().config_overrides(OVERRIDES.iter().copied());
+    let mut prepare = gix::clone::PrepareFetch::new(
+        url,
+        dest,
+        gix::create::Kind::WithWorktree,
+        gix::create::Options::default(),
+        open,
+    )
+    .map_err(|e| chain(&e))?
+    .with_revision(Some(commit.to_hex().to_string()))
+    .map_err(|e| chain(&e))?
+    .configure_remote(|r| Ok(r.with_fetch_tags(gix::remote::fetch::Tags::None)));
+    let interrupt = std::sync::atomic::AtomicBool::new(false);
+    let (mut checkout, _) = prepare
+        .fetch_then_checkout(gix::progress::Discard, &interrupt)
+        .map_err(|e| chain(&e))?;
+    let info = checkout.repo().git_dir().join("info");
+    std::fs::create_dir_all(&info).map_err(|e| io("cannot write info/attributes", e))?;
+    std::fs::write(info.join("attributes"), NO_FILTERS)
+        .map_err(|e| io("cannot write info/attributes", e))?;
+    let (repo, outcome) = checkout
+        .main_worktree(gix::progress::Discard, &interrupt)
+        .map_err(|e| chain(&e))?;
+    if !outcome.errors.is_empty() || !outcome.collisions.is_empty() {
+        return Err(format!(
+            "checkout failed for {} file(s)",
+            outcome.errors.len() + outcome.collisions.len()
+        ));
+    }
+    let head = repo.head_id().map_err(|e| chain(&e))?.detach();
+    if head != commit {
+        return Err(format!(
+            "the checkout is at {head}, not the pinned {commit}; refusing rather than installing something else"
+        ));
+    }
+    let tree = repo
+        .find_commit(commit)
+        .map_err(|e| chain(&e))?
+        .tree_id()
+        .map_err(|e| chain(&e))?
+        .detach();
+    Ok(tree)
+}
+
+/// One file of a tree: its kind (blob, executable, symlink, submodule) and id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Leaf {
+    pub kind: EntryKind,
+    pub id: ObjectId,
+}
+
+/// Every non-directory entry of a tree, by path.
+pub type Leaves = BTreeMap<BString, Leaf>;
+
+/// git's tree id of `dir` as it is on disk (`.git` excluded, no filters, raw
+/// bytes, empty directories dropped), and its leaves. `gitlinks` are the
+/// submodule paths of the pinned tree: roost never fetches them, so each is
+/// an empty directory standing for the recorded commit.
+pub fn hash_dir(dir: &Path, gitlinks: &Leaves) -> Result<(ObjectId, Leaves)> {
+    let mut leaves = Leaves::new();
+    let id = hash_tree(dir, b"", gitlinks, &mut leaves)?
+        .unwrap_or_else(|| ObjectId::empty_tree(gix::hash::Kind::Sha1));
+    Ok((id, leaves))
+}
+
+fn hash_of(kind: gix::objs::Kind, bytes: &[u8]) -> Result<ObjectId> {
+    gix::objs::compute_hash(gix::hash::Kind::Sha1, kind, bytes).map_err(|e| chain(&e))
+}
+
+fn hash_tree(
+    dir: &Path,
+    prefix: &[u8],
+    gitlinks: &Leaves,
+    out: &mut Leaves,
+) -> Result<Option<ObjectId>> {
+    let mut entries = Vec::new();
+    let listing =
+        std::fs::read_dir(dir).map_err(|e| io(&format!("cannot read {}", dir.display()), e))?;
+    for entry in listing {
+        let entry = entry.map_err(|e| io(&format!("cannot read {}", dir.display()), e))?;
+        let name = entry.file_name();
+        if prefix.is_empty() && name == ".git" {
+            continue;
+        }
+        let path = entry.path();
+        let meta = std::fs::symlink_metadata(&path)
+            .map_err(|e| io(&format!("cannot stat {}", path.display()), e))?;
+        let rel: BString = [prefix, name.as_bytes()].concat().into();
+        let ft = meta.file_type();
+        let leaf = if ft.is_symlink() {
+            let target = std::fs::read_link(&path)
+                .map_err(|e| io(&format!("cannot read {}", path.display()), e))?;
+            Leaf {
+                kind: EntryKind::Link,
+                id: hash_of(gix::objs::Kind::Blob, target.as_os_str().as_bytes())?,
+            }
+        } else if ft.is_dir() {
+            if let Some(link) = gitlinks.get(&rel) {
+                *link
+            } else {
+                let sub = [&rel[..], b"/"].concat();
+                match hash_tree(&path, &sub, gitlinks, out)? {
+                    Some(id) => Leaf {
+                        kind: EntryKind::Tree,
+                        id,
+                    },
+                    None => continue,
+                }
+            }
+        } else if ft.is_file() {
+            let kind = if meta.permissions().mode() & 0o100 != 0 {
+                EntryKind::BlobExecutable
+            } else {
+                EntryKind::Blob
+            };
+            let bytes = std::fs::read(&path)
+                .map_err(|e| io(&format!("cannot read {}", path.display()), e))?;
+            Leaf {
+                kind,
+                id: hash_of(gix::objs::Kind::Blob, &bytes)?,
+            }
+        } else {
+            return Err(format!(
+                "{} is not a file, directory or symlink",
+                path.display()
+            ));
+        };
+        if leaf.kind != EntryKind::Tree {
+            out.insert(rel, leaf);
+        }
+        entries.push(gix::objs::tree::Entry {
+            mode: leaf.kind.into(),
+            filename: name.as_bytes().into(),
+            oid: leaf.id,
+        });
+    }
+    if entries.is_empty() {
+        return Ok(None);
+    }
+    entries.sort();
+    let mut buf = Vec::new();
+    gix::objs::WriteTo::write_to(&gix::objs::Tree { entries }, &mut buf).map_err(|e| chain(&e))?;
+    hash_of(gix::objs::Kind::Tree, &buf).map(Some)
+}
+
+/// The leaves of `tree` as stored in the object database of a fetched
+/// repository (opened isolated: its config is not trusted).
+pub fn tree_leaves(git_dir: &Path, tree: ObjectId) -> Result<Leaves> {
+    let repo = gix::open_opts(git_dir, gix::open::Options::isolated()).map_err(|e| chain(&e))?;
+    let mut recorder = gix::traverse::tree::Recorder::default();
+    repo.find_tree(tree)
+        .map_err(|e| chain(&e))?
+        .traverse()
+        .breadthfirst(&mut recorder)
+        .map_err(|e| chain(&e))?;
+    Ok(recorder
+        .records
+        .into_iter()
+        .filter(|r| !r.mode.is_tree())
+        .map(|r| {
+            (
+                r.filepath,
+                Leaf {
+                    kind: r.mode.kind(),
+                    id: r.oid,
+                },
+            )
+        })
+        .collect())
+}

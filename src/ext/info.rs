@@ -1,0 +1,67 @@
+//! `roost ext info NAME [--json]`: the lock entry, the manifest as found in
+//! the clone, and both directories.
+
+use super::{store, Words};
+use crate::error::{Error, Result};
+use crate::untrusted::printable;
+use serde_json::{json, Value};
+
+const CMD: &str = "ext info";
+
+pub fn run(a: &mut Words) -> Result<u8> {
+    let as_json = a.flag("--json", None);
+    let words = std::mem::replace(a, Words::new(&[])).positionals(CMD, 1)?;
+    let Some(name) = words.into_iter().next() else {
+        return Err(Error::usage(CMD, "missing NAME"));
+    };
+    if !crate::index::valid_name(name.as_bytes()) {
+        return Err(super::no_such(CMD, &name));
+    }
+    let paths = super::paths(CMD)?;
+    let lock = store::read_lock(&paths).map_err(|e| Error::fail(CMD, e))?;
+    let Some(entry) = lock.get(&name) else {
+        return Err(super::no_such(CMD, &name));
+    };
+    let clone = paths.ext_clone(&name);
+    let state = paths.ext_state(&name);
+    let manifest: Option<Value> = std::fs::read(clone.join("roost-ext.json"))
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok());
+    if as_json {
+        let out = json!({
+            "name": name,
+            "lock": entry.raw(),
+            "manifest": manifest,
+            "clone": clone,
+            "state": state,
+        });
+        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        return Ok(0);
+    }
+    println!("{name}");
+    println!("ext.lock entry:");
+    for line in pretty(entry.raw()).lines() {
+        println!("  {line}");
+    }
+    println!("manifest (roost-ext.json as found in the clone):");
+    match &manifest {
+        Some(m) => {
+            for line in pretty(m).lines() {
+                println!("  {line}");
+            }
+        }
+        None => println!("  (missing or unreadable)"),
+    }
+    let missing = if clone.is_dir() { "" } else { "  (missing)" };
+    println!("clone  {}{missing}", clone.display());
+    println!("data   {}", state.display());
+    Ok(0)
+}
+
+/// Pretty JSON with every line made printable.
+fn pretty(v: &Value) -> String {
+    let text = serde_json::to_string_pretty(v).unwrap_or_default();
+    text.lines()
+        .map(|l| printable(l.as_bytes()) + "\n")
+        .collect()
+}

@@ -1,0 +1,220 @@
+//! `roost ext install OWNER/REPO [--ref REF] [--yes]`: validate, resolve the
+//! ref to a commit, fetch exactly that commit into a temporary directory, run
+//! every gate, show the consent block, ask, then move it into place and
+//! record it. Nothing of the extension runs.
+
+use super::consent::{self, Answer, Offer};
+use super::lock::{utc_timestamp, Lock, NewEntry};
+use super::manifest::Manifest;
+use super::store::{self, Store};
+use super::{checks, git, names, Words};
+use crate::error::{Error, Result};
+use crate::paths::Paths;
+use std::path::{Path, PathBuf};
+
+const CMD: &str = "ext install";
+
+pub fn run(a: &mut Words) -> Result<u8> {
+    let yes = a.flag("--yes", Some("-y"));
+    let reference = a.value(CMD, "--ref")?;
+    let words = std::mem::replace(a, Words::new(&[])).positionals(CMD, 1)?;
+    let Some(repo) = words.into_iter().next() else {
+        return Err(Error::usage(CMD, "missing OWNER/REPO"));
+    };
+    let fail = |msg: String| Error::fail(CMD, msg);
+    names::parse_repo(&repo).map_err(fail)?;
+    if let Some(r) = &reference {
+        names::check_ref(r).map_err(fail)?;
+    }
+    let paths = super::paths(CMD)?;
+    let url = super::url_for(&repo);
+    let shown_ref = reference.clone().unwrap_or_else(|| "HEAD".to_string());
+    let fetched = fetch(&paths, &url, reference.as_deref()).map_err(fail)?;
+    let manifest = &fetched.manifest;
+    conflicts(&store::read_lock(&paths).map_err(fail)?, manifest, &paths)?;
+
+    print!(
+        "{}",
+        consent::render(&Offer {
+            source: source(&url),
+            reference: &shown_ref,
+            commit: &fetched.commit,
+            manifest,
+        })
+    );
+    println!();
+    match consent::ask("Install?", yes) {
+        Answer::Yes => {}
+        Answer::No => return Err(fail("not installed".into())),
+        Answer::NoTerminal => {
+            return Err(fail("not installed: stdin is not a terminal".into())
+                .hint("read the block above, then pass --yes to install from a script"))
+        }
+    }
+
+    let store = Store::open(&paths).map_err(fail)?;
+    let mut lock = store.load().map_err(fail)?;
+    conflicts(&lock, manifest, &paths)?;
+    let entry = NewEntry {
+        repo: repo.clone(),
+        git_ref: shown_ref,
+        commit: fetched.commit.clone(),
+        tree: fetched.tree.clone(),
+        commands: manifest.commands.clone(),
+        needs: manifest.needs.clone(),
+        contract: manifest.contract,
+        installed: utc_timestamp(std::time::SystemTime::now()),
+    };
+    let state = commit(&store, &mut lock, &fetched.dir, manifest, &entry).map_err(fail)?;
+    let claims: Vec<String> = manifest
+        .commands
+        .iter()
+        .map(|c| format!("roost {c}"))
+        .collect();
+    println!(
+        "installed {} at {}: {}",
+        manifest.name,
+        super::short(&fetched.commit),
+        claims.join(", ")
+    );
+    println!("its data directory: {}", state.display());
+    Ok(0)
+}
+
+/// A pinned commit fetched and checked, waiting in a temporary directory
+/// (removed on drop unless it was moved into place).
+pub struct Fetched {
+    _tmp: tempfile::TempDir,
+    pub dir: PathBuf,
+    pub commit: String,
+    pub tree: String,
+    pub manifest: Manifest,
+}
+
+/// Resolves, fetches and runs every gate on one commit of `url`.
+pub fn fetch(
+    paths: &Paths,
+    url: &str,
+    reference: Option<&str>,
+) -> std::result::Result<Fetched, String> {
+    let shown = reference.unwrap_or("HEAD");
+    let commit = git::resolve(url, reference)
+        .map_err(|e| format!("cannot resolve {shown} at {url}: {e}"))?;
+    fetch_commit(paths, url, commit)
+}
+
+pub fn fetch_commit(
+    paths: &Paths,
+    url: &str,
+    commit: gix::ObjectId,
+) -> std::result::Result<Fetched, String> {
+    let root = paths.data.join("ext");
+    std::fs::create_dir_all(&root).map_err(|e| format!("cannot create {}: {e}", root.display()))?;
+    let tmp = tempfile::Builder::new()
+        .prefix(&format!(".fetch-{}-", std::process::id()))
+        .tempdir_in(&root)
+        .map_err(|e| {
+            format!(
+                "cannot create a temporary directory in {}: {e}",
+                root.display()
+            )
+        })?;
+    let dir = tmp.path().join("clone");
+    let tree = git::fetch_pinned(url, commit, &dir)
+        .map_err(|e| format!("cannot fetch {commit} from {url}: {e}"))?;
+    let manifest = checks::check_dir(&dir).map_err(|e| {
+        format!(
+            "refusing {url} at {}: {e}",
+            super::short(&commit.to_string())
+        )
+    })?;
+    let recorded = git::tree_leaves(&dir.join(".git"), tree)?;
+    let gitlinks = recorded
+        .into_iter()
+        .filter(|(_, leaf)| leaf.kind == gix::objs::tree::EntryKind::Commit)
+        .collect();
+    let (on_disk, _) = git::hash_dir(&dir, &gitlinks)?;
+    if on_disk != tree {
+        return Err(format!(
+            "the files checked out do not hash to the tree of {commit}; refusing rather than installing something else"
+        ));
+    }
+    Ok(Fetched {
+        _tmp: tmp,
+        dir,
+        commit: commit.to_string(),
+        tree: tree.to_string(),
+        manifest,
+    })
+}
+
+/// What install refuses because of what is already there.
+pub fn conflicts(lock: &Lock, manifest: &Manifest, paths: &Paths) -> Result<()> {
+    let name = &manifest.name;
+    if let Some(entry) = lock.get(name) {
+        let at = entry.commit().map(super::short).unwrap_or("?");
+        return Err(Error::fail(CMD, format!("{name} is already installed (at {at})")).hint(format!(
+            "update it with `roost ext update {name}`, or remove it first with `roost ext remove {name}`"
+        )));
+    }
+    for command in &manifest.commands {
+        if let Some(owner) = lock.owner_of(command) {
+            return Err(Error::fail(
+                CMD,
+                format!("command {command} is already claimed by the installed extension {owner}"),
+            )
+            .hint(format!(
+                "remove {owner} first (roost ext remove {owner}) to install this one"
+            )));
+        }
+    }
+    let dest = paths.ext_clone(name);
+    if dest.exists() || dest.is_symlink() {
+        return Err(Error::fail(
+            CMD,
+            format!(
+                "{} exists, but ext.lock has no entry for {name}",
+                dest.display()
+            ),
+        )
+        .hint("move that directory aside or delete it, then install again"));
+    }
+    Ok(())
+}
+
+/// Moves the clone into place, creates the state directory and writes
+/// ext.lock + ext.index. On failure undoes all of it, except state data that
+/// existed before. Returns the state directory.
+fn commit(
+    store: &Store,
+    lock: &mut Lock,
+    dir: &Path,
+    manifest: &Manifest,
+    entry: &NewEntry,
+) -> std::result::Result<PathBuf, String> {
+    let paths = &store.paths;
+    let dest = paths.ext_clone(&manifest.name);
+    std::fs::rename(dir, &dest)
+        .map_err(|e| format!("cannot move the clone to {}: {e}", dest.display()))?;
+    let state = paths.ext_state(&manifest.name);
+    let state_existed = state.exists();
+    let result = std::fs::create_dir_all(&state)
+        .map_err(|e| format!("cannot create {}: {e}", state.display()))
+        .and_then(|()| {
+            lock.insert(&manifest.name, entry);
+            store.save(lock)
+        });
+    if let Err(e) = result {
+        let _ = std::fs::remove_dir_all(&dest);
+        if !state_existed {
+            let _ = std::fs::remove_dir_all(&state);
+        }
+        return Err(format!("{e}; nothing was installed"));
+    }
+    Ok(state)
+}
+
+/// `https://github.com/o/r` → `github.com/o/r`; other URLs as they are.
+pub fn source(url: &str) -> String {
+    url.strip_prefix("https://").unwrap_or(url).to_string()
+}

@@ -1,0 +1,195 @@
+//! `roost ext list [--json]`: what is installed, pinned to which commit, and
+//! a loud warning on stderr when ext.lock and ext.index disagree.
+
+use super::lock::{IndexLine, Lock};
+use super::{store, Words};
+use crate::error::{Error, Result};
+use crate::index::Entry;
+use crate::paths::Paths;
+use crate::untrusted::printable;
+use serde_json::json;
+use std::collections::BTreeMap;
+
+const CMD: &str = "ext list";
+
+pub fn run(a: &mut Words) -> Result<u8> {
+    let as_json = a.flag("--json", None);
+    std::mem::replace(a, Words::new(&[])).positionals(CMD, 0)?;
+    let paths = super::paths(CMD)?;
+    let lock = store::read_lock(&paths).map_err(|e| Error::fail(CMD, e))?;
+    let rows: Vec<Row> = lock
+        .names()
+        .filter(|n| crate::index::valid_name(n.as_bytes()))
+        .map(|name| row(&lock, &paths, name))
+        .collect();
+    if as_json {
+        let items: Vec<_> = rows
+            .iter()
+            .map(|r| {
+                json!({"name": r.name, "repo": r.repo, "ref": r.reference, "commit": r.commit,
+                       "commands": r.commands, "needs": r.needs, "contract": r.contract,
+                       "installed": r.installed, "missing": r.missing})
+            })
+            .collect();
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&items).unwrap_or_default()
+        );
+    } else if rows.is_empty() {
+        println!("no extensions installed");
+    } else {
+        let width = rows.iter().map(|r| r.name.len()).max().unwrap_or(0);
+        for r in &rows {
+            let missing = if r.missing { "  (missing)" } else { "" };
+            println!(
+                "{:<width$}  {}  {}{missing}",
+                r.name,
+                printable(super::short(&r.commit).as_bytes()),
+                printable(r.commands.join(", ").as_bytes())
+            );
+        }
+    }
+    let problems = disagreements(&lock, &paths);
+    if !problems.is_empty() {
+        eprintln!("roost ext list: warning: ext.lock and ext.index disagree:");
+        for p in &problems {
+            eprintln!("  {p}");
+        }
+        eprintln!(
+            "ext.index is the file being obeyed. `roost ext verify` checks the installed files;"
+        );
+        eprintln!("any install, update or remove rewrites ext.index from ext.lock.");
+    }
+    Ok(0)
+}
+
+struct Row {
+    name: String,
+    repo: String,
+    reference: String,
+    commit: String,
+    commands: Vec<String>,
+    needs: Vec<String>,
+    contract: Option<u64>,
+    installed: String,
+    missing: bool,
+}
+
+fn row(lock: &Lock, paths: &Paths, name: &str) -> Row {
+    let e = lock.get(name);
+    let text = |f: Option<&str>| f.unwrap_or("").to_string();
+    let list = |v: Option<Vec<&str>>| {
+        v.unwrap_or_default()
+            .into_iter()
+            .map(String::from)
+            .collect()
+    };
+    Row {
+        name: name.to_string(),
+        repo: text(e.as_ref().and_then(|e| e.repo())),
+        reference: text(e.as_ref().and_then(|e| e.git_ref())),
+        commit: text(e.as_ref().and_then(|e| e.commit())),
+        commands: list(e.as_ref().and_then(|e| e.commands())),
+        needs: list(e.as_ref().and_then(|e| e.needs())),
+        contract: e.as_ref().and_then(|e| e.contract()),
+        installed: text(e.as_ref().and_then(|e| e.installed())),
+        missing: !paths.ext_clone(name).is_dir(),
+    }
+}
+
+/// What one extension looks like in one of the two files.
+#[derive(Default, PartialEq)]
+struct Seen {
+    commands: Vec<String>,
+    authorities: Vec<String>,
+    paths: Vec<String>,
+}
+
+/// Every way ext.lock and ext.index differ, one line per extension.
+pub fn disagreements(lock: &Lock, paths: &Paths) -> Vec<String> {
+    let mut from_lock: BTreeMap<String, Seen> = BTreeMap::new();
+    for name in lock
+        .names()
+        .filter(|n| crate::index::valid_name(n.as_bytes()))
+    {
+        from_lock.entry(name.to_string()).or_default();
+    }
+    let derived: Vec<IndexLine> = lock.index_entries(|name| paths.ext_clone(name));
+    for line in &derived {
+        add(&mut from_lock, &line.entry());
+    }
+    let mut from_index: BTreeMap<String, Seen> = BTreeMap::new();
+    let bytes = std::fs::read(paths.ext_index()).unwrap_or_default();
+    for line in bytes.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+        match Entry::parse(line) {
+            Some(e) => add(&mut from_index, &e),
+            None => {
+                from_index
+                    .entry(format!("(unreadable line: {})", printable(line)))
+                    .or_default();
+            }
+        }
+    }
+    let mut out = Vec::new();
+    let names: std::collections::BTreeSet<&String> =
+        from_lock.keys().chain(from_index.keys()).collect();
+    for name in names {
+        let shown = printable(name.as_bytes());
+        match (from_lock.get(name), from_index.get(name)) {
+            (Some(_), None) => out.push(format!(
+                "{shown}: only in ext.lock (its commands do not run)"
+            )),
+            (None, Some(_)) => out.push(format!(
+                "{shown}: only in ext.index (it runs with no record in ext.lock)"
+            )),
+            (Some(l), Some(i)) if l != i => {
+                if l.commands != i.commands {
+                    out.push(format!(
+                        "{shown}: commands differ (ext.lock: {}; ext.index: {})",
+                        words(&l.commands),
+                        words(&i.commands)
+                    ));
+                }
+                if l.authorities != i.authorities {
+                    out.push(format!(
+                        "{shown}: authority differs (ext.lock: {}; ext.index: {})",
+                        words(&l.authorities),
+                        words(&i.authorities)
+                    ));
+                }
+                if l.commands == i.commands && l.paths != i.paths {
+                    out.push(format!("{shown}: the executables' paths differ"));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+fn add(map: &mut BTreeMap<String, Seen>, e: &Entry) {
+    let seen = map
+        .entry(String::from_utf8_lossy(e.extension).into_owned())
+        .or_default();
+    seen.commands
+        .push(String::from_utf8_lossy(e.command).into_owned());
+    seen.commands.sort();
+    seen.paths
+        .push(String::from_utf8_lossy(e.path).into_owned());
+    seen.paths.sort();
+    let mut auth: Vec<String> = e
+        .authorities()
+        .map(|t| String::from_utf8_lossy(t).into_owned())
+        .collect();
+    auth.sort();
+    auth.dedup();
+    seen.authorities = auth;
+}
+
+fn words(v: &[String]) -> String {
+    if v.is_empty() {
+        "none".into()
+    } else {
+        printable(v.join(" ").as_bytes())
+    }
+}

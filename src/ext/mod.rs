@@ -1,0 +1,199 @@
+//! `roost ext`: installing third-party repositories as pinned extensions,
+//! and living with them (contract §1–§4, §7). One verb per file; `names`,
+//! `manifest` and `lock` are pure; `git` does every git operation; `store`
+//! owns ext.lock + ext.index on disk; `checks` the install gates; `consent`
+//! what the user is shown and asked.
+
+pub mod checks;
+pub mod consent;
+mod diff;
+pub mod git;
+mod info;
+mod install;
+mod list;
+pub mod lock;
+pub mod manifest;
+pub mod names;
+mod remove;
+pub mod store;
+mod update;
+mod verify;
+
+use crate::error::{Error, Result};
+use crate::paths::Paths;
+use std::ffi::OsString;
+
+/// The verbs, for help and completion.
+pub const VERBS: &[(&str, &str, &str)] = &[
+    (
+        "install",
+        "OWNER/REPO [--ref REF] [--yes]",
+        "pin, show, ask, install",
+    ),
+    (
+        "list",
+        "[--json]",
+        "what is installed, pinned to which commit",
+    ),
+    (
+        "info",
+        "NAME [--json]",
+        "the lock entry, the manifest, both directories",
+    ),
+    (
+        "verify",
+        "[NAME]",
+        "do the files on disk still match the pinned tree?",
+    ),
+    (
+        "update",
+        "[NAME] [--yes]",
+        "move the pin: shows the diff and asks again",
+    ),
+    (
+        "remove",
+        "NAME [--purge]",
+        "take it off (--purge: its data too)",
+    ),
+];
+
+/// `roost ext VERB ARGS...`
+pub fn run(args: &[OsString]) -> Result<u8> {
+    let Some((verb, rest)) = args.split_first() else {
+        return Err(Error::usage(
+            "ext",
+            format!("missing VERB ({})", verb_list()),
+        ));
+    };
+    let mut a = Words::new(rest);
+    match verb.to_str() {
+        Some("install") => install::run(&mut a),
+        Some("list") => list::run(&mut a),
+        Some("info") => info::run(&mut a),
+        Some("verify") => verify::run(&mut a),
+        Some("update") => update::run(&mut a),
+        Some("remove") => remove::run(&mut a),
+        _ => Err(Error::usage(
+            "ext",
+            format!(
+                "unknown verb '{}' ({})",
+                verb.to_string_lossy(),
+                verb_list()
+            ),
+        )),
+    }
+}
+
+fn verb_list() -> String {
+    let names: Vec<&str> = VERBS.iter().map(|v| v.0).collect();
+    names.join(", ")
+}
+
+/// The words after a verb: `--flag`, `--opt VALUE` or `--opt=VALUE`, and
+/// positionals, in any order.
+pub struct Words {
+    words: Vec<OsString>,
+}
+
+impl Words {
+    fn new(words: &[OsString]) -> Words {
+        Words {
+            words: words.to_vec(),
+        }
+    }
+
+    /// Removes `--name` (or `-short`) if present.
+    pub fn flag(&mut self, long: &str, short: Option<&str>) -> bool {
+        let before = self.words.len();
+        self.words
+            .retain(|w| w != long && Some(w.to_str().unwrap_or("")) != short);
+        self.words.len() != before
+    }
+
+    /// Removes `--name VALUE` or `--name=VALUE`; the value may be empty.
+    pub fn value(&mut self, cmd: &'static str, long: &str) -> Result<Option<String>> {
+        let prefix = format!("{long}=");
+        for i in 0..self.words.len() {
+            let word = self.words[i].to_string_lossy().into_owned();
+            if word == long {
+                if i + 1 >= self.words.len() {
+                    return Err(Error::usage(cmd, format!("{long} needs a value")));
+                }
+                let value = self.words.remove(i + 1);
+                self.words.remove(i);
+                return text(cmd, value).map(Some);
+            }
+            if let Some(v) = word.strip_prefix(&prefix) {
+                let v = v.to_string();
+                self.words.remove(i);
+                return Ok(Some(v));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The remaining positionals; any leftover option is a usage error.
+    pub fn positionals(self, cmd: &'static str, most: usize) -> Result<Vec<String>> {
+        if let Some(opt) = self
+            .words
+            .iter()
+            .find(|w| w.to_string_lossy().starts_with('-'))
+        {
+            return Err(Error::usage(
+                cmd,
+                format!("unknown option {}", opt.to_string_lossy()),
+            ));
+        }
+        if self.words.len() > most {
+            return Err(Error::usage(
+                cmd,
+                format!(
+                    "unexpected argument '{}'",
+                    self.words[most].to_string_lossy()
+                ),
+            ));
+        }
+        self.words.into_iter().map(|w| text(cmd, w)).collect()
+    }
+}
+
+fn text(cmd: &'static str, word: OsString) -> Result<String> {
+    word.into_string()
+        .map_err(|w| Error::usage(cmd, format!("'{}' is not valid UTF-8", w.to_string_lossy())))
+}
+
+/// roost's paths, or the error every verb gives without them.
+fn paths(cmd: &'static str) -> Result<Paths> {
+    Paths::from_env().map_err(|e| Error::fail(cmd, e))
+}
+
+/// Where OWNER/REPO is fetched from: `${ROOST_EXT_GIT_BASE:-https://github.com/}`.
+pub fn url_for(repo: &str) -> String {
+    let base = std::env::var("ROOST_EXT_GIT_BASE")
+        .ok()
+        .filter(|b| !b.is_empty())
+        .unwrap_or_else(|| "https://github.com/".to_string());
+    if base.ends_with('/') {
+        format!("{base}{repo}")
+    } else {
+        format!("{base}/{repo}")
+    }
+}
+
+/// A name from the command line or ext.lock that is not a valid extension
+/// name never becomes a path: it is simply not installed.
+fn no_such(cmd: &'static str, name: &str) -> Error {
+    Error::fail(
+        cmd,
+        format!(
+            "no such extension: {}",
+            crate::untrusted::printable(name.as_bytes())
+        ),
+    )
+    .hint("roost ext list shows what is installed")
+}
+
+/// The first 7 hex digits of a commit, for people.
+fn short(commit: &str) -> &str {
+    commit.get(..7).unwrap_or(commit)
+}

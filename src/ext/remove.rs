@@ -1,0 +1,57 @@
+//! `roost ext remove NAME [--purge]`: drop the record (ext.lock + ext.index
+//! first), then the clone; keep the extension's data unless `--purge`.
+
+use super::{store::Store, Words};
+use crate::error::{Error, Result};
+
+const CMD: &str = "ext remove";
+
+pub fn run(a: &mut Words) -> Result<u8> {
+    let purge = a.flag("--purge", None);
+    let words = std::mem::replace(a, Words::new(&[])).positionals(CMD, 1)?;
+    let Some(name) = words.into_iter().next() else {
+        return Err(Error::usage(CMD, "missing NAME"));
+    };
+    if !crate::index::valid_name(name.as_bytes()) {
+        return Err(super::no_such(CMD, &name));
+    }
+    let fail = |e: String| Error::fail(CMD, e);
+    let paths = super::paths(CMD)?;
+    let store = Store::open(&paths).map_err(fail)?;
+    let mut lock = store.load().map_err(fail)?;
+    let clone = paths.ext_clone(&name);
+    let state = paths.ext_state(&name);
+    if !lock.remove(&name) {
+        // Removed before with its data kept: --purge still deletes the data.
+        if purge && state.exists() {
+            std::fs::remove_dir_all(&state)
+                .map_err(|e| fail(format!("cannot delete {}: {e}", state.display())))?;
+            println!("deleted the kept data of {name}: {}", state.display());
+            return Ok(0);
+        }
+        return Err(super::no_such(CMD, &name));
+    }
+    store.save(&lock).map_err(fail)?;
+    if let Err(e) = remove_tree(&clone) {
+        eprintln!(
+            "roost ext remove: {name} is no longer installed, but {} could not be deleted: {e}",
+            clone.display()
+        );
+    }
+    println!("removed {name}");
+    if purge {
+        remove_tree(&state).map_err(|e| fail(format!("cannot delete {}: {e}", state.display())))?;
+        println!("deleted its data: {}", state.display());
+    } else if state.exists() {
+        println!("kept its data: {}", state.display());
+        println!("(roost ext remove {name} --purge deletes it)");
+    }
+    Ok(0)
+}
+
+fn remove_tree(path: &std::path::Path) -> std::io::Result<()> {
+    match std::fs::remove_dir_all(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        other => other,
+    }
+}

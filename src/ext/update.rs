@@ -1,0 +1,266 @@
+//! `roost ext update [NAME] [--yes]`: re-resolve the recorded ref; when it
+//! moved, fetch the new commit fresh, re-run every install gate, show the
+//! change and ask again. Never runs git inside the installed clone.
+
+use super::consent::{self, Answer, Offer};
+use super::install::{self, Fetched};
+use super::lock::{utc_timestamp, NewEntry};
+use super::store::{self, Store};
+use super::{diff, git, names, Words};
+use crate::error::{Error, Result};
+use crate::paths::Paths;
+use std::io::{IsTerminal, Write};
+
+const CMD: &str = "ext update";
+
+pub fn run(a: &mut Words) -> Result<u8> {
+    let yes = a.flag("--yes", Some("-y"));
+    let words = std::mem::replace(a, Words::new(&[])).positionals(CMD, 1)?;
+    let paths = super::paths(CMD)?;
+    let lock = store::read_lock(&paths).map_err(|e| Error::fail(CMD, e))?;
+    let names: Vec<String> = match words.into_iter().next() {
+        Some(name) => {
+            if !crate::index::valid_name(name.as_bytes()) || lock.get(&name).is_none() {
+                return Err(super::no_such(CMD, &name));
+            }
+            vec![name]
+        }
+        None => lock
+            .names()
+            .filter(|n| crate::index::valid_name(n.as_bytes()))
+            .map(String::from)
+            .collect(),
+    };
+    if names.is_empty() {
+        println!("no extensions installed");
+        return Ok(0);
+    }
+    let mut failed = None;
+    for name in &names {
+        if let Err(e) = update_one(&paths, name, yes) {
+            failed = Some(e);
+            if names.len() > 1 {
+                if let Some(e) = failed.take() {
+                    e.report();
+                    failed = Some(Error::fail(
+                        CMD,
+                        format!("not every extension was updated ({name} was not)"),
+                    ));
+                }
+            }
+        }
+    }
+    failed.map_or(Ok(0), Err)
+}
+
+fn update_one(paths: &Paths, name: &str, yes: bool) -> Result<()> {
+    let fail = |e: String| Error::fail(CMD, e);
+    let lock = store::read_lock(paths).map_err(fail)?;
+    let entry = lock.get(name).ok_or_else(|| super::no_such(CMD, name))?;
+    // ext.lock is untrusted: its values pass the same checks as typed ones.
+    let repo = entry.repo().unwrap_or_default().to_string();
+    names::parse_repo(&repo).map_err(|e| fail(format!("{name}: ext.lock's repo: {e}")))?;
+    let recorded_ref = entry.git_ref().unwrap_or("HEAD").to_string();
+    let reference = (recorded_ref != "HEAD").then_some(recorded_ref.as_str());
+    if let Some(r) = reference {
+        names::check_ref(r).map_err(|e| fail(format!("{name}: ext.lock's ref: {e}")))?;
+    }
+    let old_commit = entry.commit().unwrap_or_default().to_string();
+    let old_needs: Vec<String> = entry
+        .needs()
+        .unwrap_or_default()
+        .into_iter()
+        .map(String::from)
+        .collect();
+    let url = super::url_for(&repo);
+    let commit = git::resolve(&url, reference).map_err(|e| {
+        fail(format!(
+            "{name}: cannot resolve {recorded_ref} at {url}: {e}"
+        ))
+    })?;
+    if commit == old_commit.as_str() {
+        println!(
+            "{name}: up to date ({} is still {})",
+            recorded_ref,
+            super::short(&old_commit)
+        );
+        return Ok(());
+    }
+    let fetched =
+        install::fetch_commit(paths, &url, commit).map_err(|e| fail(format!("{name}: {e}")))?;
+    let manifest = &fetched.manifest;
+    if manifest.name != name {
+        return Err(fail(format!(
+            "{name}: the new commit's manifest names it '{}'; refusing a renamed extension",
+            manifest.name
+        ))
+        .hint(format!(
+            "remove {name}, then install the repository under its new name"
+        )));
+    }
+    for command in &manifest.commands {
+        if let Some(owner) = lock.owner_of(command).filter(|o| *o != name) {
+            return Err(fail(format!(
+                "{name}: the new commit claims {command}, which the installed extension {owner} holds; nothing was changed"
+            )));
+        }
+    }
+    show_change(paths, name, &old_commit, &fetched)?;
+    print!(
+        "{}",
+        consent::render(&Offer {
+            source: install::source(&url),
+            reference: &recorded_ref,
+            commit: &fetched.commit,
+            manifest,
+        })
+    );
+    let grown: Vec<&String> = manifest
+        .needs
+        .iter()
+        .filter(|n| !old_needs.contains(n))
+        .collect();
+    println!();
+    if !grown.is_empty() {
+        let list: Vec<&str> = grown.iter().map(|s| s.as_str()).collect();
+        println!(
+            "NOTE: it now asks for more than before: {} (it had: {})",
+            list.join(", "),
+            describe(&old_needs)
+        );
+    }
+    match consent::ask("Update?", yes) {
+        Answer::Yes => {}
+        Answer::No => return Err(fail(format!("{name}: not updated"))),
+        Answer::NoTerminal => {
+            return Err(
+                fail(format!("{name}: not updated: stdin is not a terminal"))
+                    .hint("read the change above, then pass --yes to update from a script"),
+            )
+        }
+    }
+    swap(paths, name, &old_commit, &repo, &recorded_ref, &fetched).map_err(fail)?;
+    println!(
+        "updated {name}: {} -> {}",
+        super::short(&old_commit),
+        super::short(&fetched.commit)
+    );
+    Ok(())
+}
+
+fn describe(needs: &[String]) -> String {
+    if needs.is_empty() {
+        "none".into()
+    } else {
+        needs.join(", ")
+    }
+}
+
+/// Old and new commit, the changed files and the diff (paged on a terminal).
+fn show_change(paths: &Paths, name: &str, old_commit: &str, fetched: &Fetched) -> Result<()> {
+    let fail = |e: String| Error::fail(CMD, format!("{name}: {e}"));
+    let installed = paths.ext_clone(name);
+    let (_, old) = git::hash_dir(&installed, &git::Leaves::new()).map_err(fail)?;
+    let (_, new) = git::hash_dir(&fetched.dir, &git::Leaves::new()).map_err(fail)?;
+    let mut text = format!(
+        "{name}: {} -> {}\n\nchanged files:\n",
+        super::short(old_commit),
+        super::short(&fetched.commit)
+    );
+    for line in diff::changed_files(&old, &new) {
+        text.push_str(&format!("  {line}\n"));
+    }
+    text.push('\n');
+    text.push_str(&diff::unified(&installed, &old, &fetched.dir, &new));
+    text.push('\n');
+    page(&text);
+    Ok(())
+}
+
+/// Through `$PAGER` (split with shell-words) when stdout is a terminal.
+fn page(text: &str) {
+    let pager = std::env::var("PAGER").ok().filter(|p| !p.trim().is_empty());
+    if let (true, Some(pager)) = (std::io::stdout().is_terminal(), pager) {
+        if let Ok(words) = shell_words::split(&pager) {
+            if let Some((program, args)) = words.split_first() {
+                let child = std::process::Command::new(program)
+                    .args(args)
+                    .stdin(std::process::Stdio::piped())
+                    .spawn();
+                if let Ok(mut child) = child {
+                    if let Some(mut stdin) = child.stdin.take() {
+                        let _ = stdin.write_all(text.as_bytes());
+                    }
+                    let _ = child.wait();
+                    return;
+                }
+            }
+        }
+    }
+    print!("{text}");
+}
+
+/// Puts the new clone in place of the old one and rewrites the record; on
+/// any failure the old clone and record are restored.
+fn swap(
+    paths: &Paths,
+    name: &str,
+    old_commit: &str,
+    repo: &str,
+    git_ref: &str,
+    fetched: &Fetched,
+) -> std::result::Result<(), String> {
+    let store = Store::open(paths)?;
+    let mut lock = store.load()?;
+    if lock
+        .get(name)
+        .and_then(|e| e.commit().map(String::from))
+        .as_deref()
+        != Some(old_commit)
+    {
+        return Err(format!(
+            "{name} changed while this update ran; run the update again"
+        ));
+    }
+    let dest = paths.ext_clone(name);
+    let aside = paths
+        .data
+        .join("ext")
+        .join(format!(".old-{}-{name}", std::process::id()));
+    let had_clone = dest.exists();
+    if had_clone {
+        std::fs::rename(&dest, &aside)
+            .map_err(|e| format!("cannot move {} aside: {e}", dest.display()))?;
+    }
+    let restore = |why: String| {
+        let _ = std::fs::remove_dir_all(&dest);
+        if had_clone {
+            let _ = std::fs::rename(&aside, &dest);
+        }
+        format!("{why}; {name} was left as it was")
+    };
+    std::fs::rename(&fetched.dir, &dest)
+        .map_err(|e| restore(format!("cannot move the new clone into place: {e}")))?;
+    let m = &fetched.manifest;
+    lock.insert(
+        name,
+        &NewEntry {
+            repo: repo.to_string(),
+            git_ref: git_ref.to_string(),
+            commit: fetched.commit.clone(),
+            tree: fetched.tree.clone(),
+            commands: m.commands.clone(),
+            needs: m.needs.clone(),
+            contract: m.contract,
+            installed: utc_timestamp(std::time::SystemTime::now()),
+        },
+    );
+    let state = paths.ext_state(name);
+    std::fs::create_dir_all(&state)
+        .map_err(|e| restore(format!("cannot create {}: {e}", state.display())))?;
+    store.save(&lock).map_err(restore)?;
+    if had_clone {
+        let _ = std::fs::remove_dir_all(&aside);
+    }
+    Ok(())
+}

@@ -1,0 +1,153 @@
+//! `roost ext verify [NAME]`: recompute each installed tree's git hash from
+//! the files on disk and compare it with the one recorded at install.
+
+use super::git::{self, Leaf, Leaves};
+use super::{store, Words};
+use crate::error::{Error, Result};
+use crate::untrusted::printable;
+use gix::objs::tree::EntryKind;
+use gix::ObjectId;
+use std::path::Path;
+
+const CMD: &str = "ext verify";
+
+pub fn run(a: &mut Words) -> Result<u8> {
+    let words = std::mem::replace(a, Words::new(&[])).positionals(CMD, 1)?;
+    let paths = super::paths(CMD)?;
+    let lock = store::read_lock(&paths).map_err(|e| Error::fail(CMD, e))?;
+    let names: Vec<String> = match words.into_iter().next() {
+        Some(name) => {
+            if !crate::index::valid_name(name.as_bytes()) || lock.get(&name).is_none() {
+                return Err(super::no_such(CMD, &name));
+            }
+            vec![name]
+        }
+        None => lock
+            .names()
+            .filter(|n| crate::index::valid_name(n.as_bytes()))
+            .map(String::from)
+            .collect(),
+    };
+    if names.is_empty() {
+        println!("no extensions installed");
+        return Ok(0);
+    }
+    let mut differing = 0;
+    for name in &names {
+        let recorded = lock.get(name).and_then(|e| e.tree().map(String::from));
+        let report = check(&paths.ext_clone(name), recorded.as_deref());
+        if !report.ok {
+            differing += 1;
+        }
+        println!("{name}: {}", report.verdict);
+        for line in &report.details {
+            println!("  {line}");
+        }
+    }
+    Ok(if differing == 0 { 0 } else { 1 })
+}
+
+/// The outcome for one extension.
+pub struct Report {
+    pub ok: bool,
+    pub verdict: String,
+    pub details: Vec<String>,
+}
+
+/// Compares the files in `clone` with the tree id recorded in ext.lock.
+pub fn check(clone: &Path, recorded: Option<&str>) -> Report {
+    let bad = |verdict: String, details: Vec<String>| Report {
+        ok: false,
+        verdict,
+        details,
+    };
+    let Some(expected) = recorded
+        .filter(|t| super::names::is_full_sha(t))
+        .and_then(|t| ObjectId::from_hex(t.to_ascii_lowercase().as_bytes()).ok())
+    else {
+        return bad("ext.lock records no valid tree hash for it".into(), vec![]);
+    };
+    if !clone.is_dir() {
+        return bad(
+            format!("missing ({} does not exist)", clone.display()),
+            vec![],
+        );
+    }
+    // The recorded tree's leaves, when the clone's object store still has
+    // them: they name the files that differ, and its submodule entries.
+    let leaves = git::tree_leaves(&clone.join(".git"), expected);
+    let gitlinks: Leaves = match &leaves {
+        Ok(l) => l
+            .iter()
+            .filter(|(_, f)| f.kind == EntryKind::Commit)
+            .map(|(p, f)| (p.clone(), *f))
+            .collect(),
+        Err(_) => Leaves::new(),
+    };
+    let (actual, on_disk) = match git::hash_dir(clone, &gitlinks) {
+        Ok(v) => v,
+        Err(e) => return bad(format!("cannot be hashed: {e}"), vec![]),
+    };
+    if actual == expected {
+        return Report {
+            ok: true,
+            verdict: "ok".into(),
+            details: vec![],
+        };
+    }
+    let details = match leaves {
+        Ok(expected_leaves) => differences(&expected_leaves, &on_disk),
+        Err(e) => vec![format!(
+            "(which files differ is unknown: the clone's .git cannot be read: {e})"
+        )],
+    };
+    bad(
+        format!(
+            "differs from the tree recorded at install ({} file(s))",
+            details.len()
+        ),
+        details,
+    )
+}
+
+/// Every added, removed or modified file (content, mode or symlink target).
+pub fn differences(expected: &Leaves, actual: &Leaves) -> Vec<String> {
+    let mut out = Vec::new();
+    for (path, want) in expected {
+        let shown = printable(path);
+        match actual.get(path) {
+            None => out.push(format!("removed   {shown}")),
+            Some(have) if have == want => {}
+            Some(have) => out.push(format!("modified  {shown} ({})", what_changed(want, have))),
+        }
+    }
+    for path in actual.keys().filter(|p| !expected.contains_key(*p)) {
+        out.push(format!("added     {}", printable(path)));
+    }
+    out.sort_by(|a, b| a[10..].cmp(&b[10..]));
+    out
+}
+
+fn what_changed(want: &Leaf, have: &Leaf) -> String {
+    if want.kind == EntryKind::Link && have.kind == EntryKind::Link {
+        return "symlink target".into();
+    }
+    let mut parts = Vec::new();
+    if want.kind != have.kind {
+        parts.push(format!("mode {} -> {}", mode(want.kind), mode(have.kind)));
+    }
+    if want.id != have.id {
+        parts.push("content".into());
+    }
+    parts.join(", ")
+}
+
+fn mode(kind: EntryKind) -> &'static str {
+    match kind {
+        EntryKind::Blob => "100644",
+        EntryKind::BlobExecutable => "100755",
+        EntryKind::Link => "120000",
+        EntryKind::Commit => "160000",
+        EntryKind::Tree => "040000",
+    }
+}
