@@ -3,6 +3,9 @@
 //! from the user's config, and the test's tmux server killed on drop.
 #![allow(dead_code)]
 
+mod repo;
+pub use repo::Fixture;
+
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -70,6 +73,7 @@ impl TestEnv {
             ("GIT_CONFIG_NOSYSTEM".into(), "1".into()),
             ("GIT_CONFIG_GLOBAL".into(), "/dev/null".into()),
             ("GIT_TERMINAL_PROMPT".into(), "0".into()),
+            ("ROOST_EXT_GIT_BASE".into(), format!("file://{}/", p("remote"))),
         ]
     }
 
