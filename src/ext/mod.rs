@@ -4,6 +4,8 @@
 //! owns ext.lock + ext.index on disk; `checks` the install gates; `consent`
 //! what the user is shown and asked.
 
+pub mod author;
+mod check;
 pub mod checks;
 pub mod consent;
 mod diff;
@@ -14,6 +16,7 @@ mod list;
 pub mod lock;
 pub mod manifest;
 pub mod names;
+mod new;
 mod remove;
 pub mod store;
 mod update;
@@ -73,6 +76,8 @@ pub fn run(args: &[OsString]) -> Result<u8> {
         Some("verify") => verify::run(&mut a),
         Some("update") => update::run(&mut a),
         Some("remove") => remove::run(&mut a),
+        Some("new") => new::run(&mut a),
+        Some("check") => check::run(&mut a),
         _ => Err(Error::usage(
             "ext",
             format!(
@@ -90,16 +95,20 @@ fn verb_list() -> String {
 }
 
 /// The words after a verb: `--flag`, `--opt VALUE` or `--opt=VALUE`, and
-/// positionals, in any order.
+/// positionals, in any order; after `--`, only positionals.
 pub struct Words {
     words: Vec<OsString>,
+    /// Everything after `--`, taken as positionals whatever it looks like.
+    operands: Vec<OsString>,
 }
 
 impl Words {
     fn new(words: &[OsString]) -> Words {
-        Words {
-            words: words.to_vec(),
-        }
+        let (words, operands) = match words.iter().position(|w| w == "--") {
+            Some(i) => (words[..i].to_vec(), words[i + 1..].to_vec()),
+            None => (words.to_vec(), Vec::new()),
+        };
+        Words { words, operands }
     }
 
     /// Removes `--name` (or `-short`) if present.
@@ -134,27 +143,30 @@ impl Words {
 
     /// The remaining positionals; any leftover option is a usage error.
     pub fn positionals(self, cmd: &'static str, most: usize) -> Result<Vec<String>> {
-        if let Some(opt) = self
-            .words
-            .iter()
-            .find(|w| w.to_string_lossy().starts_with('-'))
-        {
+        if let Some(opt) = self.words.iter().find(|w| is_option(w)) {
             return Err(Error::usage(
                 cmd,
                 format!("unknown option {}", opt.to_string_lossy()),
             ));
         }
-        if self.words.len() > most {
+        let words: Vec<OsString> = self.words.into_iter().chain(self.operands).collect();
+        if words.len() > most {
             return Err(Error::usage(
                 cmd,
-                format!(
-                    "unexpected argument '{}'",
-                    self.words[most].to_string_lossy()
-                ),
+                format!("unexpected argument '{}'", words[most].to_string_lossy()),
             ));
         }
-        self.words.into_iter().map(|w| text(cmd, w)).collect()
+        words.into_iter().map(|w| text(cmd, w)).collect()
     }
+}
+
+/// Whether a word reads as an option. No option has a `/` in its name, so
+/// `-x/y` is a malformed OWNER/REPO (or NAME), refused as such, not an
+/// unknown option.
+fn is_option(word: &OsString) -> bool {
+    let word = word.to_string_lossy();
+    let name = word.split('=').next().unwrap_or("");
+    word.starts_with('-') && !name.contains('/')
 }
 
 fn text(cmd: &'static str, word: OsString) -> Result<String> {

@@ -1,0 +1,91 @@
+//! `roost ext check DIR [--json]`: every install gate run on a local
+//! directory, so authors see what install would refuse, or what it would
+//! claim and ask for. Nothing is installed.
+
+use super::{checks, store, Words};
+use crate::error::{Error, Result};
+use crate::untrusted::printable;
+use serde_json::json;
+use std::os::unix::ffi::OsStrExt;
+use std::path::PathBuf;
+
+const CMD: &str = "ext check";
+
+pub fn run(a: &mut Words) -> Result<u8> {
+    let as_json = a.flag("--json", None);
+    let words = std::mem::replace(a, Words::new(&[])).positionals(CMD, 1)?;
+    let Some(dir) = words.into_iter().next().map(PathBuf::from) else {
+        return Err(Error::usage(CMD, "missing DIR"));
+    };
+    if !dir.is_dir() {
+        return Err(Error::fail(
+            CMD,
+            format!("{} is not a directory", dir.display()),
+        ));
+    }
+    let shown = printable(dir.as_os_str().as_bytes());
+    let verdict = checks::check_dir(&dir);
+    let notes = match &verdict {
+        Ok(m) => notes(m),
+        Err(_) => Vec::new(),
+    };
+    if as_json {
+        let out = match &verdict {
+            Ok(m) => {
+                json!({"dir": shown, "ok": true, "refusal": null, "name": m.name, "contract": m.contract,
+                            "commands": m.commands, "needs": m.needs, "notes": notes})
+            }
+            Err(e) => json!({"dir": shown, "ok": false, "refusal": e}),
+        };
+        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        return Ok(if verdict.is_ok() { 0 } else { 1 });
+    }
+    match verdict {
+        Err(e) => {
+            eprintln!("roost ext check: install would refuse {shown}: {e}");
+            Ok(1)
+        }
+        Ok(m) => {
+            println!("{shown}: install would accept it");
+            println!("  name      {}", m.name);
+            println!(
+                "  contract  {} (roost speaks {})",
+                m.contract,
+                crate::CONTRACT
+            );
+            let claims: Vec<String> = m.commands.iter().map(|c| format!("roost {c}")).collect();
+            println!("  claims    {}", claims.join(", "));
+            if m.needs.iter().any(|n| n == "fleet") {
+                println!("  needs     fleet: it asks to drive the user's agents");
+            } else {
+                println!("  needs     nothing: it does not ask for access to the user's agents");
+            }
+            for note in notes {
+                println!("note: {note}");
+            }
+            Ok(0)
+        }
+    }
+}
+
+/// What would stop an install on this machine as it is now.
+fn notes(m: &super::manifest::Manifest) -> Vec<String> {
+    let Ok(paths) = crate::paths::Paths::from_env() else {
+        return Vec::new();
+    };
+    let Ok(lock) = store::read_lock(&paths) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    if lock.get(&m.name).is_some() {
+        out.push(format!("{} is already installed here", m.name));
+    }
+    for c in &m.commands {
+        if let Some(owner) = lock.owner_of(c).filter(|o| *o != m.name) {
+            out.push(format!(
+                "command {c} is claimed here by the installed extension {owner}"
+            ));
+        }
+    }
+    out
+}
