@@ -2,12 +2,13 @@
 //! usage error (contract §5). Before deciding it consults only the static
 //! command table; for an extension it reads ext.index line by line, makes
 //! POSIX calls, asks tmux only after a hit, and execs. No JSON, no git, no
-//! ext.lock, no CLI parser.
+//! ext.lock, no CLI parser. A completion query (`__complete`, from the shell
+//! scripts) is handed to complete.rs before any of that.
 
 use crate::index::{self, Entry};
 use crate::paths::Paths;
 use crate::tmux::{Socket, Tmux};
-use crate::{cli, commands, error::Error, home, switch, untrusted};
+use crate::{cli, commands, complete, error::Error, home, switch, untrusted};
 use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::PermissionsExt;
@@ -22,6 +23,11 @@ pub fn main(args: &[OsString]) -> u8 {
         None => (&b"up"[..], &[][..]),
         Some((w, rest)) => (w.as_bytes(), rest),
     };
+    // A completion query. No extension name can start with `_`, so this
+    // shadows nothing.
+    if word == b"__complete" {
+        return complete::main(rest);
+    }
     if let Some(spec) = cli::find(word) {
         return match commands::run(spec, rest) {
             Ok(code) => code,
@@ -134,7 +140,7 @@ fn ext_dir(paths: &Paths, name: &str, command: &[u8], program: &Path) -> PathBuf
     }
 }
 
-fn is_executable_file(path: &Path) -> bool {
+pub(crate) fn is_executable_file(path: &Path) -> bool {
     match std::fs::metadata(path) {
         Ok(m) => {
             m.is_file()

@@ -4,16 +4,21 @@
 
 pub mod cli;
 mod commands;
+mod complete;
 mod dispatch;
 pub mod error;
 mod ext;
 mod fsutil;
 mod home;
 pub mod index;
+pub mod man;
 pub mod paths;
 mod switch;
 pub mod tmux;
 mod untrusted;
+
+/// The `roost ext` verbs: name, synopsis, what it does.
+pub use ext::VERBS as EXT_VERBS;
 
 /// The product version (semver, from Cargo.toml).
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -106,30 +106,74 @@ pub fn run(ctx: &Ctx, a: &mut Args) -> Result<u8> {
     }
 }
 
+/// Extension health: ext.lock and ext.index agree, every clone is there and
+/// still hashes to its pinned tree (what `roost ext verify` checks).
 fn extensions(r: &mut Report, paths: &crate::paths::Paths) {
-    let index = paths.ext_index();
-    match std::fs::read_to_string(&index) {
-        Err(_) => r.ok("extensions: none indexed"),
-        Ok(text) => {
-            let mut missing = 0;
-            for line in text.lines() {
-                let mut f = line.split('\t');
-                if let (Some(cmd), Some(_), Some(path)) = (f.next(), f.next(), f.next()) {
-                    if !std::path::Path::new(path).is_file() {
-                        missing += 1;
-                        r.bad(
-                            &format!("extension command {cmd}: {path} is missing"),
-                            "roost ext list shows what is installed; reinstall or remove it",
-                        );
-                    }
-                }
-            }
-            if missing == 0 {
-                r.ok(&format!(
-                    "extensions: {} command(s) indexed",
-                    text.lines().count()
+    use crate::ext;
+    let lock = match ext::store::read_lock(paths) {
+        Ok(lock) => lock,
+        Err(e) => {
+            return r.bad(
+                &format!("extensions: {e}"),
+                "roost ext list shows what roost can read of it",
+            )
+        }
+    };
+    let names: Vec<String> = lock
+        .names()
+        .filter(|n| crate::index::valid_name(n.as_bytes()))
+        .map(String::from)
+        .collect();
+    let problems = ext::list::disagreements(&lock, paths);
+    if names.is_empty() && problems.is_empty() {
+        return r.ok("extensions: none installed");
+    }
+    if problems.is_empty() {
+        r.ok(&format!(
+            "extensions: {} installed; ext.lock and ext.index agree",
+            names.len()
+        ));
+    }
+    for p in problems {
+        r.bad(
+            &format!("extensions: ext.lock and ext.index disagree: {p}"),
+            "ext.index is obeyed; any roost ext install, update or remove rewrites it from ext.lock",
+        );
+    }
+    for name in &names {
+        let entry = lock.get(name);
+        if let Some(dir) = entry.as_ref().and_then(|e| e.linked()) {
+            let shown = crate::untrusted::printable(dir.as_bytes());
+            if std::path::Path::new(dir).is_dir() {
+                r.note(&format!(
+                    "extension {name}: linked to {shown} (not pinned, not hashed)"
                 ));
+            } else {
+                r.bad(
+                    &format!("extension {name}: linked to {shown}, which is missing"),
+                    &format!("roost ext remove {name}, or put the checkout back"),
+                );
             }
+            continue;
+        }
+        let clone = paths.ext_clone(name);
+        if !clone.is_dir() {
+            r.bad(
+                &format!("extension {name}: its clone {} is missing", clone.display()),
+                &format!("roost ext remove {name}, then install it again"),
+            );
+            continue;
+        }
+        let report = ext::verify::check(&clone, entry.as_ref().and_then(|e| e.tree()));
+        if report.ok {
+            r.ok(&format!(
+                "extension {name}: ok (matches the tree pinned at install)"
+            ));
+        } else {
+            r.bad(
+                &format!("extension {name}: {}", report.verdict),
+                &format!("roost ext verify {name} names the files"),
+            );
         }
     }
 }

@@ -1,5 +1,5 @@
-//! `help [COMMAND]`, `version`, and the answer of verbs whose issue has not
-//! landed yet.
+//! `help [COMMAND]`, `version`, `completions SHELL`, and the answer of verbs
+//! whose issue has not landed yet.
 
 use super::Args;
 use crate::cli::{self, Spec};
@@ -25,6 +25,26 @@ pub fn version(a: &mut Args) -> Result<u8> {
     a.options(&[])?;
     a.done()?;
     println!("{}", crate::VERSION);
+    Ok(0)
+}
+
+/// `completions SHELL`: the script, from `complete.rs`.
+pub fn completions(a: &mut Args) -> Result<u8> {
+    a.options(&[])?;
+    let shells = crate::complete::SHELLS.join(", ");
+    let shell = a
+        .optional("SHELL")?
+        .ok_or_else(|| Error::usage("completions", format!("missing SHELL ({shells})")))?;
+    a.done()?;
+    match crate::complete::script(&shell) {
+        Some(script) => print!("{script}"),
+        None => {
+            return Err(Error::usage(
+                "completions",
+                format!("unknown shell '{shell}' (one of {shells})"),
+            ))
+        }
+    }
     Ok(0)
 }
 

@@ -20,6 +20,8 @@ use crate::tmux::Tmux;
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStrExt;
 
+pub use pane::STATES;
+
 /// Runs the built-in command `spec` with the words after its name.
 pub fn run(spec: &'static Spec, args: &[OsString]) -> Result<u8> {
     let mut a = Args::new(spec, args);
@@ -44,6 +46,7 @@ pub fn run(spec: &'static Spec, args: &[OsString]) -> Result<u8> {
         "doctor" => doctor::run(&ctx, &mut a),
         "demo" => demo::run(&mut a),
         "ext" => crate::ext::run(args),
+        "completions" => help::completions(&mut a),
         "help" => help::help(&mut a),
         "version" => help::version(&mut a),
         _ => help::not_yet(spec),

@@ -2,16 +2,19 @@
 //! question that follows. It states two things only: the exact commit, and
 //! what the extension declared it wants to reach. It never judges the code.
 
+use super::git::INTERRUPTED;
 use super::manifest::{check_range, Manifest, RangeCheck};
 use crate::untrusted::printable;
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{IsTerminal, Write};
+use std::sync::atomic::Ordering;
 
 /// Everything the block shows.
 pub struct Offer<'a> {
     /// Where it comes from, as people read it (`github.com/owner/repo`).
     pub source: String,
     pub reference: &'a str,
-    pub commit: &'a str,
+    /// The pinned commit; `None` for an extension linked to a checkout.
+    pub commit: Option<&'a str>,
     pub manifest: &'a Manifest,
 }
 
@@ -27,26 +30,40 @@ line tells you what it declared, not what it is stopped from doing.";
 const PINNED: &str = "Roost has checked that this is the exact commit named above. It has
 NOT checked whether the code is honest. It cannot.";
 
+const LINKED: &str = "Roost has NOT pinned this: it runs whatever that directory holds when
+you type its commands. It has NOT checked whether the code is honest.
+It cannot.";
+
 const NOTHING_RUNS: &str = "Nothing runs during install. Code runs when you type those commands.";
 
 /// The consent block (without the question).
 pub fn render(offer: &Offer) -> String {
     let m = offer.manifest;
     let version = crate::VERSION;
-    let mut rows: Vec<(&str, String, &str)> = vec![
-        ("repo", printable(offer.source.as_bytes()), ""),
-        ("ref", printable(offer.reference.as_bytes()), ""),
-        (
-            "commit",
-            format!("{}... (pinned)", super::short(offer.commit)),
-            "",
-        ),
-        (
-            "contract",
-            format!("{} (roost speaks {})", m.contract, crate::CONTRACT),
-            "ok",
-        ),
-    ];
+    let mut rows: Vec<(&str, String, &str)> = match offer.commit {
+        Some(commit) => vec![
+            ("repo", printable(offer.source.as_bytes()), ""),
+            ("ref", printable(offer.reference.as_bytes()), ""),
+            (
+                "commit",
+                format!("{}... (pinned)", super::short(commit)),
+                "",
+            ),
+        ],
+        None => vec![
+            ("dir", printable(offer.source.as_bytes()), ""),
+            (
+                "commit",
+                "none: linked to that directory, NOT pinned".to_string(),
+                "",
+            ),
+        ],
+    };
+    rows.push((
+        "contract",
+        format!("{} (roost speaks {})", m.contract, crate::CONTRACT),
+        "ok",
+    ));
     let range = m.roost.as_deref().map(|r| printable(r.as_bytes()));
     let (range_value, range_status) = match check_range(m.roost.as_deref(), version) {
         RangeCheck::Absent => (format!("any (you have {version})"), "ok"),
@@ -100,7 +117,12 @@ pub fn render(offer: &Offer) -> String {
     } else {
         NO_FLEET
     };
-    for paragraph in [authority, DID_NOT_ASK, PINNED, NOTHING_RUNS] {
+    let pinned = if offer.commit.is_some() {
+        PINNED
+    } else {
+        LINKED
+    };
+    for paragraph in [authority, DID_NOT_ASK, pinned, NOTHING_RUNS] {
         out.push('\n');
         out.push_str(paragraph);
         out.push('\n');
@@ -119,9 +141,12 @@ pub enum Answer {
 
 /// Prints `question [y/N]` and reads the answer: `y`/`yes` in any case is yes,
 /// anything else no. `--yes` answers for the user; without a terminal there
-/// is nobody to ask.
+/// is nobody to ask. An interrupt (see `git::Interrupts`) is a no.
 pub fn ask(question: &str, yes: bool) -> Answer {
     let mut out = std::io::stdout();
+    if INTERRUPTED.load(Ordering::SeqCst) {
+        return Answer::No;
+    }
     if yes {
         let _ = writeln!(out, "{question} [y/N] yes (--yes)");
         return Answer::Yes;
@@ -131,14 +156,35 @@ pub fn ask(question: &str, yes: bool) -> Answer {
     }
     let _ = write!(out, "{question} [y/N] ");
     let _ = out.flush();
-    let mut line = String::new();
-    if std::io::stdin().lock().read_line(&mut line).is_err() {
-        return Answer::No;
+    match read_line()
+        .as_deref()
+        .map(|l| l.trim().to_ascii_lowercase())
+    {
+        Some(answer) if answer == "y" || answer == "yes" => Answer::Yes,
+        Some(_) => Answer::No,
+        None => {
+            let _ = writeln!(out);
+            Answer::No
+        }
     }
-    match line.trim().to_ascii_lowercase().as_str() {
-        "y" | "yes" => Answer::Yes,
-        _ => Answer::No,
+}
+
+/// One line from stdin, read unbuffered so that an interrupt ends the wait
+/// (std's reader retries through it); `None` when interrupted or unreadable.
+fn read_line() -> Option<String> {
+    let stdin = std::io::stdin();
+    let mut line = Vec::new();
+    let mut byte = [0u8; 1];
+    loop {
+        match nix::unistd::read(&stdin, &mut byte) {
+            Ok(0) => break,
+            Ok(_) if byte[0] == b'\n' => break,
+            Ok(_) => line.push(byte[0]),
+            Err(nix::errno::Errno::EINTR) if !INTERRUPTED.load(Ordering::SeqCst) => {}
+            Err(_) => return None,
+        }
     }
+    Some(String::from_utf8_lossy(&line).into_owned())
 }
 
 #[cfg(test)]
@@ -165,7 +211,7 @@ mod tests {
             let text = render(&Offer {
                 source: "github.com/o/r".into(),
                 reference: "HEAD",
-                commit: "0123456789012345678901234567890123456789",
+                commit: Some("0123456789012345678901234567890123456789"),
                 manifest: &m,
             })
             .to_lowercase();

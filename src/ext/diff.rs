@@ -12,8 +12,9 @@ use gix::objs::tree::EntryKind;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
-/// Most diff lines shown; the rest is summarised.
+/// Most diff lines, and bytes, shown; the rest is summarised.
 pub const MAX_LINES: usize = 2000;
+pub const MAX_BYTES: usize = 256 * 1024;
 
 /// `A path`, `D path`, `M path` (and `T` when only the mode changed).
 pub fn changed_files(old: &Leaves, new: &Leaves) -> Vec<String> {
@@ -33,7 +34,8 @@ pub fn changed_files(old: &Leaves, new: &Leaves) -> Vec<String> {
     out
 }
 
-/// The unified diff from `old_dir` to `new_dir`, at most `MAX_LINES` lines.
+/// The unified diff from `old_dir` to `new_dir`, at most `MAX_LINES` lines
+/// and `MAX_BYTES` bytes.
 pub fn unified(old_dir: &Path, old: &Leaves, new_dir: &Path, new: &Leaves) -> String {
     let mut paths: Vec<&gix::bstr::BString> = old
         .keys()
@@ -49,17 +51,21 @@ pub fn unified(old_dir: &Path, old: &Leaves, new_dir: &Path, new: &Leaves) -> St
         out.push_str(&file_diff(path, old_dir, a, new_dir, b));
     }
     let lines: Vec<&str> = out.lines().collect();
-    if lines.len() <= MAX_LINES {
+    if lines.len() <= MAX_LINES && out.len() <= MAX_BYTES {
         return out;
     }
-    let mut capped: String = lines[..MAX_LINES]
-        .iter()
-        .map(|l| format!("{l}\n"))
-        .collect();
-    capped.push_str(&format!(
-        "[diff cut at {MAX_LINES} of {} lines]\n",
-        lines.len()
-    ));
+    // Whole lines only, so that one huge line cannot get past the cap.
+    let mut capped = String::new();
+    let mut shown = 0;
+    for line in lines.iter().take(MAX_LINES) {
+        if capped.len() + line.len() + 1 > MAX_BYTES {
+            break;
+        }
+        capped.push_str(line);
+        capped.push('\n');
+        shown += 1;
+    }
+    capped.push_str(&format!("[diff cut at {shown} of {} lines]\n", lines.len()));
     capped
 }
 

@@ -9,18 +9,31 @@ use gix::objs::tree::EntryKind;
 use gix::protocol::handshake::Ref;
 use gix::protocol::transport::client::blocking_io as tio;
 use gix::ObjectId;
+use nix::sys::signal::{sigaction, SaFlags, SigAction, SigHandler, SigSet, Signal};
 use std::collections::BTreeMap;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 pub type Result<T> = std::result::Result<T, String>;
 
+/// How ssh is run: never a prompt (a password or host-key question fails
+/// instead), and a host that does not answer, or stops answering, is given
+/// up on within about a minute.
+const SSH: &str =
+    "ssh -o BatchMode=yes -o ConnectTimeout=30 -o ServerAliveInterval=15 -o ServerAliveCountMax=3";
+
+/// How long an https server may take to connect (TLS included), and how
+/// long a transfer may stall, before roost gives up on it.
+const HTTP_CONNECT_SECS: u64 = 30;
+const HTTP_STALL_SECS: u64 = 60;
+
 /// Config for every repository roost opens: nothing from the user or the
-/// system, no prompts, only the transports roost allows.
+/// system, no prompts, only the transports roost allows (and, added in
+/// `fetch_pinned`, `SSH` and the `HTTP_*` limits).
 const OVERRIDES: &[&str] = &[
     "core.symlinks=true",
-    "core.sshCommand=ssh -o BatchMode=yes",
     "ssh.variant=ssh",
     "protocol.allow=never",
     "protocol.file.allow=always",
@@ -74,6 +87,48 @@ impl Drop for PipeErrors {
     }
 }
 
+/// Set when the user interrupts while `Interrupts` is alive: a fetch or
+/// checkout stops and the question reads as no, so the command unwinds and
+/// removes what it made instead of dying with a half-made clone on disk.
+pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// While alive, SIGINT, SIGTERM and SIGHUP set `INTERRUPTED` instead of
+/// killing roost, and interrupt a blocking read (no SA_RESTART).
+pub struct Interrupts(Vec<(Signal, SigAction)>);
+
+extern "C" fn on_interrupt(_: nix::libc::c_int) {
+    INTERRUPTED.store(true, Ordering::SeqCst);
+}
+
+impl Interrupts {
+    pub fn catch() -> Interrupts {
+        let action = SigAction::new(
+            SigHandler::Handler(on_interrupt),
+            SaFlags::empty(),
+            SigSet::empty(),
+        );
+        let saved = [Signal::SIGINT, Signal::SIGTERM, Signal::SIGHUP]
+            .into_iter()
+            // SAFETY: the handler only stores to an atomic.
+            .filter_map(|sig| {
+                unsafe { sigaction(sig, &action) }
+                    .ok()
+                    .map(|old| (sig, old))
+            })
+            .collect();
+        Interrupts(saved)
+    }
+}
+
+impl Drop for Interrupts {
+    fn drop(&mut self) {
+        for (sig, old) in &self.0 {
+            // SAFETY: restores the action saved in `catch`.
+            let _ = unsafe { sigaction(*sig, old) };
+        }
+    }
+}
+
 /// Every ref the remote advertises, never prompting for credentials.
 fn ls_remote(url: &str) -> Result<Vec<Ref>> {
     let _pipes = PipeErrors::new();
@@ -89,18 +144,43 @@ fn ls_remote(url: &str) -> Result<Vec<Ref>> {
         version: gix::protocol::transport::Protocol::V2,
         ..Default::default()
     };
-    opts.ssh.command = Some("ssh -o BatchMode=yes".into());
+    opts.ssh.command = Some(SSH.into());
     opts.ssh.kind = Some(tio::ssh::ProgramKind::Ssh);
     let mut transport = tio::connect::connect(url, opts).map_err(|e| chain(&e))?;
+    if parsed.scheme == Scheme::Https {
+        let http = tio::http::Options {
+            connect_timeout: Some(std::time::Duration::from_secs(HTTP_CONNECT_SECS)),
+            low_speed_limit_bytes_per_second: 1,
+            low_speed_time_seconds: HTTP_STALL_SECS,
+            ..Default::default()
+        };
+        transport.configure(&http).map_err(|e| chain(&e))?;
+    }
     let mut progress = gix::progress::Discard;
+    // Asked for credentials: there are none to give (nothing is prompted).
+    let asked = std::cell::Cell::new(false);
     let mut handshake = gix::protocol::handshake(
         &mut transport,
         gix::protocol::transport::Service::UploadPack,
-        |_| Ok(None),
+        |_| {
+            asked.set(true);
+            Ok(None)
+        },
         vec![],
         &mut progress,
     )
-    .map_err(|e| chain(&e))?;
+    .map_err(|e| {
+        if asked.get() {
+            let why = match parsed.scheme {
+                Scheme::Ssh => "ssh runs in batch mode: it needs a key it can use without asking",
+                _ => "is the repository private, or missing?",
+            };
+            return format!(
+                "the remote asks for authentication, and roost never asks you for credentials ({why})"
+            );
+        }
+        no_local_repository(&parsed).unwrap_or_else(|| chain(&e))
+    })?;
     match handshake.refs.take() {
         Some(refs) => Ok(refs),
         None => gix::protocol::LsRefsCommand::new(
@@ -111,6 +191,28 @@ fn ls_remote(url: &str) -> Result<Vec<Ref>> {
         .invoke_blocking(&mut transport, &mut progress, false)
         .map_err(|e| chain(&e)),
     }
+}
+
+/// Why a file:// remote failed when there is nothing at its path. gix sends
+/// `git-upload-pack`'s stderr to null, which leaves only "failed to fill
+/// whole buffer"; say what git would have said instead.
+fn no_local_repository(url: &gix::Url) -> Option<String> {
+    if url.scheme != gix::url::Scheme::File {
+        return None;
+    }
+    let path = std::ffi::OsStr::from_bytes(&url.path);
+    // The names git-upload-pack tries for a path.
+    let found = ["", ".git", "/.git"].iter().any(|suffix| {
+        let mut candidate = path.to_owned();
+        candidate.push(suffix);
+        Path::new(&candidate).exists()
+    });
+    (!found).then(|| {
+        format!(
+            "no repository there ({} does not exist)",
+            Path::new(path).display()
+        )
+    })
 }
 
 /// REF (default: the remote's HEAD) as a full commit id. A 40-hex SHA is
@@ -151,7 +253,13 @@ pub fn resolve(url: &str, reference: Option<&str>) -> Result<ObjectId> {
         ]
         .iter()
         .find_map(|name| find(name))
-        .ok_or_else(|| format!("it has no branch or tag named '{r}'")),
+        .ok_or_else(|| {
+            if r.len() < 40 && r.bytes().all(|b| b.is_ascii_hexdigit()) {
+                format!("it has no branch or tag named '{r}' (a commit must be given in full, all 40 hex digits)")
+            } else {
+                format!("it has no branch or tag named '{r}'")
+            }
+        }),
     }
 }
 
@@ -160,7 +268,13 @@ pub fn resolve(url: &str, reference: Option<&str>) -> Result<ObjectId> {
 /// was checked out is not the pinned commit.
 pub fn fetch_pinned(url: &str, commit: ObjectId, dest: &Path) -> Result<ObjectId> {
     let _pipes = PipeErrors::new();
-    let open = gix::open::Options::isolated().config_overrides(OVERRIDES.iter().copied());
+    let overrides = OVERRIDES.iter().map(|o| o.to_string()).chain([
+        format!("core.sshCommand={SSH}"),
+        format!("gitoxide.http.connectTimeout={}", HTTP_CONNECT_SECS * 1000),
+        "http.lowSpeedLimit=1".to_string(),
+        format!("http.lowSpeedTime={HTTP_STALL_SECS}"),
+    ]);
+    let open = gix::open::Options::isolated().config_overrides(overrides);
     let mut prepare = gix::clone::PrepareFetch::new(
         url,
         dest,
@@ -172,16 +286,16 @@ pub fn fetch_pinned(url: &str, commit: ObjectId, dest: &Path) -> Result<ObjectId
     .with_revision(Some(commit.to_hex().to_string()))
     .map_err(|e| chain(&e))?
     .configure_remote(|r| Ok(r.with_fetch_tags(gix::remote::fetch::Tags::None)));
-    let interrupt = std::sync::atomic::AtomicBool::new(false);
+    let interrupt = &INTERRUPTED;
     let (mut checkout, _) = prepare
-        .fetch_then_checkout(gix::progress::Discard, &interrupt)
+        .fetch_then_checkout(gix::progress::Discard, interrupt)
         .map_err(|e| chain(&e))?;
     let info = checkout.repo().git_dir().join("info");
     std::fs::create_dir_all(&info).map_err(|e| io("cannot write info/attributes", e))?;
     std::fs::write(info.join("attributes"), NO_FILTERS)
         .map_err(|e| io("cannot write info/attributes", e))?;
     let (repo, outcome) = checkout
-        .main_worktree(gix::progress::Discard, &interrupt)
+        .main_worktree(gix::progress::Discard, interrupt)
         .map_err(|e| chain(&e))?;
     if !outcome.errors.is_empty() || !outcome.collisions.is_empty() {
         return Err(format!(

@@ -22,20 +22,25 @@ pub fn run(a: &mut Words) -> Result<u8> {
     let Some(entry) = lock.get(&name) else {
         return Err(super::no_such(CMD, &name));
     };
-    let clone = paths.ext_clone(&name);
+    let clone = super::ext_dir(&paths, &name, Some(&entry));
     let state = paths.ext_state(&name);
-    let manifest: Option<Value> = std::fs::read(clone.join("roost-ext.json"))
+    // Only a regular file of a manifest's size is read: the clone may have
+    // been changed since install (a FIFO or /dev/zero would never end).
+    let path = clone.join("roost-ext.json");
+    let manifest: Option<Value> = std::fs::symlink_metadata(&path)
         .ok()
+        .filter(|m| m.is_file() && m.len() <= super::manifest::MAX_BYTES as u64)
+        .and_then(|_| std::fs::read(&path).ok())
         .and_then(|b| serde_json::from_slice(&b).ok());
     if as_json {
         let out = json!({
             "name": name,
             "lock": entry.raw(),
             "manifest": manifest,
-            "clone": clone,
-            "state": state,
+            "clone": clone.to_string_lossy(),
+            "state": state.to_string_lossy(),
         });
-        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        println!("{}", json_text(&out));
         return Ok(0);
     }
     println!("{name}");
@@ -56,6 +61,24 @@ pub fn run(a: &mut Words) -> Result<u8> {
     println!("clone  {}{missing}", clone.display());
     println!("data   {}", state.display());
     Ok(0)
+}
+
+/// Pretty JSON that is safe to print and means the same to a JSON reader:
+/// serde_json escapes C0 inside strings; DEL, C1 and bidi controls (only
+/// ever inside strings) become `\uXXXX` too.
+pub(super) fn json_text(v: &Value) -> String {
+    let text = serde_json::to_string_pretty(v).unwrap_or_default();
+    let mut out = String::with_capacity(text.len());
+    let mut buf = [0u8; 4];
+    for c in text.chars() {
+        let s: &str = c.encode_utf8(&mut buf);
+        if c == '\n' || printable(s.as_bytes()) == s {
+            out.push(c);
+        } else {
+            out.push_str(&format!("\\u{:04x}", c as u32));
+        }
+    }
+    out
 }
 
 /// Pretty JSON with every line made printable.

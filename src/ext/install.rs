@@ -17,6 +17,16 @@ const CMD: &str = "ext install";
 pub fn run(a: &mut Words) -> Result<u8> {
     let yes = a.flag("--yes", Some("-y"));
     let reference = a.value(CMD, "--ref")?;
+    if let Some(dir) = a.value(CMD, "--link")? {
+        std::mem::replace(a, Words::new(&[])).positionals(CMD, 0)?;
+        if reference.is_some() {
+            return Err(Error::usage(
+                CMD,
+                "--link installs a directory as it is; --ref does not apply",
+            ));
+        }
+        return link(&dir, yes);
+    }
     let words = std::mem::replace(a, Words::new(&[])).positionals(CMD, 1)?;
     let Some(repo) = words.into_iter().next() else {
         return Err(Error::usage(CMD, "missing OWNER/REPO"));
@@ -31,14 +41,19 @@ pub fn run(a: &mut Words) -> Result<u8> {
     let shown_ref = reference.clone().unwrap_or_else(|| "HEAD".to_string());
     let fetched = fetch(&paths, &url, reference.as_deref()).map_err(fail)?;
     let manifest = &fetched.manifest;
-    conflicts(&store::read_lock(&paths).map_err(fail)?, manifest, &paths)?;
+    conflicts(
+        &store::read_lock(&paths).map_err(fail)?,
+        manifest,
+        &paths,
+        true,
+    )?;
 
     print!(
         "{}",
         consent::render(&Offer {
             source: source(&url),
             reference: &shown_ref,
-            commit: &fetched.commit,
+            commit: Some(&fetched.commit),
             manifest,
         })
     );
@@ -54,7 +69,7 @@ pub fn run(a: &mut Words) -> Result<u8> {
 
     let store = Store::open(&paths).map_err(fail)?;
     let mut lock = store.load().map_err(fail)?;
-    conflicts(&lock, manifest, &paths)?;
+    conflicts(&lock, manifest, &paths, true)?;
     let entry = NewEntry {
         repo: repo.clone(),
         git_ref: shown_ref,
@@ -85,10 +100,16 @@ pub fn run(a: &mut Words) -> Result<u8> {
 /// (removed on drop unless it was moved into place).
 pub struct Fetched {
     _tmp: tempfile::TempDir,
+    /// Dropped after `_tmp`: the directories made to hold it.
+    _made: Made,
     pub dir: PathBuf,
     pub commit: String,
     pub tree: String,
     pub manifest: Manifest,
+    /// Dropped last: while a temporary clone exists, an interrupt unwinds
+    /// (and removes it) instead of killing roost, and the move into place
+    /// and the record are not cut in half.
+    _interrupts: git::Interrupts,
 }
 
 /// Resolves, fetches and runs every gate on one commit of `url`.
@@ -108,17 +129,10 @@ pub fn fetch_commit(
     url: &str,
     commit: gix::ObjectId,
 ) -> std::result::Result<Fetched, String> {
+    let interrupts = git::Interrupts::catch();
     let root = paths.data.join("ext");
-    std::fs::create_dir_all(&root).map_err(|e| format!("cannot create {}: {e}", root.display()))?;
-    let tmp = tempfile::Builder::new()
-        .prefix(&format!(".fetch-{}-", std::process::id()))
-        .tempdir_in(&root)
-        .map_err(|e| {
-            format!(
-                "cannot create a temporary directory in {}: {e}",
-                root.display()
-            )
-        })?;
+    let made = Made::new(&root);
+    let tmp = temp_dir_in(&root)?;
     let dir = tmp.path().join("clone");
     let tree = git::fetch_pinned(url, commit, &dir)
         .map_err(|e| format!("cannot fetch {commit} from {url}: {e}"))?;
@@ -141,18 +155,155 @@ pub fn fetch_commit(
     }
     Ok(Fetched {
         _tmp: tmp,
+        _made: made,
         dir,
         commit: commit.to_string(),
         tree: tree.to_string(),
         manifest,
+        _interrupts: interrupts,
     })
 }
 
-/// What install refuses because of what is already there.
-pub fn conflicts(lock: &Lock, manifest: &Manifest, paths: &Paths) -> Result<()> {
+/// A fresh temporary directory in `root`, creating `root` if needed. Tried
+/// twice: a concurrent refused install may remove an empty `root` between
+/// the two steps (see `Made`).
+fn temp_dir_in(root: &Path) -> std::result::Result<tempfile::TempDir, String> {
+    let mut tries = 0;
+    loop {
+        tries += 1;
+        std::fs::create_dir_all(root)
+            .map_err(|e| format!("cannot create {}: {e}", root.display()))?;
+        match tempfile::Builder::new()
+            .prefix(&format!(".fetch-{}-", std::process::id()))
+            .tempdir_in(root)
+        {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && tries < 2 => continue,
+            result => {
+                return result.map_err(|e| {
+                    format!(
+                        "cannot create a temporary directory in {}: {e}",
+                        root.display()
+                    )
+                })
+            }
+        }
+    }
+}
+
+/// The directories that did not exist yet on the way to the temporary
+/// clone. On drop each is removed if it is still empty, so a refused or
+/// failed install leaves the disk as it found it; an installed clone keeps
+/// them in use.
+struct Made(Vec<PathBuf>);
+
+impl Made {
+    fn new(dir: &Path) -> Made {
+        Made(
+            dir.ancestors()
+                .take_while(|d| !d.as_os_str().is_empty() && !d.exists())
+                .map(Path::to_path_buf)
+                .collect(),
+        )
+    }
+}
+
+impl Drop for Made {
+    fn drop(&mut self) {
+        for dir in &self.0 {
+            if std::fs::remove_dir(dir).is_err() {
+                break;
+            }
+        }
+    }
+}
+
+/// `install --link DIR`, for authors: the index points into DIR itself.
+/// Nothing is copied or pinned; the consent block says so. The same gates
+/// and conflicts apply, and `remove` never deletes DIR.
+fn link(dir: &str, yes: bool) -> Result<u8> {
+    let fail = |msg: String| Error::fail(CMD, msg);
+    let paths = super::paths(CMD)?;
+    let dir = std::fs::canonicalize(dir).map_err(|e| fail(format!("cannot link {dir}: {e}")))?;
+    let Some(shown) = dir.to_str().filter(|d| !d.chars().any(char::is_control)) else {
+        return Err(fail(format!(
+            "cannot link {}: roost records a directory path only when it is UTF-8 without control characters",
+            crate::untrusted::printable(std::os::unix::ffi::OsStrExt::as_bytes(dir.as_os_str()))
+        )));
+    };
+    let manifest = checks::check_dir(&dir).map_err(|e| fail(format!("refusing {shown}: {e}")))?;
+    conflicts(
+        &store::read_lock(&paths).map_err(fail)?,
+        &manifest,
+        &paths,
+        false,
+    )?;
+    print!(
+        "{}",
+        consent::render(&Offer {
+            source: shown.to_string(),
+            reference: "",
+            commit: None,
+            manifest: &manifest,
+        })
+    );
+    println!();
+    match consent::ask("Install?", yes) {
+        Answer::Yes => {}
+        Answer::No => return Err(fail("not installed".into())),
+        Answer::NoTerminal => {
+            return Err(fail("not installed: stdin is not a terminal".into())
+                .hint("read the block above, then pass --yes to install from a script"))
+        }
+    }
+    let store = Store::open(&paths).map_err(fail)?;
+    let mut lock = store.load().map_err(fail)?;
+    conflicts(&lock, &manifest, &paths, false)?;
+    let state = paths.ext_state(&manifest.name);
+    let state_existed = state.exists();
+    let entry = NewEntry {
+        repo: String::new(),
+        git_ref: String::new(),
+        commit: String::new(),
+        tree: String::new(),
+        commands: manifest.commands.clone(),
+        needs: manifest.needs.clone(),
+        contract: manifest.contract,
+        installed: utc_timestamp(std::time::SystemTime::now()),
+    };
+    let result = std::fs::create_dir_all(&state)
+        .map_err(|e| format!("cannot create {}: {e}", state.display()))
+        .and_then(|()| {
+            lock.insert_linked(&manifest.name, shown, &entry);
+            store.save(&lock)
+        });
+    if let Err(e) = result {
+        if !state_existed {
+            let _ = std::fs::remove_dir_all(&state);
+        }
+        return Err(fail(format!("{e}; nothing was installed")));
+    }
+    let claims: Vec<String> = manifest
+        .commands
+        .iter()
+        .map(|c| format!("roost {c}"))
+        .collect();
+    println!("linked {} to {shown}: {}", manifest.name, claims.join(", "));
+    println!(
+        "edits there take effect at once; its data directory: {}",
+        state.display()
+    );
+    Ok(0)
+}
+
+/// What install refuses because of what is already there. `clone`: the
+/// install makes a clone directory, which must not exist yet.
+pub fn conflicts(lock: &Lock, manifest: &Manifest, paths: &Paths, clone: bool) -> Result<()> {
     let name = &manifest.name;
     if let Some(entry) = lock.get(name) {
-        let at = entry.commit().map(super::short).unwrap_or("?");
+        let at = match entry.linked() {
+            Some(_) => "linked",
+            None => entry.commit().map(super::short).unwrap_or("?"),
+        };
         return Err(Error::fail(CMD, format!("{name} is already installed (at {at})")).hint(format!(
             "update it with `roost ext update {name}`, or remove it first with `roost ext remove {name}`"
         )));
@@ -169,7 +320,7 @@ pub fn conflicts(lock: &Lock, manifest: &Manifest, paths: &Paths) -> Result<()> 
         }
     }
     let dest = paths.ext_clone(name);
-    if dest.exists() || dest.is_symlink() {
+    if clone && (dest.exists() || dest.is_symlink()) {
         return Err(Error::fail(
             CMD,
             format!(

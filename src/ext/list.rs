@@ -28,12 +28,12 @@ pub fn run(a: &mut Words) -> Result<u8> {
             .map(|r| {
                 json!({"name": r.name, "repo": r.repo, "ref": r.reference, "commit": r.commit,
                        "commands": r.commands, "needs": r.needs, "contract": r.contract,
-                       "installed": r.installed, "missing": r.missing})
+                       "installed": r.installed, "linked": r.linked, "missing": r.missing})
             })
             .collect();
         println!(
             "{}",
-            serde_json::to_string_pretty(&items).unwrap_or_default()
+            super::info::json_text(&serde_json::Value::from(items))
         );
     } else if rows.is_empty() {
         println!("no extensions installed");
@@ -41,10 +41,17 @@ pub fn run(a: &mut Words) -> Result<u8> {
         let width = rows.iter().map(|r| r.name.len()).max().unwrap_or(0);
         for r in &rows {
             let missing = if r.missing { "  (missing)" } else { "" };
+            let pin = match &r.linked {
+                Some(_) => "linked ".to_string(),
+                None => printable(super::short(&r.commit).as_bytes()),
+            };
+            let linked = match &r.linked {
+                Some(dir) => format!("  (linked to {}, not pinned)", printable(dir.as_bytes())),
+                None => String::new(),
+            };
             println!(
-                "{:<width$}  {}  {}{missing}",
+                "{:<width$}  {pin}  {}{linked}{missing}",
                 r.name,
-                printable(super::short(&r.commit).as_bytes()),
                 printable(r.commands.join(", ").as_bytes())
             );
         }
@@ -72,6 +79,8 @@ struct Row {
     needs: Vec<String>,
     contract: Option<u64>,
     installed: String,
+    /// The author's checkout, for an extension installed with `--link`.
+    linked: Option<String>,
     missing: bool,
 }
 
@@ -93,16 +102,38 @@ fn row(lock: &Lock, paths: &Paths, name: &str) -> Row {
         needs: list(e.as_ref().and_then(|e| e.needs())),
         contract: e.as_ref().and_then(|e| e.contract()),
         installed: text(e.as_ref().and_then(|e| e.installed())),
-        missing: !paths.ext_clone(name).is_dir(),
+        linked: e.as_ref().and_then(|e| e.linked()).map(String::from),
+        missing: !super::ext_dir(paths, name, e.as_ref()).is_dir(),
     }
 }
 
-/// What one extension looks like in one of the two files.
+/// What one extension looks like in one of the two files: each command's
+/// executable and authorities, from its first line (the one the dispatcher
+/// obeys).
 #[derive(Default, PartialEq)]
 struct Seen {
-    commands: Vec<String>,
-    authorities: Vec<String>,
-    paths: Vec<String>,
+    commands: BTreeMap<String, (String, Vec<String>)>,
+}
+
+impl Seen {
+    fn commands(&self) -> Vec<String> {
+        self.commands.keys().cloned().collect()
+    }
+
+    /// The authorities, or each command's when they are not all the same.
+    fn authority(&self) -> String {
+        let mut sets = self.commands.values().map(|(_, a)| a);
+        match sets.next() {
+            None => words(&[]),
+            Some(first) if sets.all(|a| a == first) => words(first),
+            Some(_) => self
+                .commands
+                .iter()
+                .map(|(c, (_, a))| format!("{}: {}", printable(c.as_bytes()), words(a)))
+                .collect::<Vec<_>>()
+                .join(", "),
+        }
+    }
 }
 
 /// Every way ext.lock and ext.index differ, one line per extension.
@@ -143,21 +174,24 @@ pub fn disagreements(lock: &Lock, paths: &Paths) -> Vec<String> {
                 "{shown}: only in ext.index (it runs with no record in ext.lock)"
             )),
             (Some(l), Some(i)) if l != i => {
-                if l.commands != i.commands {
+                let (lc, ic) = (l.commands(), i.commands());
+                if lc != ic {
                     out.push(format!(
                         "{shown}: commands differ (ext.lock: {}; ext.index: {})",
-                        words(&l.commands),
-                        words(&i.commands)
+                        words(&lc),
+                        words(&ic)
                     ));
                 }
-                if l.authorities != i.authorities {
+                let (la, ia) = (l.authority(), i.authority());
+                if la != ia {
                     out.push(format!(
-                        "{shown}: authority differs (ext.lock: {}; ext.index: {})",
-                        words(&l.authorities),
-                        words(&i.authorities)
+                        "{shown}: authority differs (ext.lock: {la}; ext.index: {ia})"
                     ));
                 }
-                if l.commands == i.commands && l.paths != i.paths {
+                let path = |s: &Seen| -> Vec<String> {
+                    s.commands.values().map(|(p, _)| p.clone()).collect()
+                };
+                if lc == ic && path(l) != path(i) {
                     out.push(format!("{shown}: the executables' paths differ"));
                 }
             }
@@ -167,23 +201,20 @@ pub fn disagreements(lock: &Lock, paths: &Paths) -> Vec<String> {
     out
 }
 
+/// Records one line; a later line for the same command is never obeyed.
 fn add(map: &mut BTreeMap<String, Seen>, e: &Entry) {
     let seen = map
         .entry(String::from_utf8_lossy(e.extension).into_owned())
         .or_default();
-    seen.commands
-        .push(String::from_utf8_lossy(e.command).into_owned());
-    seen.commands.sort();
-    seen.paths
-        .push(String::from_utf8_lossy(e.path).into_owned());
-    seen.paths.sort();
     let mut auth: Vec<String> = e
         .authorities()
         .map(|t| String::from_utf8_lossy(t).into_owned())
         .collect();
     auth.sort();
     auth.dedup();
-    seen.authorities = auth;
+    seen.commands
+        .entry(String::from_utf8_lossy(e.command).into_owned())
+        .or_insert((String::from_utf8_lossy(e.path).into_owned(), auth));
 }
 
 fn words(v: &[String]) -> String {

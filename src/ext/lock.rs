@@ -125,6 +125,19 @@ impl Lock {
         self.entries.insert(name.to_string(), Value::Object(fields));
     }
 
+    /// Records an extension linked to an author's checkout (`install --link`):
+    /// no repo, ref, commit or tree, because nothing is pinned.
+    pub fn insert_linked(&mut self, name: &str, dir: &str, entry: &NewEntry) {
+        let strings = |items: &[String]| Value::from(items.to_vec());
+        let mut fields = Map::new();
+        fields.insert("commands".into(), strings(&entry.commands));
+        fields.insert("contract".into(), entry.contract.into());
+        fields.insert("installed".into(), entry.installed.clone().into());
+        fields.insert("linked".into(), dir.into());
+        fields.insert("needs".into(), strings(&entry.needs));
+        self.entries.insert(name.to_string(), Value::Object(fields));
+    }
+
     /// Drops an entry; false if there was none.
     pub fn remove(&mut self, name: &str) -> bool {
         self.entries.remove(name).is_some()
@@ -164,7 +177,12 @@ impl Lock {
                 continue;
             }
             let authorities = needs.join(" ");
-            let bin = clone_dir(name).join("bin");
+            let base = match entry.linked() {
+                None => clone_dir(name),
+                Some(dir) if std::path::Path::new(dir).is_absolute() => PathBuf::from(dir),
+                Some(_) => continue,
+            };
+            let bin = base.join("bin");
             for command in commands {
                 if !valid_name(command.as_bytes()) || lines.iter().any(|l| l.command == command) {
                     continue;
@@ -216,6 +234,11 @@ impl<'a> LockEntry<'a> {
 
     pub fn tree(&self) -> Option<&'a str> {
         self.string("tree")
+    }
+
+    /// The author's checkout this extension runs from, when linked.
+    pub fn linked(&self) -> Option<&'a str> {
+        self.string("linked")
     }
 
     pub fn installed(&self) -> Option<&'a str> {

@@ -12,7 +12,7 @@ mod diff;
 pub mod git;
 mod info;
 mod install;
-mod list;
+pub mod list;
 pub mod lock;
 pub mod manifest;
 pub mod names;
@@ -20,7 +20,7 @@ mod new;
 mod remove;
 pub mod store;
 mod update;
-mod verify;
+pub mod verify;
 
 use crate::error::{Error, Result};
 use crate::paths::Paths;
@@ -205,7 +205,47 @@ fn no_such(cmd: &'static str, name: &str) -> Error {
     .hint("roost ext list shows what is installed")
 }
 
+/// Where extension `name` lives: its clone, or the author's checkout when
+/// it is linked.
+fn ext_dir(paths: &Paths, name: &str, entry: Option<&lock::LockEntry>) -> std::path::PathBuf {
+    match entry.and_then(|e| e.linked()) {
+        Some(dir) => std::path::PathBuf::from(dir),
+        None => paths.ext_clone(name),
+    }
+}
+
 /// The first 7 hex digits of a commit, for people.
 fn short(commit: &str) -> &str {
     commit.get(..7).unwrap_or(commit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(list: &[&str]) -> Words {
+        let list: Vec<OsString> = list.iter().map(OsString::from).collect();
+        Words::new(&list)
+    }
+
+    #[test]
+    fn after_double_dash_everything_is_a_positional() {
+        let mut w = words(&["--yes", "--", "--yes", "-x"]);
+        assert!(w.flag("--yes", None));
+        assert_eq!(w.positionals("ext install", 2).unwrap(), ["--yes", "-x"]);
+        let mut w = words(&["--", "--ref", "v1"]);
+        assert_eq!(w.value("ext install", "--ref").unwrap(), None);
+    }
+
+    #[test]
+    fn a_word_with_a_slash_in_its_name_is_not_an_option() {
+        assert_eq!(
+            words(&["-x/y"]).positionals("ext install", 1).unwrap(),
+            ["-x/y"]
+        );
+        for opt in ["--bogus", "-x", "--bogus=a/b"] {
+            let err = words(&[opt]).positionals("ext install", 1).unwrap_err();
+            assert_eq!(err.exit_code(), 2, "{opt}");
+        }
+    }
 }

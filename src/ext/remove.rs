@@ -21,6 +21,8 @@ pub fn run(a: &mut Words) -> Result<u8> {
     let mut lock = store.load().map_err(fail)?;
     let clone = paths.ext_clone(&name);
     let state = paths.ext_state(&name);
+    // A linked extension's directory is the author's checkout: never deleted.
+    let linked = lock.get(&name).and_then(|e| e.linked().map(String::from));
     if !lock.remove(&name) {
         // Removed before with its data kept: --purge still deletes the data.
         if purge && state.exists() {
@@ -32,7 +34,12 @@ pub fn run(a: &mut Words) -> Result<u8> {
         return Err(super::no_such(CMD, &name));
     }
     store.save(&lock).map_err(fail)?;
-    if let Err(e) = remove_tree(&clone) {
+    if let Some(dir) = &linked {
+        println!(
+            "(its checkout {} is yours and stays as it is)",
+            crate::untrusted::printable(dir.as_bytes())
+        );
+    } else if let Err(e) = remove_tree(&clone) {
         eprintln!(
             "roost ext remove: {name} is no longer installed, but {} could not be deleted: {e}",
             clone.display()

@@ -57,6 +57,13 @@ fn update_one(paths: &Paths, name: &str, yes: bool) -> Result<()> {
     let fail = |e: String| Error::fail(CMD, e);
     let lock = store::read_lock(paths).map_err(fail)?;
     let entry = lock.get(name).ok_or_else(|| super::no_such(CMD, name))?;
+    if let Some(dir) = entry.linked() {
+        println!(
+            "{name}: linked to {}; a linked extension is updated by editing it there",
+            crate::untrusted::printable(dir.as_bytes())
+        );
+        return Ok(());
+    }
     // ext.lock is untrusted: its values pass the same checks as typed ones.
     let repo = entry.repo().unwrap_or_default().to_string();
     names::parse_repo(&repo).map_err(|e| fail(format!("{name}: ext.lock's repo: {e}")))?;
@@ -111,7 +118,7 @@ fn update_one(paths: &Paths, name: &str, yes: bool) -> Result<()> {
         consent::render(&Offer {
             source: install::source(&url),
             reference: &recorded_ref,
-            commit: &fetched.commit,
+            commit: Some(&fetched.commit),
             manifest,
         })
     );
@@ -160,13 +167,28 @@ fn describe(needs: &[String]) -> String {
 fn show_change(paths: &Paths, name: &str, old_commit: &str, fetched: &Fetched) -> Result<()> {
     let fail = |e: String| Error::fail(CMD, format!("{name}: {e}"));
     let installed = paths.ext_clone(name);
-    let (_, old) = git::hash_dir(&installed, &git::Leaves::new()).map_err(fail)?;
+    // A clone that went missing is put back by the update: all of it is new.
+    let missing = !installed.is_dir();
+    let old = if missing {
+        git::Leaves::new()
+    } else {
+        git::hash_dir(&installed, &git::Leaves::new())
+            .map_err(fail)?
+            .1
+    };
     let (_, new) = git::hash_dir(&fetched.dir, &git::Leaves::new()).map_err(fail)?;
     let mut text = format!(
-        "{name}: {} -> {}\n\nchanged files:\n",
+        "{name}: {} -> {}\n",
         super::short(old_commit),
         super::short(&fetched.commit)
     );
+    if missing {
+        text.push_str(&format!(
+            "({} is missing: every file shows as added)\n",
+            installed.display()
+        ));
+    }
+    text.push_str("\nchanged files:\n");
     for line in diff::changed_files(&old, &new) {
         text.push_str(&format!("  {line}\n"));
     }
@@ -221,6 +243,14 @@ fn swap(
         return Err(format!(
             "{name} changed while this update ran; run the update again"
         ));
+    }
+    // Another extension may have been installed since the first check.
+    for command in &fetched.manifest.commands {
+        if let Some(owner) = lock.owner_of(command).filter(|o| *o != name) {
+            return Err(format!(
+                "{name}: the new commit claims {command}, which the installed extension {owner} holds; nothing was changed"
+            ));
+        }
     }
     let dest = paths.ext_clone(name);
     let aside = paths

@@ -34,7 +34,16 @@ pub fn run(a: &mut Words) -> Result<u8> {
     }
     let mut differing = 0;
     for name in &names {
-        let recorded = lock.get(name).and_then(|e| e.tree().map(String::from));
+        let entry = lock.get(name);
+        if let Some(dir) = entry.as_ref().and_then(|e| e.linked()) {
+            // Nothing was pinned, so there is nothing to compare with.
+            println!(
+                "{name}: linked to {} (not pinned, not hashed)",
+                printable(dir.as_bytes())
+            );
+            continue;
+        }
+        let recorded = entry.and_then(|e| e.tree().map(String::from));
         let report = check(&paths.ext_clone(name), recorded.as_deref());
         if !report.ok {
             differing += 1;

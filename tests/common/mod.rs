@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 mod repo;
+#[allow(unused_imports)]
 pub use repo::Fixture;
 
 use std::ffi::OsStr;
@@ -73,7 +74,10 @@ impl TestEnv {
             ("GIT_CONFIG_NOSYSTEM".into(), "1".into()),
             ("GIT_CONFIG_GLOBAL".into(), "/dev/null".into()),
             ("GIT_TERMINAL_PROMPT".into(), "0".into()),
-            ("ROOST_EXT_GIT_BASE".into(), format!("file://{}/", p("remote"))),
+            (
+                "ROOST_EXT_GIT_BASE".into(),
+                format!("file://{}/", p("remote")),
+            ),
         ]
     }
 

@@ -69,7 +69,11 @@ impl Fixture {
             .env("GIT_COMMITTER_EMAIL", "author@example.invalid")
             .output()
             .unwrap();
-        assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         String::from_utf8(out.stdout).unwrap()
     }
 
@@ -83,12 +87,17 @@ impl Fixture {
     pub fn exec(&self, rel: &str, content: &str) {
         use std::os::unix::fs::PermissionsExt;
         self.write(rel, content);
-        std::fs::set_permissions(self.work.join(rel), std::fs::Permissions::from_mode(0o755)).unwrap();
+        std::fs::set_permissions(self.work.join(rel), std::fs::Permissions::from_mode(0o755))
+            .unwrap();
     }
 
     pub fn manifest(&self, name: &str, commands: &[&str], needs: &[&str]) {
-        let json = serde_json::json!({"name": name, "contract": 1, "commands": commands, "needs": needs});
-        self.write("roost-ext.json", &serde_json::to_string_pretty(&json).unwrap());
+        let json =
+            serde_json::json!({"name": name, "contract": 1, "commands": commands, "needs": needs});
+        self.write(
+            "roost-ext.json",
+            &serde_json::to_string_pretty(&json).unwrap(),
+        );
     }
 
     /// Commits everything and pushes branch and tags; returns the commit id.
@@ -109,7 +118,9 @@ impl Fixture {
     }
 
     pub fn tree(&self, rev: &str) -> String {
-        self.git(&["rev-parse", &format!("{rev}^{{tree}}")]).trim().to_string()
+        self.git(&["rev-parse", &format!("{rev}^{{tree}}")])
+            .trim()
+            .to_string()
     }
 
     /// What the remote says a ref is, as `git ls-remote` answers.

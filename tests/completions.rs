@@ -1,0 +1,436 @@
+//! The completion scripts in the real shells: each test sources the
+//! checked-in script in bash, zsh (its completion system, in a pty) and fish,
+//! asks for the completions of a partial command line, and checks what the
+//! shell offers. The roost those scripts call is the binary under test, first
+//! on PATH. A missing shell is skipped with a notice, unless
+//! ROOST_TEST_REQUIRE_ALL=1 (set by .ci/run), which turns the skip into a failure.
+
+mod common;
+use common::*;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+const SCRIPTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/completions");
+
+/// The checked-in file for each shell.
+const FILES: &[(&str, &str)] = &[
+    ("bash", "roost.bash"),
+    ("zsh", "_roost"),
+    ("fish", "roost.fish"),
+];
+
+/// Types LINE and a TAB into an interactive `zsh -f` (in a pty, through
+/// zsh/zpty) with compinit and the scripts directory on fpath. A compadd
+/// wrapper asks the real compadd which of the offered words match (-O) and
+/// appends them to OUT; when completion is over, `DONE` is appended and the
+/// shell exits.
+const ZSH_HARNESS: &str = r#"
+zmodload zsh/zpty || exit 3
+zpty roostz 'zsh -f -i'
+zpty -w roostz "PROMPT=; fpath=(${(q)1} \$fpath); autoload -Uz compinit; compinit -u -D"
+zpty -w roostz "__out=${(q)2}"
+zpty -w roostz 'compadd() { local -a __m; builtin compadd -O __m "$@"; print -rl -- $__m >>| $__out; }'
+zpty -w roostz 'comppostfuncs=(__done); __done() { print -r -- DONE >>| $__out; exit }'
+zpty -n -w roostz "$3"$'\t'
+until [[ -f $2 && "$(<$2)" == *DONE* ]]; do
+    zpty -rt roostz >/dev/null || sleep 0.02
+done
+"#;
+
+#[derive(Clone, Copy, Debug)]
+enum Shell {
+    Bash,
+    Zsh,
+    Fish,
+}
+
+impl Shell {
+    fn name(self) -> &'static str {
+        match self {
+            Shell::Bash => "bash",
+            Shell::Zsh => "zsh",
+            Shell::Fish => "fish",
+        }
+    }
+}
+
+/// The shells to test in; a missing one is skipped (or fails the test under
+/// ROOST_TEST_REQUIRE_ALL=1).
+fn shells() -> Vec<Shell> {
+    [Shell::Bash, Shell::Zsh, Shell::Fish]
+        .into_iter()
+        .filter(|shell| {
+            let found = Command::new(shell.name())
+                .arg("-c")
+                .arg("exit 0")
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()
+                .is_ok_and(|s| s.success());
+            if !found {
+                assert!(
+                    std::env::var("ROOST_TEST_REQUIRE_ALL").as_deref() != Ok("1"),
+                    "ROOST_TEST_REQUIRE_ALL=1 but {} is not installed",
+                    shell.name()
+                );
+                eprintln!("skipped: {} not installed", shell.name());
+            }
+            found
+        })
+        .collect()
+}
+
+/// A TestEnv whose shells find the roost under test first on PATH.
+struct Env {
+    env: TestEnv,
+    bin: PathBuf,
+}
+
+impl Env {
+    fn new() -> Env {
+        let env = TestEnv::new();
+        let bin = env.path("bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        std::os::unix::fs::symlink(ROOST, bin.join("roost")).unwrap();
+        Env { env, bin }
+    }
+
+    fn vars(&self, extra: &[(&str, &str)]) -> Vec<(String, String)> {
+        let mut vars: Vec<(String, String)> = self
+            .env
+            .vars()
+            .into_iter()
+            .filter(|(k, _)| k != "PATH" && !extra.iter().any(|(e, _)| e == k))
+            .collect();
+        let path = std::env::var("PATH").unwrap_or_default();
+        vars.push(("PATH".into(), format!("{}:{path}", self.bin.display())));
+        vars.extend(extra.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+        vars
+    }
+
+    /// What SHELL offers for LINE with the cursor at its end.
+    fn complete(&self, shell: Shell, line: &str) -> Vec<String> {
+        self.complete_with(shell, line, &[])
+    }
+
+    fn complete_with(&self, shell: Shell, line: &str, extra: &[(&str, &str)]) -> Vec<String> {
+        let out_file = self.env.path("zsh-matches");
+        let _ = std::fs::remove_file(&out_file);
+        let mut cmd = Command::new("timeout");
+        cmd.arg("30");
+        match shell {
+            Shell::Bash => {
+                let (words, cword) = bash_words(line);
+                let quoted: Vec<String> = words.iter().map(|w| sq(w)).collect();
+                let script = format!(
+                    "source {file}\nCOMP_LINE={line}; COMP_POINT={point}\nCOMP_WORDS=({words}); COMP_CWORD={cword}\n_roost\nprintf '%s\\n' \"${{COMPREPLY[@]}}\"\n",
+                    file = sq(&script_path("bash")),
+                    line = sq(line),
+                    point = line.len(),
+                    words = quoted.join(" "),
+                );
+                cmd.args(["bash", "--norc", "--noprofile", "-c", &script]);
+            }
+            Shell::Zsh => {
+                let harness = self.env.write("zsh-harness.zsh", ZSH_HARNESS);
+                cmd.args(["zsh", "-f"])
+                    .arg(harness)
+                    .arg(SCRIPTS)
+                    .arg(&out_file)
+                    .arg(line);
+            }
+            Shell::Fish => {
+                let script = format!(
+                    "source {}; complete -C {}",
+                    fish_quote(&script_path("fish")),
+                    fish_quote(line)
+                );
+                cmd.args(["fish", "--no-config", "-c", &script]);
+            }
+        }
+        let out = cmd
+            .env_clear()
+            .envs(self.vars(extra))
+            .current_dir(self.env.path("work"))
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{} completing {line:?}: {}",
+            shell.name(),
+            describe(&out)
+        );
+        let text = match shell {
+            Shell::Zsh => std::fs::read_to_string(&out_file).unwrap(),
+            _ => String::from_utf8(out.stdout).unwrap(),
+        };
+        let text = match shell {
+            Shell::Zsh => text
+                .strip_suffix("DONE\n")
+                .unwrap_or_else(|| panic!("zsh completing {line:?} did not finish: {text:?}"))
+                .to_string(),
+            _ => text,
+        };
+        text.lines()
+            .filter(|l| !l.is_empty())
+            .map(|l| l.split('\t').next().unwrap().to_string())
+            .collect()
+    }
+
+    /// Asserts that SHELL offers each of `want` for LINE.
+    fn offers(&self, shell: Shell, line: &str, want: &[&str]) {
+        let got = self.complete(shell, line);
+        for w in want {
+            assert!(
+                got.iter().any(|g| g == w),
+                "{} completing {line:?}: {w:?} missing from {got:?}; roost itself answers {:?}",
+                shell.name(),
+                self.direct(line)
+            );
+        }
+    }
+}
+
+impl Env {
+    /// What `roost __complete` answers for LINE, without a shell (for
+    /// failure messages).
+    fn direct(&self, line: &str) -> String {
+        let mut words: Vec<&str> = line.split_whitespace().collect();
+        if line.ends_with(' ') {
+            words.push("");
+        }
+        let cword = (words.len() - 1).to_string();
+        let out = self
+            .env
+            .roost(["__complete", "bash", cword.as_str()].iter().chain(&words))
+            .output()
+            .unwrap();
+        describe(&out)
+    }
+}
+
+fn script_path(shell: &str) -> String {
+    let file = FILES.iter().find(|(s, _)| *s == shell).unwrap().1;
+    format!("{SCRIPTS}/{file}")
+}
+
+/// COMP_WORDS and COMP_CWORD as bash builds them: words split at blanks,
+/// and again at `:` and `=` (COMP_WORDBREAKS), which become words of their own.
+fn bash_words(line: &str) -> (Vec<String>, usize) {
+    let mut words = Vec::new();
+    for blank_word in line.split_whitespace() {
+        let mut word = String::new();
+        for c in blank_word.chars() {
+            if c == ':' || c == '=' {
+                if !word.is_empty() {
+                    words.push(std::mem::take(&mut word));
+                }
+                words.push(c.to_string());
+            } else {
+                word.push(c);
+            }
+        }
+        if !word.is_empty() {
+            words.push(word);
+        }
+    }
+    if line.is_empty() || line.ends_with(' ') {
+        words.push(String::new());
+    }
+    let cword = words.len() - 1;
+    (words, cword)
+}
+
+fn sq(s: &str) -> String {
+    format!("'{}'", s.replace('\'', r"'\''"))
+}
+
+fn fish_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\\', r"\\").replace('\'', r"\'"))
+}
+
+#[test]
+fn core_commands_and_their_flags_complete_in_every_shell() {
+    let env = Env::new();
+    for shell in shells() {
+        assert_eq!(env.complete(shell, "roost sp"), ["spawn"], "{shell:?}");
+        env.offers(shell, "roost send --", &["--force"]);
+        env.offers(shell, "roost ", &["up", "start", "wait-done", "ext"]);
+        env.offers(shell, "roost completions ", &["bash", "zsh", "fish"]);
+        let dashed = env.complete(shell, "roost ");
+        assert!(
+            !dashed.iter().any(|w| w.starts_with('-')),
+            "{shell:?}: {dashed:?}"
+        );
+        env.offers(shell, "roost -", &["--help", "--version"]);
+    }
+}
+
+#[test]
+fn ext_offers_its_verbs_in_every_shell() {
+    let env = Env::new();
+    for shell in shells() {
+        env.offers(
+            shell,
+            "roost ext ",
+            &["install", "list", "info", "verify", "update", "remove"],
+        );
+        env.offers(shell, "roost ext install --", &["--ref", "--yes"]);
+    }
+}
+
+#[test]
+fn an_installed_extension_completes_until_it_is_removed() {
+    let env = Env::new();
+    env.env
+        .simple_ext("owner/roost-note", "note", &["note"], &[]);
+    let shells = shells();
+    for &shell in &shells {
+        assert!(!env
+            .complete(shell, "roost no")
+            .contains(&"note".to_string()));
+    }
+    env.env.ok(["ext", "install", "owner/roost-note", "--yes"]);
+    for &shell in &shells {
+        assert_eq!(env.complete(shell, "roost no"), ["note"], "{shell:?}");
+        env.offers(shell, "roost ", &["note", "spawn"]);
+        assert_eq!(
+            env.complete(shell, "roost ext info "),
+            ["note"],
+            "{shell:?}"
+        );
+        assert_eq!(
+            env.complete(shell, "roost ext remove n"),
+            ["note"],
+            "{shell:?}"
+        );
+        for off in ["1", "0"] {
+            let got = env.complete_with(shell, "roost no", &[("ROOST_NO_EXT", off)]);
+            assert!(got.is_empty(), "{shell:?} ROOST_NO_EXT={off}: {got:?}");
+        }
+        // Nothing of the extension runs to complete its arguments.
+        assert!(env.complete(shell, "roost note ").is_empty(), "{shell:?}");
+    }
+    env.env.ok(["ext", "remove", "note"]);
+    for &shell in &shells {
+        let got = env.complete(shell, "roost no");
+        assert!(got.is_empty(), "{shell:?}: {got:?}");
+        assert!(
+            env.complete(shell, "roost ext info ").is_empty(),
+            "{shell:?}"
+        );
+    }
+}
+
+#[test]
+fn targets_are_the_panes_and_windows_of_the_running_server() {
+    let env = Env::new();
+    let alice = env.env.spawn("alice", "sleep 600");
+    env.env
+        .tmux_ok(&["new-session", "-d", "-s", "work", "-n", "bob", "sleep 600"]);
+    let bob = env
+        .env
+        .tmux_ok(&["display-message", "-p", "-t", "work:bob", "#{pane_id}"])
+        .trim()
+        .to_string();
+    // A name with a TAB or an escape would break the one-per-line answer or
+    // paint the terminal: it is not offered.
+    env.env
+        .tmux_ok(&["new-window", "-d", "-t", "main:", "-n", "odd\tname"]);
+    env.env
+        .tmux_ok(&["new-window", "-d", "-t", "main:", "-n", "esc\u{1b}[31m"]);
+    for shell in shells() {
+        let got = env.complete(shell, "roost send ");
+        assert!(
+            !got.iter().any(|g| g.contains("odd") || g.contains("esc")),
+            "{shell:?}: {got:?}"
+        );
+        for cmd in ["send", "read", "screen", "wait-done"] {
+            env.offers(
+                shell,
+                &format!("roost {cmd} "),
+                &[&alice, &bob, "alice", "work:bob"],
+            );
+        }
+        env.offers(shell, "roost send --force al", &["alice"]);
+        env.offers(shell, "roost kill ", &["main", "work"]);
+        env.offers(shell, "roost session w", &["work"]);
+    }
+}
+
+#[test]
+fn bash_completes_a_window_after_the_colon_it_splits_at() {
+    let env = Env::new();
+    env.env.ok(["session", "work"]);
+    env.env
+        .tmux_ok(&["new-window", "-d", "-t", "work:", "-n", "bob"]);
+    if shells().iter().any(|s| matches!(s, Shell::Bash)) {
+        // bash replaces only the fragment after ':' with each candidate.
+        assert_eq!(env.complete(Shell::Bash, "roost send work:b"), ["bob"]);
+    }
+}
+
+#[test]
+fn a_query_never_starts_a_server() {
+    let env = Env::new();
+    env.env
+        .simple_ext("owner/roost-note", "note", &["note"], &[]);
+    env.env.ok(["ext", "install", "owner/roost-note", "--yes"]);
+    assert!(!env.env.socket_file().exists());
+    for shell in shells() {
+        for line in [
+            "roost send ",
+            "roost kill ",
+            "roost n",
+            "roost ",
+            "roost ext info ",
+        ] {
+            env.complete(shell, line);
+            assert!(
+                !env.env.socket_file().exists(),
+                "{shell:?} completing {line:?} started a server"
+            );
+        }
+        assert_eq!(env.complete(shell, "roost send "), Vec::<String>::new());
+    }
+    assert!(!env.env.server_running());
+}
+
+#[test]
+fn completions_for_an_unknown_shell_is_a_usage_error_naming_the_shells() {
+    let env = TestEnv::new();
+    let out = env.run(["completions", "tcsh"]);
+    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    assert!(out.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "roost completions: unknown shell 'tcsh' (one of bash, zsh, fish)\nusage: roost completions SHELL\n"
+    );
+}
+
+/// `ROOST_BLESS=1 cargo test --test completions` rewrites the checked-in
+/// scripts from `roost completions SHELL`.
+#[test]
+fn the_checked_in_scripts_are_what_roost_completions_prints() {
+    let env = TestEnv::new();
+    let bless = std::env::var("ROOST_BLESS").as_deref() == Ok("1");
+    let mut stale = Vec::new();
+    for (shell, file) in FILES {
+        let generated = env.ok(["completions", shell]);
+        let path = Path::new(SCRIPTS).join(file);
+        if bless {
+            let tmp = Path::new(SCRIPTS).join(format!(".{file}.tmp"));
+            std::fs::write(&tmp, &generated).unwrap();
+            std::fs::rename(&tmp, &path).unwrap();
+        } else if std::fs::read_to_string(&path).ok().as_deref() != Some(generated.as_str()) {
+            stale.push(format!("completions/{file}"));
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "{} differ from `roost completions SHELL`; refresh them with:\n    ROOST_BLESS=1 cargo test --test completions",
+        stale.join(", ")
+    );
+}
