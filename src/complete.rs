@@ -561,7 +561,7 @@ mod tests {
         assert!(values(&["ext", "list"], "", &src).is_empty());
         assert_eq!(
             values(&["ext", "install", "o/r"], "--", &src),
-            ["--ref", "--yes"]
+            ["--ref", "--yes", "--link"]
         );
         assert!(values(&["ext", "install", "--ref"], "", &src).is_empty());
         assert!(values(&["ext", "remove", "--"], "-", &src).is_empty());

@@ -5,13 +5,17 @@ use std::io::{self, Write};
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
+/// How the temporary files of `write_atomic` start (a killed writer leaves
+/// one behind; the ext store sweeps them).
+pub const TEMP_PREFIX: &str = ".roost-tmp";
+
 /// Replaces `path` with `bytes` so that a reader sees the old file or the new
 /// one, never a half-written one. Creates the parent directory.
 pub fn write_atomic(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
     let dir = parent(path)?;
     std::fs::create_dir_all(dir)?;
     let mut tmp = tempfile::Builder::new()
-        .prefix(".roost-tmp")
+        .prefix(TEMP_PREFIX)
         .tempfile_in(dir)?;
     tmp.write_all(bytes)?;
     tmp.as_file()

@@ -79,6 +79,74 @@ fn demo_runs_the_tour_and_leaves_nothing_behind() {
 }
 
 #[test]
+fn demo_installs_runs_verifies_and_removes_the_example_extension() {
+    let env = TestEnv::new();
+    let out = env.run(["demo"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let sandbox = text
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix("roost demo: a tour in a throwaway sandbox at "))
+        .map(PathBuf::from)
+        .unwrap_or_else(|| panic!("no sandbox line in\n{text}"));
+    let state = sandbox.join("state/roost/ext/tally");
+
+    // Installed through the real path: a file:// repository, the consent
+    // block, --yes answering the question.
+    let block = format!(
+        "$ roost ext install demo/roost-tally --yes\n\
+         \x20 repo      file://{}/remote/demo/roost-tally\n\
+         \x20 ref       HEAD\n",
+        sandbox.display()
+    );
+    assert!(text.contains(&block), "want {block:?} in\n{text}");
+    for line in [
+        "  claims    roost tally",
+        "  about     Counts your agents by state",
+        "This extension asks to drive your agents. If you install it, the code",
+        "Install? [y/N] yes (--yes)",
+    ] {
+        assert!(
+            text.lines().any(|l| l == line),
+            "no line {line:?} in\n{text}"
+        );
+    }
+    let installed = text
+        .lines()
+        .find(|l| l.starts_with("installed tally at "))
+        .unwrap_or_else(|| panic!("no install line in\n{text}"));
+    let short = &installed["installed tally at ".len()..][..7];
+    assert_eq!(
+        installed,
+        format!("installed tally at {short}: roost tally")
+    );
+    assert!(
+        text.contains(&format!("  commit    {short}... (pinned)\n")),
+        "{text}"
+    );
+
+    // Its output: alice done, bob idle, the main window's shell unstamped.
+    let ran = "$ roost tally\n   1  done\n   1  idle\n   1  no state\n";
+    assert!(text.contains(ran), "want {ran:?} in\n{text}");
+    let listed =
+        format!("$ roost ext list\ntally  {short}  tally\n$ roost ext verify\ntally: ok\n");
+    assert!(text.contains(&listed), "want {listed:?} in\n{text}");
+    let removed = format!(
+        "$ roost ext remove tally --purge\nremoved tally\ndeleted its data: {}\n",
+        state.display()
+    );
+    assert!(text.contains(&removed), "want {removed:?} in\n{text}");
+
+    assert!(!sandbox.exists(), "{} is still there", sandbox.display());
+    // Nothing of it reached the test's own places.
+    assert!(!env.path("state/roost").exists());
+    assert!(!env.path("data/roost").exists());
+    assert!(!env.socket_file().exists());
+}
+
+#[test]
 fn demo_refuses_arguments() {
     let env = TestEnv::new();
     let out = env.run(["demo", "now"]);

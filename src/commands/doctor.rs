@@ -189,9 +189,17 @@ fn parse_conf(conf: &std::path::Path) -> std::result::Result<(), String> {
         .arg(conf)
         .output()
         .map_err(|e| e.to_string())?;
-    let err = String::from_utf8_lossy(&out.stderr).trim().to_string();
+    // tmux reports a line it cannot parse on stdout, not stderr.
+    let err = [&out.stdout, &out.stderr]
+        .map(|b| String::from_utf8_lossy(b).trim().to_string())
+        .into_iter()
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ");
     if out.status.success() && err.is_empty() {
         Ok(())
+    } else if err.is_empty() {
+        Err(format!("tmux cannot source it ({})", out.status))
     } else {
         Err(err)
     }

@@ -48,7 +48,13 @@ pub fn run(a: &mut Words) -> Result<u8> {
     for line in pretty(entry.raw()).lines() {
         println!("  {line}");
     }
-    println!("manifest (roost-ext.json as found in the clone):");
+    // A linked extension runs from the author's checkout, not a clone.
+    let place = if entry.linked().is_some() {
+        "checkout"
+    } else {
+        "clone"
+    };
+    println!("manifest (roost-ext.json as found in the {place}):");
     match &manifest {
         Some(m) => {
             for line in pretty(m).lines() {
@@ -58,8 +64,9 @@ pub fn run(a: &mut Words) -> Result<u8> {
         None => println!("  (missing or unreadable)"),
     }
     let missing = if clone.is_dir() { "" } else { "  (missing)" };
-    println!("clone  {}{missing}", clone.display());
-    println!("data   {}", state.display());
+    let w = place.len() + 2;
+    println!("{place:<w$}{}{missing}", clone.display());
+    println!("{:<w$}{}", "data", state.display());
     Ok(0)
 }
 

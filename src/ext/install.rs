@@ -6,7 +6,7 @@
 use super::consent::{self, Answer, Offer};
 use super::lock::{utc_timestamp, Lock, NewEntry};
 use super::manifest::Manifest;
-use super::store::{self, Store};
+use super::store::{self, Action, Store};
 use super::{checks, git, names, Words};
 use crate::error::{Error, Result};
 use crate::paths::Paths;
@@ -345,6 +345,7 @@ fn commit(
 ) -> std::result::Result<PathBuf, String> {
     let paths = &store.paths;
     let dest = paths.ext_clone(&manifest.name);
+    let _pending = store.begin(&manifest.name, Action::Install, "")?;
     std::fs::rename(dir, &dest)
         .map_err(|e| format!("cannot move the clone to {}: {e}", dest.display()))?;
     let state = paths.ext_state(&manifest.name);

@@ -30,7 +30,7 @@ use std::ffi::OsString;
 pub const VERBS: &[(&str, &str, &str)] = &[
     (
         "install",
-        "OWNER/REPO [--ref REF] [--yes]",
+        "OWNER/REPO [--ref REF] [--yes] | --link DIR [--yes]",
         "pin, show, ask, install",
     ),
     (
@@ -58,6 +58,16 @@ pub const VERBS: &[(&str, &str, &str)] = &[
         "NAME [--purge]",
         "take it off (--purge: its data too)",
     ),
+    (
+        "new",
+        "NAME [DIR]",
+        "for authors: scaffold an extension repository",
+    ),
+    (
+        "check",
+        "DIR [--json]",
+        "for authors: what install would say about DIR",
+    ),
 ];
 
 /// `roost ext VERB ARGS...`
@@ -69,6 +79,9 @@ pub fn run(args: &[OsString]) -> Result<u8> {
         ));
     };
     let mut a = Words::new(rest);
+    if matches!(verb.to_str(), Some("install" | "update" | "remove")) {
+        store::recover_leftovers(&paths("ext")?).map_err(|e| Error::fail("ext", e))?;
+    }
     match verb.to_str() {
         Some("install") => install::run(&mut a),
         Some("list") => list::run(&mut a),

@@ -28,6 +28,12 @@ pub fn run(a: &mut Words) -> Result<u8> {
         )));
     }
     let dir = PathBuf::from(words.next().unwrap_or_else(|| format!("roost-{name}")));
+    if dir.exists() && !dir.is_dir() {
+        return Err(
+            fail(format!("{} exists and is not a directory", dir.display()))
+                .hint("name a new directory"),
+        );
+    }
     if std::fs::read_dir(&dir).is_ok_and(|mut d| d.next().is_some()) {
         return Err(
             fail(format!("{} exists and is not empty", dir.display())).hint("name a new directory")

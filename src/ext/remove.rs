@@ -1,7 +1,10 @@
 //! `roost ext remove NAME [--purge]`: drop the record (ext.lock + ext.index
 //! first), then the clone; keep the extension's data unless `--purge`.
 
-use super::{store::Store, Words};
+use super::{
+    store::{Action, Store},
+    Words,
+};
 use crate::error::{Error, Result};
 
 const CMD: &str = "ext remove";
@@ -33,19 +36,23 @@ pub fn run(a: &mut Words) -> Result<u8> {
         }
         return Err(super::no_such(CMD, &name));
     }
+    let _pending = store.begin(&name, Action::Remove, "").map_err(fail)?;
     store.save(&lock).map_err(fail)?;
+    if linked.is_none() {
+        if let Err(e) = remove_tree(&clone) {
+            eprintln!(
+                "roost ext remove: {name} is no longer installed, but {} could not be deleted: {e}",
+                clone.display()
+            );
+        }
+    }
+    println!("removed {name}");
     if let Some(dir) = &linked {
         println!(
             "(its checkout {} is yours and stays as it is)",
             crate::untrusted::printable(dir.as_bytes())
         );
-    } else if let Err(e) = remove_tree(&clone) {
-        eprintln!(
-            "roost ext remove: {name} is no longer installed, but {} could not be deleted: {e}",
-            clone.display()
-        );
     }
-    println!("removed {name}");
     if purge {
         remove_tree(&state).map_err(|e| fail(format!("cannot delete {}: {e}", state.display())))?;
         println!("deleted its data: {}", state.display());

@@ -1,6 +1,8 @@
 //! The installed state on disk: ext.lock and ext.index written together
 //! (temp files, then renames, rolled back as a pair), under an exclusive
-//! advisory lock so that concurrent `roost ext` commands serialise.
+//! advisory lock so that concurrent `roost ext` commands serialise; and the
+//! journal that lets the next command finish or undo one that was killed
+//! half-way.
 
 use super::lock::{render_index, Lock};
 use crate::fsutil;
@@ -30,10 +32,134 @@ impl Store {
             .map_err(|e| format!("cannot open the lock file {}: {e}", path.display()))?;
         let guard = Flock::lock(file, FlockArg::LockExclusive)
             .map_err(|(_, e)| format!("cannot lock {}: {e}", path.display()))?;
-        Ok(Store {
+        let store = Store {
             paths: paths.clone(),
             _guard: guard,
-        })
+        };
+        store.recover()?;
+        Ok(store)
+    }
+
+    /// Notes, before the first step of moving clones, what this process is
+    /// about to do to extension `name`, so that if it is killed the next
+    /// `roost ext` command can finish or undo it. The note goes away when the
+    /// returned value is dropped (the work done, or undone by the code that
+    /// failed).
+    pub fn begin(&self, name: &str, action: Action, detail: &str) -> Result<Pending, String> {
+        let path = self.paths.data.join("ext").join(format!(".pending-{name}"));
+        let text = format!("{} {} {detail}\n", action.word(), std::process::id());
+        fsutil::write_atomic(&path, text.as_bytes(), 0o644)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        Ok(Pending { path })
+    }
+
+    /// Cleans up after `roost ext` commands that were killed: their
+    /// temporary clones, half-moved clones (undone or finished by what
+    /// ext.lock says), and an ext.index left behind by a write cut between
+    /// the two files. State data is never touched.
+    fn recover(&self) -> Result<(), String> {
+        let root = self.paths.data.join("ext");
+        let entries: Vec<String> = match std::fs::read_dir(&root) {
+            Ok(dir) => dir
+                .filter_map(|e| e.ok()?.file_name().into_string().ok())
+                .collect(),
+            Err(_) => Vec::new(),
+        };
+        // Half-written files of a killed writer: every writer of these two
+        // directories holds the lock we hold now, so none is in use.
+        for dir in [&root, &self.paths.state] {
+            if let Ok(listing) = std::fs::read_dir(dir) {
+                for e in listing.filter_map(|e| e.ok()) {
+                    if e.file_name()
+                        .to_string_lossy()
+                        .starts_with(fsutil::TEMP_PREFIX)
+                    {
+                        let _ = std::fs::remove_file(e.path());
+                    }
+                }
+            }
+        }
+        // Journal notes first: finishing an update may still need the
+        // clone waiting in its temporary directory.
+        for entry in &entries {
+            let Some(name) = entry.strip_prefix(".pending-") else {
+                continue;
+            };
+            let marker = root.join(entry);
+            let text = std::fs::read_to_string(&marker).unwrap_or_default();
+            let mut words = text.trim_end_matches('\n').splitn(4, ' ');
+            let action = words.next().and_then(Action::from_word);
+            let pid = words.next().unwrap_or("");
+            let old = words.next().unwrap_or("");
+            let waiting = words.next().map(PathBuf::from);
+            if alive(pid) {
+                continue;
+            }
+            if crate::index::valid_name(name.as_bytes()) {
+                self.undo_or_finish(name, action, pid, old, waiting.as_deref())?;
+            }
+            let _ = std::fs::remove_file(&marker);
+        }
+        for entry in &entries {
+            if let Some(rest) = entry.strip_prefix(".fetch-") {
+                if !alive(rest.split('-').next().unwrap_or("")) {
+                    let _ = std::fs::remove_dir_all(root.join(entry));
+                }
+            }
+        }
+        let lock = self.load()?;
+        let lines = lock.index_entries(|name| self.paths.ext_clone(name));
+        let expected = (!lock.is_empty()).then(|| render_index(&lines));
+        // Best effort: a write that fails here fails again, loudly, when the
+        // command itself saves.
+        if read_optional(&self.paths.ext_index()).is_ok_and(|on_disk| on_disk != expected) {
+            let _ = self.save(&lock);
+        }
+        Ok(())
+    }
+
+    fn undo_or_finish(
+        &self,
+        name: &str,
+        action: Option<Action>,
+        pid: &str,
+        old: &str,
+        waiting: Option<&Path>,
+    ) -> Result<(), String> {
+        let lock = self.load()?;
+        let entry = lock.get(name);
+        let clone = self.paths.ext_clone(name);
+        let aside = self
+            .paths
+            .data
+            .join("ext")
+            .join(format!(".old-{pid}-{name}"));
+        let recorded = entry.is_some_and(|e| e.linked().is_none());
+        match action {
+            // Not recorded: the clone that was moved into place goes again.
+            Some(Action::Install) | Some(Action::Remove) if !recorded => remove_tree(&clone),
+            Some(Action::Update) => {
+                let saved =
+                    entry.and_then(|e| e.commit().map(String::from)).as_deref() != Some(old);
+                if saved {
+                    // Recorded: finish by putting the new clone in place.
+                    if let Some(new) = waiting.filter(|_| !clone.exists()) {
+                        if new.is_dir() {
+                            std::fs::rename(new, &clone)
+                                .map_err(|e| format!("cannot finish updating {name}: {e}"))?;
+                        }
+                    }
+                    remove_tree(&aside)
+                } else if aside.exists() {
+                    remove_tree(&clone)?;
+                    std::fs::rename(&aside, &clone)
+                        .map_err(|e| format!("cannot put {} back: {e}", clone.display()))
+                } else {
+                    Ok(())
+                }
+            }
+            _ => Ok(()),
+        }
     }
 
     pub fn load(&self) -> Result<Lock, String> {
@@ -61,6 +187,92 @@ impl Store {
         }
         Ok(())
     }
+}
+
+/// What a journal note says a killed command was doing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    Install,
+    Update,
+    Remove,
+}
+
+impl Action {
+    fn word(self) -> &'static str {
+        match self {
+            Action::Install => "install",
+            Action::Update => "update",
+            Action::Remove => "remove",
+        }
+    }
+
+    fn from_word(word: &str) -> Option<Action> {
+        [Action::Install, Action::Update, Action::Remove]
+            .into_iter()
+            .find(|a| a.word() == word)
+    }
+}
+
+/// A journal note; removed on drop.
+pub struct Pending {
+    path: PathBuf,
+}
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+/// Whether process `pid` still runs (an unreadable pid counts as gone).
+fn alive(pid: &str) -> bool {
+    match pid.parse::<i32>() {
+        Ok(n) if n > 0 => {
+            let pid = nix::unistd::Pid::from_raw(n);
+            !matches!(
+                nix::sys::signal::kill(pid, None),
+                Err(nix::errno::Errno::ESRCH)
+            )
+        }
+        _ => false,
+    }
+}
+
+fn remove_tree(path: &Path) -> Result<(), String> {
+    match std::fs::remove_dir_all(path) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(format!("cannot remove {}: {e}", path.display())),
+    }
+}
+
+/// Finishes or undoes what a killed `roost ext` command left behind, taking
+/// the lock only when there is something to do (so a command that is then
+/// refused has written nothing).
+pub fn recover_leftovers(paths: &Paths) -> Result<(), String> {
+    let stray = |dir: &Path, prefixes: &[&str]| {
+        std::fs::read_dir(dir).is_ok_and(|listing| {
+            listing.filter_map(|e| e.ok()).any(|e| {
+                let name = e.file_name();
+                let name = name.to_string_lossy();
+                prefixes.iter().any(|p| name.starts_with(p))
+            })
+        })
+    };
+    let root = paths.data.join("ext");
+    let mut needed = stray(&root, &[".pending-", ".fetch-", fsutil::TEMP_PREFIX])
+        || stray(&paths.state, &[fsutil::TEMP_PREFIX]);
+    if !needed {
+        if let Ok(lock) = read_lock(paths) {
+            let lines = lock.index_entries(|name| paths.ext_clone(name));
+            let expected = (!lock.is_empty()).then(|| render_index(&lines));
+            needed = read_optional(&paths.ext_index()).is_ok_and(|on_disk| on_disk != expected);
+        }
+    }
+    if needed {
+        Store::open(paths)?;
+    }
+    Ok(())
 }
 
 /// ext.lock as it is (missing = nothing installed); no lock taken.

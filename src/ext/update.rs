@@ -5,7 +5,7 @@
 use super::consent::{self, Answer, Offer};
 use super::install::{self, Fetched};
 use super::lock::{utc_timestamp, NewEntry};
-use super::store::{self, Store};
+use super::store::{self, Action, Store};
 use super::{diff, git, names, Words};
 use crate::error::{Error, Result};
 use crate::paths::Paths;
@@ -58,10 +58,34 @@ fn update_one(paths: &Paths, name: &str, yes: bool) -> Result<()> {
     let lock = store::read_lock(paths).map_err(fail)?;
     let entry = lock.get(name).ok_or_else(|| super::no_such(CMD, name))?;
     if let Some(dir) = entry.linked() {
-        println!(
-            "{name}: linked to {}; a linked extension is updated by editing it there",
-            crate::untrusted::printable(dir.as_bytes())
-        );
+        let shown = crate::untrusted::printable(dir.as_bytes());
+        println!("{name}: linked to {shown}; a linked extension is updated by editing it there");
+        // Its code is read at every run, but what it claims and needs was
+        // recorded when it was linked: an edit to those does not take effect.
+        let sorted = |mut v: Vec<String>| {
+            v.sort();
+            v
+        };
+        let recorded = |v: Option<Vec<&str>>| {
+            sorted(
+                v.unwrap_or_default()
+                    .into_iter()
+                    .map(String::from)
+                    .collect(),
+            )
+        };
+        if let Ok(m) = super::checks::read_manifest(std::path::Path::new(dir)) {
+            if sorted(m.commands) != recorded(entry.commands())
+                || sorted(m.needs) != recorded(entry.needs())
+            {
+                println!(
+                    "  its roost-ext.json now declares other commands or needs than were linked;"
+                );
+                println!(
+                    "  they take effect when it is linked again: roost ext remove {name}, then roost ext install --link {shown}"
+                );
+            }
+        }
         return Ok(());
     }
     // ext.lock is untrusted: its values pass the same checks as typed ones.
@@ -252,7 +276,13 @@ fn swap(
             ));
         }
     }
+    // The order keeps anything half-updated from ever being dispatched: the
+    // old clone goes aside (its commands stop resolving), the record is
+    // written, and only then does the new clone take its place. A kill at
+    // any point is finished or undone by the next `roost ext` command.
     let dest = paths.ext_clone(name);
+    let journal = format!("{old_commit} {}", fetched.dir.display());
+    let _pending = store.begin(name, Action::Update, &journal)?;
     let aside = paths
         .data
         .join("ext")
@@ -262,15 +292,13 @@ fn swap(
         std::fs::rename(&dest, &aside)
             .map_err(|e| format!("cannot move {} aside: {e}", dest.display()))?;
     }
-    let restore = |why: String| {
-        let _ = std::fs::remove_dir_all(&dest);
+    let put_back = |why: String| {
         if had_clone {
             let _ = std::fs::rename(&aside, &dest);
         }
         format!("{why}; {name} was left as it was")
     };
-    std::fs::rename(&fetched.dir, &dest)
-        .map_err(|e| restore(format!("cannot move the new clone into place: {e}")))?;
+    let before = lock.clone();
     let m = &fetched.manifest;
     lock.insert(
         name,
@@ -287,8 +315,14 @@ fn swap(
     );
     let state = paths.ext_state(name);
     std::fs::create_dir_all(&state)
-        .map_err(|e| restore(format!("cannot create {}: {e}", state.display())))?;
-    store.save(&lock).map_err(restore)?;
+        .map_err(|e| put_back(format!("cannot create {}: {e}", state.display())))?;
+    store.save(&lock).map_err(put_back)?;
+    if let Err(e) = std::fs::rename(&fetched.dir, &dest) {
+        let _ = store.save(&before);
+        return Err(put_back(format!(
+            "cannot move the new clone into place: {e}"
+        )));
+    }
     if had_clone {
         let _ = std::fs::remove_dir_all(&aside);
     }

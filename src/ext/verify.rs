@@ -36,11 +36,15 @@ pub fn run(a: &mut Words) -> Result<u8> {
     for name in &names {
         let entry = lock.get(name);
         if let Some(dir) = entry.as_ref().and_then(|e| e.linked()) {
-            // Nothing was pinned, so there is nothing to compare with.
-            println!(
-                "{name}: linked to {} (not pinned, not hashed)",
-                printable(dir.as_bytes())
-            );
+            // Nothing was pinned, so there is nothing to compare with; a
+            // checkout that is gone leaves its commands dead all the same.
+            let shown = printable(dir.as_bytes());
+            if std::path::Path::new(dir).is_dir() {
+                println!("{name}: linked to {shown} (not pinned, not hashed)");
+            } else {
+                differing += 1;
+                println!("{name}: missing (linked to {shown}, which does not exist)");
+            }
             continue;
         }
         let recorded = entry.and_then(|e| e.tree().map(String::from));

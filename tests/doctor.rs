@@ -1,0 +1,330 @@
+//! `roost doctor` (issue 5): extension health — ext.lock and ext.index
+//! agree, every clone is there and still matches its pinned tree, linked
+//! checkouts exist — beside the machine checks, without starting a server.
+
+mod common;
+use common::*;
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::PathBuf;
+
+// ---------------------------------------------------------------- helpers
+
+/// Runs `roost doctor`; insists on `code`, no panic, nothing on stderr, and
+/// no server started. Returns the extension lines (everything after the
+/// machine checks, the problem count included), having checked the machine
+/// lines loosely.
+fn doctor(env: &TestEnv, code: i32) -> Vec<String> {
+    let out = env.run(["doctor"]);
+    assert_eq!(out.status.code(), Some(code), "{}", describe(&out));
+    assert!(out.stderr.is_empty(), "{}", describe(&out));
+    assert!(
+        !env.socket_file().exists(),
+        "doctor started a server: {}",
+        env.socket_file().display()
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    for (line, what) in lines.iter().zip([
+        "tmux ",
+        "socket ",
+        "data ",
+        "state ",
+        "roost.conf ",
+        "scripts ",
+    ]) {
+        let tagged = ["ok    ", "note  ", "FAIL  "]
+            .iter()
+            .any(|tag| line.starts_with(&format!("{tag}{what}")));
+        assert!(tagged, "want a {what:?} line, got {line:?} in\n{text}");
+    }
+    let scripts = lines
+        .iter()
+        .position(|l| l[6..].starts_with("scripts "))
+        .unwrap_or_else(|| panic!("no scripts line in\n{text}"));
+    lines[scripts + 1..].iter().map(|l| l.to_string()).collect()
+}
+
+fn installed(env: &TestEnv, repo: &str, name: &str) -> Fixture {
+    let f = env.simple_ext(repo, name, &[name], &[]);
+    let out = env.run(["ext", "install", repo, "--yes"]);
+    assert!(out.status.success(), "{}", describe(&out));
+    f
+}
+
+fn clone_dir(env: &TestEnv, name: &str) -> PathBuf {
+    env.path("data/roost/ext").join(name)
+}
+
+/// `roost ext new NAME` under `authors/`, linked; its directory.
+fn linked(env: &TestEnv, name: &str) -> PathBuf {
+    let dir = env.path("authors").join(format!("roost-{name}"));
+    let out = env.run([
+        "ext".as_ref(),
+        "new".as_ref(),
+        name.as_ref(),
+        dir.as_os_str(),
+    ]);
+    assert!(out.status.success(), "{}", describe(&out));
+    let out = env.run([
+        "ext".as_ref(),
+        "install".as_ref(),
+        "--link".as_ref(),
+        dir.as_os_str(),
+        "--yes".as_ref(),
+    ]);
+    assert!(out.status.success(), "{}", describe(&out));
+    std::fs::canonicalize(dir).unwrap()
+}
+
+fn agree(n: usize) -> String {
+    format!("ok    extensions: {n} installed; ext.lock and ext.index agree")
+}
+
+fn healthy(name: &str) -> String {
+    format!("ok    extension {name}: ok (matches the tree pinned at install)")
+}
+
+// ------------------------------------------------------------------ tests
+
+#[test]
+fn doctor_with_nothing_installed_says_so() {
+    let env = TestEnv::new();
+    assert_eq!(doctor(&env, 0), ["ok    extensions: none installed"]);
+}
+
+#[test]
+fn doctor_reports_a_healthy_install_ok() {
+    let env = TestEnv::new();
+    installed(&env, "owner/roost-note", "note");
+    assert_eq!(doctor(&env, 0), [agree(1), healthy("note")]);
+}
+
+#[test]
+fn doctor_fails_a_clone_whose_file_was_modified_and_points_at_verify() {
+    let env = TestEnv::new();
+    installed(&env, "owner/roost-note", "note");
+    installed(&env, "owner/roost-jot", "jot");
+    std::fs::write(
+        clone_dir(&env, "note").join("bin/roost-note"),
+        "#!/bin/sh\necho changed\n",
+    )
+    .unwrap();
+    assert_eq!(
+        doctor(&env, 1),
+        [
+            agree(2),
+            healthy("jot"),
+            "FAIL  extension note: differs from the tree recorded at install (1 file(s))".into(),
+            "      roost ext verify note names the files".into(),
+            "1 problem(s) found".into(),
+        ]
+    );
+    // verify names the file, as doctor says.
+    let out = env.run(["ext", "verify", "note"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "note: differs from the tree recorded at install (1 file(s))\n  \
+         modified  bin/roost-note (content)\n"
+    );
+}
+
+#[test]
+fn doctor_fails_a_file_whose_mode_changed() {
+    let env = TestEnv::new();
+    installed(&env, "owner/roost-note", "note");
+    let exe = clone_dir(&env, "note").join("bin/roost-note");
+    std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o644)).unwrap();
+    assert_eq!(
+        doctor(&env, 1),
+        [
+            agree(1),
+            "FAIL  extension note: differs from the tree recorded at install (1 file(s))".into(),
+            "      roost ext verify note names the files".into(),
+            "1 problem(s) found".into(),
+        ]
+    );
+}
+
+#[test]
+fn doctor_fails_a_clone_that_is_missing() {
+    let env = TestEnv::new();
+    installed(&env, "owner/roost-note", "note");
+    std::fs::remove_dir_all(clone_dir(&env, "note")).unwrap();
+    assert_eq!(
+        doctor(&env, 1),
+        [
+            agree(1),
+            format!(
+                "FAIL  extension note: its clone {} is missing",
+                clone_dir(&env, "note").display()
+            ),
+            "      roost ext remove note, then install it again".into(),
+            "1 problem(s) found".into(),
+        ]
+    );
+}
+
+#[test]
+fn doctor_fails_an_index_that_disagrees_with_the_lock() {
+    let env = TestEnv::new();
+    installed(&env, "owner/roost-note", "note");
+    // A hand edit grants the fleet in the file that is obeyed.
+    let index = env.path("state/roost/ext.index");
+    let text = std::fs::read_to_string(&index).unwrap();
+    assert!(text.ends_with("\t\n"), "{text:?}");
+    std::fs::write(&index, text.replace("\t\n", "\tfleet\n")).unwrap();
+    assert_eq!(
+        doctor(&env, 1),
+        [
+            "FAIL  extensions: ext.lock and ext.index disagree: note: authority differs \
+             (ext.lock: none; ext.index: fleet)"
+                .to_string(),
+            "      ext.index is obeyed; any roost ext install, update or remove rewrites it \
+             from ext.lock"
+                .into(),
+            healthy("note"),
+            "1 problem(s) found".into(),
+        ]
+    );
+}
+
+#[test]
+fn doctor_fails_a_lock_entry_that_has_no_index_lines() {
+    let env = TestEnv::new();
+    installed(&env, "owner/roost-note", "note");
+    std::fs::remove_file(env.path("state/roost/ext.index")).unwrap();
+    assert_eq!(
+        doctor(&env, 1),
+        [
+            "FAIL  extensions: ext.lock and ext.index disagree: note: only in ext.lock \
+             (its commands do not run)"
+                .to_string(),
+            "      ext.index is obeyed; any roost ext install, update or remove rewrites it \
+             from ext.lock"
+                .into(),
+            healthy("note"),
+            "1 problem(s) found".into(),
+        ]
+    );
+}
+
+#[test]
+fn doctor_fails_an_unreadable_lock() {
+    let env = TestEnv::new();
+    installed(&env, "owner/roost-note", "note");
+    let lock = env.path("state/roost/ext.lock");
+    std::fs::write(&lock, "{ not json").unwrap();
+    let lines = doctor(&env, 1);
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(
+        lines[0].starts_with(&format!(
+            "FAIL  extensions: {} cannot be read: ext.lock is not valid JSON: ",
+            lock.display()
+        )),
+        "{lines:?}"
+    );
+    assert_eq!(
+        lines[1],
+        "      roost ext list shows what roost can read of it"
+    );
+    assert_eq!(lines[2], "1 problem(s) found");
+}
+
+#[test]
+fn doctor_notes_a_linked_extension_without_failing() {
+    let env = TestEnv::new();
+    installed(&env, "owner/roost-jot", "jot");
+    let dir = linked(&env, "note");
+    assert_eq!(
+        doctor(&env, 0),
+        [
+            agree(2),
+            healthy("jot"),
+            format!(
+                "note  extension note: linked to {} (not pinned, not hashed)",
+                dir.display()
+            ),
+        ]
+    );
+}
+
+#[test]
+fn doctor_fails_a_linked_extension_whose_checkout_is_gone() {
+    let env = TestEnv::new();
+    let dir = linked(&env, "note");
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(
+        doctor(&env, 1),
+        [
+            agree(1),
+            format!(
+                "FAIL  extension note: linked to {}, which is missing",
+                dir.display()
+            ),
+            "      roost ext remove note, or put the checkout back".into(),
+            "1 problem(s) found".into(),
+        ]
+    );
+}
+
+#[test]
+fn doctor_names_the_line_of_roost_conf_tmux_cannot_parse() {
+    let env = TestEnv::new();
+    let conf = env.write(
+        "config/roost/roost.conf",
+        "set -g mouse on\nbogus-command\n",
+    );
+    let out = env.run(["doctor"]);
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let want = format!(
+        "FAIL  roost.conf {}: {}:2: unknown command: bogus-command\n      fix the line it names\n",
+        conf.display(),
+        conf.display()
+    );
+    assert!(text.contains(&want), "want {want:?} in\n{text}");
+    assert!(text.ends_with("1 problem(s) found\n"), "{text}");
+    assert!(!env.socket_file().exists());
+}
+
+#[test]
+fn doctor_accepts_a_roost_conf_tmux_parses() {
+    let env = TestEnv::new();
+    let conf = env.write("config/roost/roost.conf", "set -g mouse on\n");
+    let out = env.run(["doctor"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains(&format!("ok    roost.conf {} parses\n", conf.display())),
+        "{text}"
+    );
+}
+
+#[test]
+fn doctor_reads_a_running_server_without_disturbing_it() {
+    let env = TestEnv::new();
+    installed(&env, "owner/roost-note", "note");
+    env.spawn("alice", "sleep 30");
+    let out = env.run(["doctor"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains(": server running\n"), "{text}");
+    assert!(
+        text.ends_with(&format!("{}\n{}\n", agree(1), healthy("note"))),
+        "{text}"
+    );
+    assert!(env.server_running());
+}
+
+#[test]
+fn doctor_refuses_arguments() {
+    let env = TestEnv::new();
+    let out = env.run(["doctor", "now"]);
+    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(!env.socket_file().exists());
+}

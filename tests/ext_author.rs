@@ -1,0 +1,1002 @@
+//! The extension author's loop (issue 5): `roost ext new` scaffolds a
+//! repository, `roost ext check` runs the install gates on a directory,
+//! `roost ext install --link` runs it from the checkout, and list, verify,
+//! update, info and remove treat a linked extension as the author's.
+
+mod common;
+use common::*;
+
+use serde_json::{json, Value};
+use std::os::unix::fs::{symlink, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+// ---------------------------------------------------------------- helpers
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+/// Asserts the exit code and that roost did not panic; returns stderr.
+fn exits(out: &Output, code: i32) -> String {
+    assert_eq!(out.status.code(), Some(code), "{}", describe(out));
+    let err = String::from_utf8(out.stderr.clone()).unwrap();
+    assert!(!err.contains("panicked"), "{}", describe(out));
+    err
+}
+
+/// Insists `out` succeeded with nothing on stderr; returns stdout.
+fn clean(out: &Output) -> String {
+    assert_eq!(exits(out, 0), "", "{}", describe(out));
+    stdout(out)
+}
+
+/// `git ARGS` in `dir`, with the test's isolated git configuration.
+fn git(env: &TestEnv, dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .env_clear()
+        .envs(env.vars())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {}", describe(&out));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// `roost ext new NAME DIR` with DIR under the test's `authors/`; the
+/// directory, as recorded when it is linked.
+fn scaffold(env: &TestEnv, name: &str) -> PathBuf {
+    let dir = env.path("authors").join(format!("roost-{name}"));
+    clean(&env.run([
+        "ext".as_ref(),
+        "new".as_ref(),
+        name.as_ref(),
+        dir.as_os_str(),
+    ]));
+    std::fs::canonicalize(dir).unwrap()
+}
+
+fn link(env: &TestEnv, dir: &Path) -> Output {
+    env.run([
+        "ext".as_ref(),
+        "install".as_ref(),
+        "--link".as_ref(),
+        dir.as_os_str(),
+        "--yes".as_ref(),
+    ])
+}
+
+fn check(env: &TestEnv, dir: &Path, json: bool) -> Output {
+    let mut args = vec!["ext".as_ref(), "check".as_ref(), dir.as_os_str()];
+    if json {
+        args.push("--json".as_ref());
+    }
+    env.run(args)
+}
+
+fn state_dir(env: &TestEnv, name: &str) -> PathBuf {
+    env.path("state/roost/ext").join(name)
+}
+
+fn lock_file(env: &TestEnv) -> PathBuf {
+    env.path("state/roost/ext.lock")
+}
+
+fn index_file(env: &TestEnv) -> PathBuf {
+    env.path("state/roost/ext.index")
+}
+
+/// Every entry below `dir` (`.git` included): path, mode, and content or
+/// link target.
+fn listing(dir: &Path) -> Vec<(PathBuf, u32, Vec<u8>)> {
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<(PathBuf, u32, Vec<u8>)>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries {
+            let path = entry.unwrap().path();
+            let meta = std::fs::symlink_metadata(&path).unwrap();
+            let rel = path.strip_prefix(root).unwrap().to_path_buf();
+            let mode = meta.permissions().mode();
+            if meta.file_type().is_symlink() {
+                let target = std::fs::read_link(&path).unwrap();
+                out.push((rel, mode, target.into_os_string().into_encoded_bytes()));
+            } else if meta.is_dir() {
+                out.push((rel, mode, Vec::new()));
+                walk(root, &path, out);
+            } else {
+                out.push((rel, mode, std::fs::read(&path).unwrap()));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out.sort();
+    out
+}
+
+/// Everything roost keeps: the test's data/ and state/ trees, except the
+/// advisory lock file (and the directory holding it), which exists once any
+/// ext verb has taken the lock.
+fn roost_files(env: &TestEnv) -> Vec<(PathBuf, u32, Vec<u8>)> {
+    let mut all = Vec::new();
+    for top in ["data", "state"] {
+        all.extend(
+            listing(&env.path(top))
+                .into_iter()
+                .map(|(p, m, b)| (Path::new(top).join(p), m, b)),
+        );
+    }
+    all.retain(|(p, _, _)| {
+        p != Path::new("state/roost") && p != Path::new("state/roost/ext.lock.flock")
+    });
+    all
+}
+
+/// What a command that never existed gets: (stdout, stderr, exit code).
+fn typo(env: &TestEnv) -> (Vec<u8>, Vec<u8>, Option<i32>) {
+    let out = env.run(["no-such-command-at-all"]);
+    (out.stdout, out.stderr, out.status.code())
+}
+
+/// The `roost` row of the consent block for the scaffold's range.
+fn range_row(dir: &Path) -> (String, usize) {
+    let manifest: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("roost-ext.json")).unwrap()).unwrap();
+    let range = format!(
+        "{} (you have {VERSION})",
+        manifest["roost"].as_str().unwrap()
+    );
+    let width = range.len().max("1 (roost speaks 1)".len());
+    (range, width)
+}
+
+/// What `install --link --yes` prints for the scaffold `note` in `dir`.
+fn link_block(env: &TestEnv, dir: &Path) -> String {
+    let (range, w) = range_row(dir);
+    format!(
+        "  dir       {dir}\n\
+         \x20 commit    none: linked to that directory, NOT pinned\n\
+         \x20 contract  {contract:<w$}  ok\n\
+         \x20 roost     {range:<w$}  ok\n\
+         \x20 claims    roost note\n\
+         \x20 about     The note command\n\
+         \n\
+         This extension does not ask for access to your agents.\n\
+         \n\
+         An extension that did NOT ask can still reach them if it tries. This\n\
+         line tells you what it declared, not what it is stopped from doing.\n\
+         \n\
+         Roost has NOT pinned this: it runs whatever that directory holds when\n\
+         you type its commands. It has NOT checked whether the code is honest.\n\
+         It cannot.\n\
+         \n\
+         Nothing runs during install. Code runs when you type those commands.\n\
+         \n\
+         Install? [y/N] yes (--yes)\n\
+         linked note to {dir}: roost note\n\
+         edits there take effect at once; its data directory: {state}\n",
+        dir = dir.display(),
+        contract = "1 (roost speaks 1)",
+        state = state_dir(env, "note").display(),
+    )
+}
+
+// ------------------------------------------------------------- 1. ext new
+
+#[test]
+fn ext_new_creates_a_repository_whose_one_commit_holds_the_scaffold() {
+    let env = TestEnv::new();
+    let dir = env.path("authors/roost-note");
+    let out = env.run([
+        "ext".as_ref(),
+        "new".as_ref(),
+        "note".as_ref(),
+        dir.as_os_str(),
+    ]);
+    let text = clean(&out);
+    let head = git(&env, &dir, &["rev-parse", "HEAD"]);
+    let shown = dir.display();
+    assert_eq!(
+        text,
+        format!(
+            "created {shown}: a git repository with one commit ({})\n\
+             \x20 roost-ext.json       the manifest: name, contract, commands, needs\n\
+             \x20 bin/roost-note       the command (POSIX sh, executable)\n\
+             \x20 README.md            the contract in brief\n\
+             next:\n\
+             \x20 roost ext check {shown}            what install would say\n\
+             \x20 roost ext install --link {shown}   use it while you edit it\n\
+             \x20 roost note\n",
+            &head[..7]
+        )
+    );
+
+    let files: Vec<(String, String)> = git(&env, &dir, &["ls-files", "-s"])
+        .lines()
+        .map(|l| {
+            let (mode, rest) = l.split_once(' ').unwrap();
+            (
+                mode.to_string(),
+                rest.split('\t').nth(1).unwrap().to_string(),
+            )
+        })
+        .collect();
+    let want: Vec<(String, String)> = [
+        ("100644", "README.md"),
+        ("100755", "bin/roost-note"),
+        ("100644", "roost-ext.json"),
+    ]
+    .iter()
+    .map(|(m, p)| (m.to_string(), p.to_string()))
+    .collect();
+    assert_eq!(files, want);
+    assert_eq!(git(&env, &dir, &["rev-list", "--count", "HEAD"]), "1\n");
+    assert_eq!(git(&env, &dir, &["status", "--porcelain"]), "");
+    assert_eq!(
+        git(&env, &dir, &["symbolic-ref", "--short", "HEAD"]),
+        "main\n"
+    );
+    // The commit holds exactly what is on disk.
+    assert_eq!(
+        git(&env, &dir, &["ls-tree", "-r", "--name-only", "HEAD"]),
+        "README.md\nbin/roost-note\nroost-ext.json\n"
+    );
+
+    let manifest: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("roost-ext.json")).unwrap()).unwrap();
+    assert_eq!(manifest["name"], "note");
+    assert_eq!(manifest["contract"], 1);
+    assert_eq!(manifest["commands"], json!(["note"]));
+    assert_eq!(manifest["needs"], json!([]));
+    let script = std::fs::read_to_string(dir.join("bin/roost-note")).unwrap();
+    assert!(script.starts_with("#!/bin/sh\n"), "{script}");
+    let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
+    assert!(readme.contains("roost-ext.json"), "{readme}");
+    assert!(readme.contains("bin/roost-CMD"), "{readme}");
+    // Nothing is installed by scaffolding.
+    assert!(!lock_file(&env).exists());
+}
+
+#[test]
+fn ext_new_defaults_to_roost_name_in_the_current_directory() {
+    let env = TestEnv::new();
+    let cwd = env.path("elsewhere");
+    std::fs::create_dir_all(&cwd).unwrap();
+    let out = env
+        .roost(["ext", "new", "note"])
+        .current_dir(&cwd)
+        .output()
+        .unwrap();
+    let text = clean(&out);
+    assert!(
+        text.starts_with("created roost-note: a git repository with one commit ("),
+        "{text}"
+    );
+    let dir = cwd.join("roost-note");
+    assert!(dir.join(".git").is_dir());
+    assert!(dir.join("bin/roost-note").is_file());
+    assert_eq!(git(&env, &dir, &["status", "--porcelain"]), "");
+    assert!(!env.path("work/roost-note").exists());
+}
+
+/// `roost ext new ARGS` is refused with exactly `want` on stderr, and the
+/// directory it would have written does not appear.
+fn assert_new_refused(env: &TestEnv, args: &[&str], want: &str) {
+    let mut all = vec!["ext", "new"];
+    all.extend_from_slice(args);
+    let before = listing(&env.path("work"));
+    let out = env.run(all);
+    assert_eq!(exits(&out, 1), want);
+    assert!(out.stdout.is_empty(), "{}", describe(&out));
+    assert_eq!(listing(&env.path("work")), before);
+    assert!(!lock_file(env).exists());
+}
+
+#[test]
+fn ext_new_refuses_a_core_command_name() {
+    let env = TestEnv::new();
+    assert_new_refused(
+        &env,
+        &["status"],
+        "roost ext new: status is a roost core command; an extension cannot claim it\n",
+    );
+    assert_new_refused(
+        &env,
+        &["ext", "roost-ext"],
+        "roost ext new: ext is a roost core command; an extension cannot claim it\n",
+    );
+}
+
+#[test]
+fn ext_new_refuses_an_invalid_name() {
+    let env = TestEnv::new();
+    for (name, shown) in [("Bad", "\"Bad\""), ("../x", "\"../x\""), ("-x", "\"-x\"")] {
+        let args = if name.starts_with('-') {
+            vec!["--", name]
+        } else {
+            vec![name]
+        };
+        assert_new_refused(
+            &env,
+            &args,
+            &format!(
+                "roost ext new: invalid name {shown}: use a lowercase letter, then lowercase \
+                 letters, digits or '-' (at most 32)\n"
+            ),
+        );
+    }
+    let long = "a".repeat(33);
+    let out = env.run(["ext", "new", &long]);
+    exits(&out, 1);
+    assert!(!env.path("work").join(format!("roost-{long}")).exists());
+}
+
+#[test]
+fn ext_new_refuses_a_directory_that_is_not_empty() {
+    let env = TestEnv::new();
+    env.write("work/mine/notes.txt", "the author's\n");
+    assert_new_refused(
+        &env,
+        &["note", "mine"],
+        "roost ext new: mine exists and is not empty\nname a new directory\n",
+    );
+    assert_eq!(
+        std::fs::read_to_string(env.path("work/mine/notes.txt")).unwrap(),
+        "the author's\n"
+    );
+    assert!(!env.path("work/mine/.git").exists());
+    // The default directory is refused the same way.
+    env.write("work/roost-note/keep", "");
+    assert_new_refused(
+        &env,
+        &["note"],
+        "roost ext new: roost-note exists and is not empty\nname a new directory\n",
+    );
+}
+
+#[test]
+fn ext_new_refuses_a_path_that_is_a_file() {
+    let env = TestEnv::new();
+    env.write("work/afile", "mine\n");
+    assert_new_refused(
+        &env,
+        &["note", "afile"],
+        "roost ext new: afile exists and is not a directory\nname a new directory\n",
+    );
+    assert_eq!(
+        std::fs::read_to_string(env.path("work/afile")).unwrap(),
+        "mine\n"
+    );
+}
+
+#[test]
+fn ext_new_into_an_existing_empty_directory() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.path("work/empty")).unwrap();
+    clean(&env.run(["ext", "new", "note", "empty"]));
+    assert_eq!(
+        git(&env, &env.path("work/empty"), &["status", "--porcelain"]),
+        ""
+    );
+}
+
+#[test]
+fn ext_new_without_a_name_is_a_usage_error() {
+    let env = TestEnv::new();
+    let out = env.run(["ext", "new"]);
+    let err = exits(&out, 2);
+    assert!(err.starts_with("roost ext new: missing NAME\n"), "{err}");
+    let out = env.run(["ext", "new", "note", "a", "b"]);
+    let err = exits(&out, 2);
+    assert!(
+        err.starts_with("roost ext new: unexpected argument 'b'\n"),
+        "{err}"
+    );
+    assert!(!env.path("work/a").exists());
+}
+
+// ----------------------------------------------------------- 2. ext check
+
+#[test]
+fn check_of_the_scaffold_says_what_it_would_claim_and_ask_for() {
+    let env = TestEnv::new();
+    let dir = scaffold(&env, "note");
+    let before = roost_files(&env);
+    let out = check(&env, &dir, false);
+    assert_eq!(
+        clean(&out),
+        format!(
+            "{}: install would accept it\n\
+             \x20 name      note\n\
+             \x20 contract  1 (roost speaks 1)\n\
+             \x20 claims    roost note\n\
+             \x20 needs     nothing: it does not ask for access to the user's agents\n",
+            dir.display()
+        )
+    );
+    // Nothing is installed by checking.
+    assert_eq!(roost_files(&env), before);
+    assert!(!lock_file(&env).exists() && !index_file(&env).exists());
+}
+
+#[test]
+fn check_says_when_an_extension_asks_for_the_fleet() {
+    let env = TestEnv::new();
+    let dir = scaffold(&env, "note");
+    std::fs::write(
+        dir.join("roost-ext.json"),
+        r#"{"name": "note", "contract": 1, "commands": ["note"], "needs": ["fleet"]}"#,
+    )
+    .unwrap();
+    let out = check(&env, &dir, false);
+    assert_eq!(
+        clean(&out),
+        format!(
+            "{}: install would accept it\n\
+             \x20 name      note\n\
+             \x20 contract  1 (roost speaks 1)\n\
+             \x20 claims    roost note\n\
+             \x20 needs     fleet: it asks to drive the user's agents\n",
+            dir.display()
+        )
+    );
+}
+
+#[test]
+fn check_json_of_the_scaffold_is_ok() {
+    let env = TestEnv::new();
+    let dir = scaffold(&env, "note");
+    let out = check(&env, &dir, true);
+    let v: Value = serde_json::from_str(&clean(&out)).unwrap();
+    assert_eq!(
+        v,
+        json!({
+            "dir": dir.to_str().unwrap(),
+            "ok": true,
+            "refusal": null,
+            "name": "note",
+            "contract": 1,
+            "commands": ["note"],
+            "needs": [],
+            "notes": [],
+        })
+    );
+}
+
+#[test]
+fn check_of_something_that_is_not_a_directory_is_refused() {
+    let env = TestEnv::new();
+    let out = check(&env, &env.path("nothing-here"), false);
+    assert_eq!(
+        exits(&out, 1),
+        format!(
+            "roost ext check: {} is not a directory\n",
+            env.path("nothing-here").display()
+        )
+    );
+    assert!(out.stdout.is_empty());
+    let out = env.run(["ext", "check"]);
+    let err = exits(&out, 2);
+    assert!(err.starts_with("roost ext check: missing DIR\n"), "{err}");
+}
+
+/// Builds a `note` extension with `build`, publishes it, and insists that
+/// `ext check` on the directory and `ext install` of the repository refuse
+/// with the same gate message, which contains `needle`.
+fn same_refusal(build: impl FnOnce(&Fixture), needle: &str) {
+    let env = TestEnv::new();
+    let f = env.ext_repo("owner/roost-note");
+    build(&f);
+    f.commit("bad");
+
+    let out = check(&env, &f.work, false);
+    let err = exits(&out, 1);
+    assert!(out.stdout.is_empty(), "{}", describe(&out));
+    let prefix = format!(
+        "roost ext check: install would refuse {}: ",
+        f.work.display()
+    );
+    let from_check = err
+        .strip_prefix(&prefix)
+        .unwrap_or_else(|| panic!("want {prefix:?} in {err:?}"))
+        .to_string();
+
+    let out = check(&env, &f.work, true);
+    exits(&out, 1);
+    let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["ok"], false);
+    assert_eq!(v["refusal"].as_str().unwrap(), from_check.trim_end());
+
+    let before = roost_files(&env);
+    let out = env.run(["ext", "install", "owner/roost-note", "--yes"]);
+    let err = exits(&out, 1);
+    assert!(out.stdout.is_empty(), "{}", describe(&out));
+    let prefix = format!(
+        "roost ext install: refusing file://{}/owner/roost-note at {}: ",
+        env.path("remote").display(),
+        &f.head()[..7]
+    );
+    let from_install = err
+        .strip_prefix(&prefix)
+        .unwrap_or_else(|| panic!("want {prefix:?} in {err:?}"));
+    assert_eq!(from_check, from_install);
+    assert!(
+        from_check.contains(needle),
+        "want {needle:?} in {from_check}"
+    );
+    assert_eq!(from_check.lines().count(), 1, "{from_check}");
+    assert_eq!(roost_files(&env), before);
+}
+
+fn note_manifest(f: &Fixture, manifest: Value) {
+    f.write(
+        "roost-ext.json",
+        &serde_json::to_string_pretty(&manifest).unwrap(),
+    );
+}
+
+fn good_note(f: &Fixture) {
+    f.manifest("note", &["note"], &[]);
+    f.exec("bin/roost-note", "#!/bin/sh\necho note\n");
+}
+
+#[test]
+fn check_and_install_refuse_a_symlink_to_an_absolute_path_alike() {
+    same_refusal(
+        |f| {
+            good_note(f);
+            symlink("/etc/passwd", f.work.join("passwd")).unwrap();
+        },
+        "the symlink passwd points to the absolute path /etc/passwd",
+    );
+}
+
+#[test]
+fn check_and_install_refuse_a_symlink_that_climbs_out_alike() {
+    same_refusal(
+        |f| {
+            good_note(f);
+            f.write("sub/file", "x\n");
+            symlink("../../outside", f.work.join("sub/up")).unwrap();
+        },
+        "the symlink sub/up points to ../../outside, outside the extension",
+    );
+}
+
+#[test]
+fn check_and_install_refuse_another_contract_alike() {
+    same_refusal(
+        |f| {
+            note_manifest(
+                f,
+                json!({"name": "note", "contract": 2, "commands": ["note"]}),
+            );
+            f.exec("bin/roost-note", "#!/bin/sh\n");
+        },
+        "contract 2: this roost speaks contract 1",
+    );
+}
+
+#[test]
+fn check_and_install_refuse_an_unknown_authority_alike() {
+    same_refusal(
+        |f| {
+            note_manifest(
+                f,
+                json!({"name": "note", "contract": 1, "commands": ["note"], "needs": ["network"]}),
+            );
+            f.exec("bin/roost-note", "#!/bin/sh\n");
+        },
+        "unknown authority \"network\"",
+    );
+}
+
+#[test]
+fn check_and_install_refuse_a_claim_on_a_core_command_alike() {
+    same_refusal(
+        |f| {
+            note_manifest(
+                f,
+                json!({"name": "note", "contract": 1, "commands": ["note", "send"]}),
+            );
+            f.exec("bin/roost-note", "#!/bin/sh\n");
+            f.exec("bin/roost-send", "#!/bin/sh\n");
+        },
+        "command \"send\" is a roost core command",
+    );
+}
+
+#[test]
+fn check_and_install_refuse_a_missing_command_executable_alike() {
+    same_refusal(
+        |f| {
+            f.manifest("note", &["note", "notes"], &[]);
+            f.exec("bin/roost-note", "#!/bin/sh\n");
+        },
+        "command notes: bin/roost-notes is missing",
+    );
+}
+
+#[test]
+fn check_and_install_refuse_a_command_that_is_not_executable_alike() {
+    same_refusal(
+        |f| {
+            f.manifest("note", &["note"], &[]);
+            f.write("bin/roost-note", "#!/bin/sh\n");
+        },
+        "command note: bin/roost-note is not executable (git mode 100755)",
+    );
+}
+
+// --------------------------------------------------- 3. the author's loop
+
+#[test]
+fn the_authors_loop_from_new_to_remove_keeps_the_checkout() {
+    let env = TestEnv::new();
+    let dir = scaffold(&env, "note");
+    clean(&check(&env, &dir, false));
+
+    // Linked: the consent block names the directory and says it is not pinned.
+    let out = link(&env, &dir);
+    assert_eq!(clean(&out), link_block(&env, &dir));
+    let lock: Value = serde_json::from_slice(&std::fs::read(lock_file(&env)).unwrap()).unwrap();
+    let entry = &lock["note"];
+    assert_eq!(entry["linked"], dir.to_str().unwrap());
+    assert_eq!(entry["commands"], json!(["note"]));
+    assert_eq!(entry["needs"], json!([]));
+    for pinned in ["commit", "tree", "repo", "ref"] {
+        assert!(entry.get(pinned).is_none(), "{pinned} in {entry}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(index_file(&env)).unwrap(),
+        format!("note\tnote\t{}/bin/roost-note\t\n", dir.display())
+    );
+    // No copy is made.
+    assert!(!env.path("data/roost/ext/note").exists());
+    assert!(state_dir(&env, "note").is_dir());
+
+    // It runs from the checkout.
+    let out = env.run(["note", "x", "two words"]);
+    assert_eq!(
+        clean(&out),
+        format!(
+            "hello from roost note; arguments: x two words\nmy data directory: {}\n",
+            state_dir(&env, "note").display()
+        )
+    );
+
+    // An edit shows at once.
+    let exe = dir.join("bin/roost-note");
+    std::fs::write(
+        &exe,
+        "#!/bin/sh\necho \"edited: $*\"\necho \"dir: $ROOST_EXT_DIR\"\n",
+    )
+    .unwrap();
+    let out = env.run(["note", "again"]);
+    assert_eq!(
+        clean(&out),
+        format!("edited: again\ndir: {}\n", dir.display())
+    );
+
+    // list marks it linked.
+    let out = env.run(["ext", "list"]);
+    assert_eq!(
+        clean(&out),
+        format!(
+            "note  linked   note  (linked to {}, not pinned)\n",
+            dir.display()
+        )
+    );
+    let out = env.run(["ext", "list", "--json"]);
+    let v: Value = serde_json::from_str(&clean(&out)).unwrap();
+    assert_eq!(v[0]["linked"], dir.to_str().unwrap());
+    assert_eq!(v[0]["missing"], false);
+
+    // verify: linked, not ok, and not a failure.
+    let want = format!(
+        "note: linked to {} (not pinned, not hashed)\n",
+        dir.display()
+    );
+    assert_eq!(clean(&env.run(["ext", "verify", "note"])), want);
+    assert_eq!(clean(&env.run(["ext", "verify"])), want);
+
+    // update: edit it there; nothing is written.
+    let lock_before = std::fs::read(lock_file(&env)).unwrap();
+    let want = format!(
+        "note: linked to {}; a linked extension is updated by editing it there\n",
+        dir.display()
+    );
+    assert_eq!(clean(&env.run(["ext", "update", "note"])), want);
+    assert_eq!(clean(&env.run(["ext", "update", "--yes"])), want);
+    assert_eq!(std::fs::read(lock_file(&env)).unwrap(), lock_before);
+
+    // info shows the checkout.
+    let out = env.run(["ext", "info", "note"]);
+    let text = clean(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "note");
+    assert!(
+        lines.contains(&format!("    \"linked\": \"{}\",", dir.display()).as_str()),
+        "{text}"
+    );
+    assert!(
+        lines.contains(&"manifest (roost-ext.json as found in the checkout):"),
+        "{text}"
+    );
+    assert!(lines.contains(&"    \"description\": \"The note command\","));
+    assert_eq!(
+        &lines[lines.len() - 2..],
+        [
+            format!("checkout  {}", dir.display()),
+            format!("data      {}", state_dir(&env, "note").display()),
+        ]
+    );
+    let v: Value =
+        serde_json::from_str(&clean(&env.run(["ext", "info", "note", "--json"]))).unwrap();
+    assert_eq!(v["clone"], dir.to_str().unwrap());
+    assert_eq!(v["manifest"]["name"], "note");
+
+    // check now notes that it is installed here, and still accepts it.
+    let out = check(&env, &dir, false);
+    assert!(
+        clean(&out).ends_with("note: note is already installed here\n"),
+        "{}",
+        describe(&out)
+    );
+
+    // remove: the record goes, the checkout stays exactly as it was.
+    let checkout = listing(&dir);
+    assert!(checkout.iter().any(|(p, _, _)| p == Path::new(".git/HEAD")));
+    let out = env.run(["ext", "remove", "note"]);
+    assert_eq!(
+        clean(&out),
+        format!(
+            "removed note\n\
+             (its checkout {} is yours and stays as it is)\n\
+             kept its data: {}\n\
+             (roost ext remove note --purge deletes it)\n",
+            dir.display(),
+            state_dir(&env, "note").display()
+        )
+    );
+    assert_eq!(listing(&dir), checkout);
+    assert!(!lock_file(&env).exists() && !index_file(&env).exists());
+    let out = env.run(["note", "x"]);
+    assert_eq!(
+        (out.stdout, out.stderr, out.status.code()),
+        typo(&env),
+        "`roost note` after remove is not the usage error"
+    );
+    assert_eq!(typo(&env).2, Some(2));
+    // The edit is still there, uncommitted: roost never ran git in it.
+    assert_eq!(
+        git(&env, &dir, &["status", "--porcelain"]),
+        " M bin/roost-note\n"
+    );
+}
+
+#[test]
+fn remove_purge_of_a_linked_extension_deletes_its_data_and_never_the_checkout() {
+    let env = TestEnv::new();
+    let dir = scaffold(&env, "note");
+    clean(&link(&env, &dir));
+    env.write("state/roost/ext/note/data.txt", "mine\n");
+    let checkout = listing(&dir);
+    let out = env.run(["ext", "remove", "note", "--purge"]);
+    assert_eq!(
+        clean(&out),
+        format!(
+            "removed note\n\
+             (its checkout {} is yours and stays as it is)\n\
+             deleted its data: {}\n",
+            dir.display(),
+            state_dir(&env, "note").display()
+        )
+    );
+    assert_eq!(listing(&dir), checkout);
+    assert!(!state_dir(&env, "note").exists());
+}
+
+#[test]
+fn update_of_a_linked_extension_says_when_its_declaration_changed_since_the_link() {
+    let env = TestEnv::new();
+    let dir = scaffold(&env, "note");
+    clean(&link(&env, &dir));
+    // A new command and the fleet: neither is granted by editing.
+    std::fs::write(
+        dir.join("roost-ext.json"),
+        r#"{"name": "note", "contract": 1, "commands": ["note", "notes"], "needs": ["fleet"]}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("bin/roost-note"),
+        "#!/bin/sh\necho \"socket: ${ROOST_SOCKET-unset}\"\n",
+    )
+    .unwrap();
+    std::fs::copy(dir.join("bin/roost-note"), dir.join("bin/roost-notes")).unwrap();
+    let lock_before = std::fs::read(lock_file(&env)).unwrap();
+    let index_before = std::fs::read(index_file(&env)).unwrap();
+    let out = env.run(["ext", "update", "note"]);
+    assert_eq!(
+        clean(&out),
+        format!(
+            "note: linked to {d}; a linked extension is updated by editing it there\n\
+             \x20 its roost-ext.json now declares other commands or needs than were linked;\n\
+             \x20 they take effect when it is linked again: roost ext remove note, then \
+             roost ext install --link {d}\n",
+            d = dir.display()
+        )
+    );
+    assert_eq!(std::fs::read(lock_file(&env)).unwrap(), lock_before);
+    assert_eq!(std::fs::read(index_file(&env)).unwrap(), index_before);
+    assert_eq!(env.run(["notes"]).status.code(), Some(2));
+    // Still run without the fleet it did not declare when linked.
+    assert_eq!(clean(&env.run(["note"])), "socket: unset\n");
+}
+
+#[test]
+fn link_takes_a_relative_directory_and_records_it_absolute() {
+    let env = TestEnv::new();
+    clean(&env.run(["ext", "new", "note"]));
+    let dir = std::fs::canonicalize(env.path("work/roost-note")).unwrap();
+    let out = env.run(["ext", "install", "--link", "roost-note", "--yes"]);
+    assert_eq!(clean(&out), link_block(&env, &dir));
+    let out = env.run(["note"]);
+    assert!(clean(&out).starts_with("hello from roost note"));
+}
+
+#[test]
+fn verify_reports_a_linked_checkout_that_is_gone() {
+    let env = TestEnv::new();
+    let dir = scaffold(&env, "note");
+    clean(&link(&env, &dir));
+    std::fs::remove_dir_all(&dir).unwrap();
+    let out = env.run(["ext", "verify", "note"]);
+    exits(&out, 1);
+    assert_eq!(
+        stdout(&out),
+        format!(
+            "note: missing (linked to {}, which does not exist)\n",
+            dir.display()
+        )
+    );
+    let out = env.run(["ext", "list"]);
+    assert_eq!(
+        clean(&out),
+        format!(
+            "note  linked   note  (linked to {}, not pinned)  (missing)\n",
+            dir.display()
+        )
+    );
+}
+
+// ------------------------------------------------- link refusals
+
+/// `install --link DIR --yes` is refused with exactly `want`; nothing of
+/// roost's changes.
+fn assert_link_refused(env: &TestEnv, dir: &Path, want: &str) {
+    let before = roost_files(env);
+    let out = link(env, dir);
+    assert_eq!(exits(&out, 1), want);
+    assert_eq!(roost_files(env), before);
+}
+
+#[test]
+fn link_refuses_a_directory_that_fails_a_gate_and_writes_nothing() {
+    let env = TestEnv::new();
+    let dir = scaffold(&env, "note");
+    let exe = dir.join("bin/roost-note");
+    std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o644)).unwrap();
+    assert_link_refused(
+        &env,
+        &dir,
+        &format!(
+            "roost ext install: refusing {}: command note: bin/roost-note is not executable (git mode 100755)\n",
+            dir.display()
+        ),
+    );
+    assert!(!env.path("state/roost/ext").exists());
+    // The same for a symlink out of the tree.
+    std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
+    symlink("/etc/passwd", dir.join("passwd")).unwrap();
+    assert_link_refused(
+        &env,
+        &dir,
+        &format!(
+            "roost ext install: refusing {}: the symlink passwd points to the absolute path /etc/passwd\n",
+            dir.display()
+        ),
+    );
+    assert!(!lock_file(&env).exists());
+}
+
+#[test]
+fn link_without_yes_and_without_a_terminal_shows_the_block_and_writes_nothing() {
+    let env = TestEnv::new();
+    let dir = scaffold(&env, "note");
+    let before = roost_files(&env);
+    let out = env.run([
+        "ext".as_ref(),
+        "install".as_ref(),
+        "--link".as_ref(),
+        dir.as_os_str(),
+    ]);
+    assert_eq!(
+        exits(&out, 1),
+        "roost ext install: not installed: stdin is not a terminal\n\
+         read the block above, then pass --yes to install from a script\n"
+    );
+    let block = link_block(&env, &dir);
+    let shown = block.split("Install? [y/N]").next().unwrap();
+    assert_eq!(stdout(&out), shown);
+    assert_eq!(roost_files(&env), before);
+    assert!(!state_dir(&env, "note").exists());
+}
+
+#[test]
+fn linking_twice_is_refused_as_already_installed() {
+    let env = TestEnv::new();
+    let dir = scaffold(&env, "note");
+    clean(&link(&env, &dir));
+    assert_link_refused(
+        &env,
+        &dir,
+        "roost ext install: note is already installed (at linked)\n\
+         update it with `roost ext update note`, or remove it first with `roost ext remove note`\n",
+    );
+    // A pinned install of the same name is refused the same way.
+    env.simple_ext("owner/roost-note", "note", &["jot"], &[]);
+    let out = env.run(["ext", "install", "owner/roost-note", "--yes"]);
+    assert!(
+        exits(&out, 1).starts_with("roost ext install: note is already installed (at linked)\n")
+    );
+}
+
+#[test]
+fn link_refuses_a_command_another_installed_extension_claims() {
+    let env = TestEnv::new();
+    env.simple_ext("owner/roost-other", "other", &["other", "note"], &[]);
+    clean(&env.run(["ext", "install", "owner/roost-other", "--yes"]));
+    let dir = scaffold(&env, "note");
+    assert_link_refused(
+        &env,
+        &dir,
+        "roost ext install: command note is already claimed by the installed extension other\n\
+         remove other first (roost ext remove other) to install this one\n",
+    );
+    // check says so too, without refusing the directory itself.
+    let out = check(&env, &dir, true);
+    let v: Value = serde_json::from_str(&clean(&out)).unwrap();
+    assert_eq!(v["ok"], true);
+    assert_eq!(
+        v["notes"],
+        json!(["command note is claimed here by the installed extension other"])
+    );
+}
+
+#[test]
+fn link_and_ref_together_are_a_usage_error() {
+    let env = TestEnv::new();
+    let dir = scaffold(&env, "note");
+    let out = env.run([
+        "ext".as_ref(),
+        "install".as_ref(),
+        "--link".as_ref(),
+        dir.as_os_str(),
+        "--ref".as_ref(),
+        "v1".as_ref(),
+    ]);
+    let err = exits(&out, 2);
+    assert!(
+        err.starts_with(
+            "roost ext install: --link installs a directory as it is; --ref does not apply\n"
+        ),
+        "{err}"
+    );
+    assert!(!lock_file(&env).exists());
+}
