@@ -7,12 +7,11 @@
 
 use crate::index::{self, Entry};
 use crate::paths::Paths;
-use crate::tmux::{Socket, Tmux};
+use crate::tmux::Tmux;
 use crate::{cli, commands, complete, error::Error, home, switch, untrusted};
 use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::PermissionsExt;
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 
 /// The authorities contract 1 knows.
@@ -91,36 +90,72 @@ fn extension(word: &[u8], args: &[OsString]) -> Outcome {
         );
         return Refused(1);
     }
-    let mut cmd = std::process::Command::new(program);
-    cmd.args(args)
-        .env("ROOST_HOME", paths.roost_home())
-        .env("ROOST_VERSION", crate::VERSION)
-        .env("ROOST_CONTRACT", crate::CONTRACT.to_string())
-        .env(
-            "ROOST_EXT_DIR",
-            ext_dir(&paths, &name, entry.command, program),
-        )
-        .env("ROOST_EXT_STATE", &state);
+    let mut env = Env::inherited();
+    env.set("ROOST_HOME", paths.roost_home());
+    env.set("ROOST_VERSION", crate::VERSION);
+    env.set("ROOST_CONTRACT", crate::CONTRACT.to_string());
+    env.set(
+        "ROOST_EXT_DIR",
+        ext_dir(&paths, &name, entry.command, program),
+    );
+    env.set("ROOST_EXT_STATE", &state);
     if fleet {
-        grant_fleet(&mut cmd, &paths, &tmux.socket);
-    } else {
-        cmd.env_remove("ROOST_SOCKET")
-            .env_remove("ROOST_SOCKET_FLAG");
-    }
-    // exec returns only on failure: a broken extension is a miss too.
-    let _ = cmd.exec();
-    Miss
-}
-
-/// What `fleet` hands over: roost's socket and roost's scripts first on PATH.
-fn grant_fleet(cmd: &mut std::process::Command, paths: &Paths, socket: &Socket) {
-    let scripts = home::ensure_scripts(paths).unwrap_or_else(|_| paths.scripts_dir());
-    cmd.env("ROOST_SOCKET", socket.value())
-        .env("ROOST_SOCKET_FLAG", socket.flag())
-        .env(
+        // What `fleet` hands over: roost's socket, and roost's scripts
+        // first on PATH.
+        let scripts = home::ensure_scripts(&paths).unwrap_or_else(|_| paths.scripts_dir());
+        env.set("ROOST_SOCKET", tmux.socket.value());
+        env.set("ROOST_SOCKET_FLAG", tmux.socket.flag());
+        env.set(
             "PATH",
             home::path_with_first(&scripts, std::env::var_os("PATH")),
         );
+    } else {
+        env.remove("ROOST_SOCKET");
+        env.remove("ROOST_SOCKET_FLAG");
+    }
+    // execve returns only on failure: a broken extension is a miss too.
+    exec(program, args, env);
+    Miss
+}
+
+/// The environment handed to the extension: the inherited one, edited.
+struct Env(Vec<(OsString, OsString)>);
+
+impl Env {
+    fn inherited() -> Env {
+        Env(std::env::vars_os().collect())
+    }
+
+    fn remove(&mut self, key: &str) {
+        self.0.retain(|(k, _)| k != key);
+    }
+
+    fn set(&mut self, key: &str, value: impl AsRef<OsStr>) {
+        self.remove(key);
+        self.0.push((key.into(), value.as_ref().to_owned()));
+    }
+}
+
+/// Replaces this process with `program` (a direct execve: the hot path
+/// skips std::process::Command's machinery). Returns only on failure.
+fn exec(program: &Path, args: &[OsString], env: Env) {
+    use std::ffi::CString;
+    let cstr = |bytes: &[u8]| CString::new(bytes).ok();
+    let Some(path) = cstr(program.as_os_str().as_bytes()) else {
+        return;
+    };
+    let argv: Option<Vec<CString>> = std::iter::once(program.as_os_str())
+        .chain(args.iter().map(OsString::as_os_str))
+        .map(|a| cstr(a.as_bytes()))
+        .collect();
+    let envp: Option<Vec<CString>> = env
+        .0
+        .iter()
+        .map(|(k, v)| cstr(&[k.as_bytes(), b"=", v.as_bytes()].concat()))
+        .collect();
+    if let (Some(argv), Some(envp)) = (argv, envp) {
+        let _ = nix::unistd::execve(&path, &argv, &envp);
+    }
 }
 
 /// The extension's directory: the one holding `bin/roost-CMD`, which is its
