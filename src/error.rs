@@ -70,6 +70,17 @@ impl Error {
     }
 }
 
+/// Messages carry text roost did not write (git's errors, paths, names from
+/// the command line): neutralised here, where every error is printed, line
+/// by line so a deliberate line break survives.
+fn shown(text: &str) -> String {
+    let lines: Vec<String> = text
+        .split('\n')
+        .map(|l| crate::untrusted::printable(l.as_bytes()))
+        .collect();
+    lines.join("\n")
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -78,13 +89,13 @@ impl fmt::Display for Error {
                 cmd: Some(cmd),
                 msg,
             } => {
-                writeln!(f, "roost {cmd}: {msg}")?;
+                writeln!(f, "roost {cmd}: {}", shown(msg))?;
                 writeln!(f, "{}", crate::cli::command_usage(cmd))
             }
             Error::Fail { cmd, msg, hint, .. } => {
-                writeln!(f, "roost {cmd}: {msg}")?;
+                writeln!(f, "roost {cmd}: {}", shown(msg))?;
                 if let Some(hint) = hint {
-                    writeln!(f, "{hint}")?;
+                    writeln!(f, "{}", shown(hint))?;
                 }
                 Ok(())
             }

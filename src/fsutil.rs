@@ -16,13 +16,25 @@ pub fn write_atomic(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
     std::fs::create_dir_all(dir)?;
     let mut tmp = tempfile::Builder::new()
         .prefix(TEMP_PREFIX)
-        .tempfile_in(dir)?;
-    tmp.write_all(bytes)?;
+        .tempfile_in(dir)
+        .map_err(without_temp_path)?;
+    tmp.write_all(bytes).map_err(without_temp_path)?;
     tmp.as_file()
         .set_permissions(std::fs::Permissions::from_mode(mode))?;
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
+}
+
+/// tempfile appends `at path ".roost-tmpXXXX"` to its errors (and hides the
+/// cause from `source`): a name the user never asked for and that may never
+/// have existed. The callers name the file being written; keep the cause.
+fn without_temp_path(e: io::Error) -> io::Error {
+    let text = e.get_ref().map(ToString::to_string);
+    match text.as_deref().and_then(|t| t.rsplit_once(" at path ")) {
+        Some((cause, _)) => io::Error::new(e.kind(), cause.to_string()),
+        None => e,
+    }
 }
 
 /// Writes `path` only when its content differs (keeps mtimes of shipped files

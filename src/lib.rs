@@ -17,6 +17,13 @@ mod switch;
 pub mod tmux;
 mod untrusted;
 
+/// The pure parsers and validators of `roost ext`, reachable from the
+/// property tests (not an API).
+#[doc(hidden)]
+pub mod testing {
+    pub use crate::ext::{lock, manifest, names};
+}
+
 /// The `roost ext` verbs: name, synopsis, what it does.
 pub use ext::VERBS as EXT_VERBS;
 

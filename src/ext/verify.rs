@@ -7,6 +7,7 @@ use crate::error::{Error, Result};
 use crate::untrusted::printable;
 use gix::objs::tree::EntryKind;
 use gix::ObjectId;
+use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
 const CMD: &str = "ext verify";
@@ -82,7 +83,10 @@ pub fn check(clone: &Path, recorded: Option<&str>) -> Report {
     };
     if !clone.is_dir() {
         return bad(
-            format!("missing ({} does not exist)", clone.display()),
+            format!(
+                "missing ({} does not exist)",
+                printable(clone.as_os_str().as_bytes())
+            ),
             vec![],
         );
     }
@@ -99,7 +103,10 @@ pub fn check(clone: &Path, recorded: Option<&str>) -> Report {
     };
     let (actual, on_disk) = match git::hash_dir(clone, &gitlinks) {
         Ok(v) => v,
-        Err(e) => return bad(format!("cannot be hashed: {e}"), vec![]),
+        Err(e) => {
+            let e = printable(e.to_string().as_bytes());
+            return bad(format!("cannot be hashed: {e}"), vec![]);
+        }
     };
     if actual == expected {
         return Report {
@@ -111,7 +118,8 @@ pub fn check(clone: &Path, recorded: Option<&str>) -> Report {
     let details = match leaves {
         Ok(expected_leaves) => differences(&expected_leaves, &on_disk),
         Err(e) => vec![format!(
-            "(which files differ is unknown: the clone's .git cannot be read: {e})"
+            "(which files differ is unknown: the clone's .git cannot be read: {})",
+            printable(e.to_string().as_bytes())
         )],
     };
     bad(
