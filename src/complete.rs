@@ -9,7 +9,7 @@ use crate::index::{self, Entry};
 use crate::paths::Paths;
 use crate::tmux::{Pane, Tmux};
 use crate::untrusted::printable;
-use crate::{dispatch, ext, switch};
+use crate::{ext, switch};
 use std::ffi::{OsStr, OsString};
 use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
@@ -392,9 +392,14 @@ impl Source for Live {
             .unwrap_or_default()
     }
 
+    /// One stat per candidate (dispatch adds an access(2) check, which a
+    /// completion of a thousand commands cannot afford).
     fn runnable(&self, path: &[u8]) -> bool {
+        use std::os::unix::fs::PermissionsExt;
         let path = Path::new(OsStr::from_bytes(path));
-        path.is_absolute() && dispatch::is_executable_file(path)
+        path.is_absolute()
+            && std::fs::metadata(path)
+                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
     }
 
     fn switched_off(&self) -> bool {

@@ -175,7 +175,7 @@ fn ext_dir(paths: &Paths, name: &str, command: &[u8], program: &Path) -> PathBuf
     }
 }
 
-pub(crate) fn is_executable_file(path: &Path) -> bool {
+fn is_executable_file(path: &Path) -> bool {
     match std::fs::metadata(path) {
         Ok(m) => {
             m.is_file()

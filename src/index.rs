@@ -55,7 +55,10 @@ pub fn read_line(mut reader: impl Read, word: &[u8]) -> Option<Vec<u8>> {
     }
     // buf always starts at a line boundary; a leading '\n' stands for the
     // start of the file so that one needle finds every line.
-    let mut buf = Vec::with_capacity(CHUNK + 256);
+    // Chunks start at one page and double up to 32 KiB: a typical index is
+    // one small read, and a big one still streams in few system calls.
+    let mut chunk = FIRST_CHUNK;
+    let mut buf = Vec::with_capacity(chunk + 256);
     buf.push(b'\n');
     let mut eof = false;
     loop {
@@ -71,7 +74,8 @@ pub fn read_line(mut reader: impl Read, word: &[u8]) -> Option<Vec<u8>> {
             buf.drain(..keep);
         }
         let len = buf.len();
-        buf.resize(len + CHUNK, 0);
+        buf.resize(len + chunk, 0);
+        chunk = (chunk * 2).min(MAX_CHUNK);
         let n = loop {
             match reader.read(&mut buf[len..]) {
                 Ok(n) => break n,
@@ -84,7 +88,8 @@ pub fn read_line(mut reader: impl Read, word: &[u8]) -> Option<Vec<u8>> {
     }
 }
 
-const CHUNK: usize = 64 * 1024;
+const FIRST_CHUNK: usize = 4096;
+const MAX_CHUNK: usize = 32 * 1024;
 
 fn plausible(word: &[u8]) -> bool {
     !word.is_empty() && !word.contains(&b'\t') && !word.contains(&b'\n')
