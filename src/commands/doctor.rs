@@ -119,11 +119,7 @@ fn extensions(r: &mut Report, paths: &crate::paths::Paths) {
             )
         }
     };
-    let names: Vec<String> = lock
-        .names()
-        .filter(|n| crate::index::valid_name(n.as_bytes()))
-        .map(String::from)
-        .collect();
+    let names: Vec<String> = lock.valid_names().map(String::from).collect();
     let problems = ext::list::disagreements(&lock, paths);
     if names.is_empty() && problems.is_empty() {
         return r.ok("extensions: none installed");

@@ -69,16 +69,6 @@ pub fn unified(old_dir: &Path, old: &Leaves, new_dir: &Path, new: &Leaves) -> St
     capped
 }
 
-fn mode(kind: EntryKind) -> &'static str {
-    match kind {
-        EntryKind::Blob => "100644",
-        EntryKind::BlobExecutable => "100755",
-        EntryKind::Link => "120000",
-        EntryKind::Commit => "160000",
-        EntryKind::Tree => "040000",
-    }
-}
-
 /// The bytes a leaf stands for: file content, or a symlink's target.
 fn content(dir: &Path, path: &[u8], leaf: Option<&Leaf>) -> Vec<u8> {
     let Some(leaf) = leaf else { return Vec::new() };
@@ -102,12 +92,14 @@ fn file_diff(
     let p = printable(path);
     let mut out = format!("diff --git a/{p} b/{p}\n");
     match (a, b) {
-        (None, Some(n)) => out.push_str(&format!("new file mode {}\n", mode(n.kind))),
-        (Some(o), None) => out.push_str(&format!("deleted file mode {}\n", mode(o.kind))),
+        (None, Some(n)) => out.push_str(&format!("new file mode {}\n", super::git::mode(n.kind))),
+        (Some(o), None) => {
+            out.push_str(&format!("deleted file mode {}\n", super::git::mode(o.kind)))
+        }
         (Some(o), Some(n)) if o.kind != n.kind => out.push_str(&format!(
             "old mode {}\nnew mode {}\n",
-            mode(o.kind),
-            mode(n.kind)
+            super::git::mode(o.kind),
+            super::git::mode(n.kind)
         )),
         _ => {}
     }

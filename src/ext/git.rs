@@ -325,6 +325,17 @@ pub struct Leaf {
     pub id: ObjectId,
 }
 
+/// git's octal mode of an entry kind, as `git diff` prints it.
+pub fn mode(kind: EntryKind) -> &'static str {
+    match kind {
+        EntryKind::Blob => "100644",
+        EntryKind::BlobExecutable => "100755",
+        EntryKind::Link => "120000",
+        EntryKind::Commit => "160000",
+        EntryKind::Tree => "040000",
+    }
+}
+
 /// Every non-directory entry of a tree, by path.
 pub type Leaves = BTreeMap<BString, Leaf>;
 

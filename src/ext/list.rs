@@ -18,8 +18,7 @@ pub fn run(a: &mut Words) -> Result<u8> {
     let paths = super::paths(CMD)?;
     let lock = store::read_lock(&paths).map_err(|e| Error::fail(CMD, e))?;
     let rows: Vec<Row> = lock
-        .names()
-        .filter(|n| crate::index::valid_name(n.as_bytes()))
+        .valid_names()
         .map(|name| row(&lock, &paths, name))
         .collect();
     if as_json {
@@ -139,10 +138,7 @@ impl Seen {
 /// Every way ext.lock and ext.index differ, one line per extension.
 pub fn disagreements(lock: &Lock, paths: &Paths) -> Vec<String> {
     let mut from_lock: BTreeMap<String, Seen> = BTreeMap::new();
-    for name in lock
-        .names()
-        .filter(|n| crate::index::valid_name(n.as_bytes()))
-    {
+    for name in lock.valid_names() {
         from_lock.entry(name.to_string()).or_default();
     }
     let derived: Vec<IndexLine> = lock.index_entries(|name| paths.ext_clone(name));

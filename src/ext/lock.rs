@@ -105,6 +105,12 @@ impl Lock {
         self.entries.keys().map(String::as_str)
     }
 
+    /// The names that pass the name grammar: the only ones that ever
+    /// become paths.
+    pub fn valid_names(&self) -> impl Iterator<Item = &str> {
+        self.names().filter(|n| valid_name(n.as_bytes()))
+    }
+
     pub fn get(&self, name: &str) -> Option<LockEntry<'_>> {
         self.entries.get(name).map(|value| LockEntry { value })
     }

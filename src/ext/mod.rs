@@ -227,6 +227,17 @@ fn ext_dir(paths: &Paths, name: &str, entry: Option<&lock::LockEntry>) -> std::p
     }
 }
 
+/// The one extension NAME names (which must be installed), or all of them.
+fn chosen(cmd: &'static str, lock: &lock::Lock, name: Option<String>) -> Result<Vec<String>> {
+    match name {
+        Some(name) if crate::index::valid_name(name.as_bytes()) && lock.get(&name).is_some() => {
+            Ok(vec![name])
+        }
+        Some(name) => Err(no_such(cmd, &name)),
+        None => Ok(lock.valid_names().map(String::from).collect()),
+    }
+}
+
 /// The first 7 hex digits of a commit, for people.
 fn short(commit: &str) -> &str {
     commit.get(..7).unwrap_or(commit)

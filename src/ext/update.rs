@@ -18,19 +18,7 @@ pub fn run(a: &mut Words) -> Result<u8> {
     let words = std::mem::replace(a, Words::new(&[])).positionals(CMD, 1)?;
     let paths = super::paths(CMD)?;
     let lock = store::read_lock(&paths).map_err(|e| Error::fail(CMD, e))?;
-    let names: Vec<String> = match words.into_iter().next() {
-        Some(name) => {
-            if !crate::index::valid_name(name.as_bytes()) || lock.get(&name).is_none() {
-                return Err(super::no_such(CMD, &name));
-            }
-            vec![name]
-        }
-        None => lock
-            .names()
-            .filter(|n| crate::index::valid_name(n.as_bytes()))
-            .map(String::from)
-            .collect(),
-    };
+    let names = super::chosen(CMD, &lock, words.into_iter().next())?;
     if names.is_empty() {
         println!("no extensions installed");
         return Ok(0);

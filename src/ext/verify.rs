@@ -16,19 +16,7 @@ pub fn run(a: &mut Words) -> Result<u8> {
     let words = std::mem::replace(a, Words::new(&[])).positionals(CMD, 1)?;
     let paths = super::paths(CMD)?;
     let lock = store::read_lock(&paths).map_err(|e| Error::fail(CMD, e))?;
-    let names: Vec<String> = match words.into_iter().next() {
-        Some(name) => {
-            if !crate::index::valid_name(name.as_bytes()) || lock.get(&name).is_none() {
-                return Err(super::no_such(CMD, &name));
-            }
-            vec![name]
-        }
-        None => lock
-            .names()
-            .filter(|n| crate::index::valid_name(n.as_bytes()))
-            .map(String::from)
-            .collect(),
-    };
+    let names = super::chosen(CMD, &lock, words.into_iter().next())?;
     if names.is_empty() {
         println!("no extensions installed");
         return Ok(0);
@@ -155,20 +143,14 @@ fn what_changed(want: &Leaf, have: &Leaf) -> String {
     }
     let mut parts = Vec::new();
     if want.kind != have.kind {
-        parts.push(format!("mode {} -> {}", mode(want.kind), mode(have.kind)));
+        parts.push(format!(
+            "mode {} -> {}",
+            git::mode(want.kind),
+            git::mode(have.kind)
+        ));
     }
     if want.id != have.id {
         parts.push("content".into());
     }
     parts.join(", ")
-}
-
-fn mode(kind: EntryKind) -> &'static str {
-    match kind {
-        EntryKind::Blob => "100644",
-        EntryKind::BlobExecutable => "100755",
-        EntryKind::Link => "120000",
-        EntryKind::Commit => "160000",
-        EntryKind::Tree => "040000",
-    }
 }
