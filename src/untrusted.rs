@@ -25,6 +25,22 @@ pub fn printable(bytes: &[u8]) -> String {
     out
 }
 
+/// Pretty JSON that is safe to print and means the same to a JSON reader:
+/// serde_json escapes C0 inside strings; DEL, C1 and bidi controls (only
+/// ever inside strings) become `\uXXXX` too.
+pub fn json(v: &serde_json::Value) -> String {
+    let text = serde_json::to_string_pretty(v).unwrap_or_default();
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c == '\n' || !(c.is_control() || is_bidi(c)) {
+            out.push(c);
+        } else {
+            out.push_str(&format!("\\u{:04x}", c as u32));
+        }
+    }
+    out
+}
+
 /// Unicode's explicit direction controls (they reorder what follows).
 fn is_bidi(c: char) -> bool {
     matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')

@@ -1,8 +1,8 @@
-//! `help [COMMAND]`, `version`, `completions SHELL`, and the answer of verbs
-//! whose issue has not landed yet.
+//! `help [COMMAND]`, `version`, and `completions SHELL`: what roost says
+//! about itself.
 
 use super::Args;
-use crate::cli::{self, Spec};
+use crate::cli;
 use crate::error::{Error, Result};
 
 pub fn help(a: &mut Args) -> Result<u8> {
@@ -46,9 +46,4 @@ pub fn completions(a: &mut Args) -> Result<u8> {
         }
     }
     Ok(0)
-}
-
-pub fn not_yet(spec: &'static Spec) -> Result<u8> {
-    Err(Error::fail(spec.name, "not available in this build yet")
-        .hint("the name is reserved; it arrives in a later roost release"))
 }

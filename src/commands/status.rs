@@ -17,7 +17,7 @@ pub fn run(ctx: &Ctx, a: &mut Args) -> Result<u8> {
     if a.has("--json") {
         println!(
             "{}",
-            serde_json::to_string_pretty(&to_json(&socket, fleet.as_ref())).unwrap_or_default()
+            crate::untrusted::json(&to_json(&socket, fleet.as_ref()))
         );
     } else {
         print!("{}", render(&socket, fleet.as_ref()));

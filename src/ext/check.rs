@@ -37,7 +37,7 @@ pub fn run(a: &mut Words) -> Result<u8> {
             }
             Err(e) => json!({"dir": shown, "ok": false, "refusal": e}),
         };
-        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        println!("{}", crate::untrusted::json(&out));
         return Ok(if verdict.is_ok() { 0 } else { 1 });
     }
     match verdict {

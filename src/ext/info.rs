@@ -40,7 +40,7 @@ pub fn run(a: &mut Words) -> Result<u8> {
             "clone": clone.to_string_lossy(),
             "state": state.to_string_lossy(),
         });
-        println!("{}", json_text(&out));
+        println!("{}", crate::untrusted::json(&out));
         return Ok(0);
     }
     println!("{name}");
@@ -68,24 +68,6 @@ pub fn run(a: &mut Words) -> Result<u8> {
     println!("{place:<w$}{}{missing}", clone.display());
     println!("{:<w$}{}", "data", state.display());
     Ok(0)
-}
-
-/// Pretty JSON that is safe to print and means the same to a JSON reader:
-/// serde_json escapes C0 inside strings; DEL, C1 and bidi controls (only
-/// ever inside strings) become `\uXXXX` too.
-pub(super) fn json_text(v: &Value) -> String {
-    let text = serde_json::to_string_pretty(v).unwrap_or_default();
-    let mut out = String::with_capacity(text.len());
-    let mut buf = [0u8; 4];
-    for c in text.chars() {
-        let s: &str = c.encode_utf8(&mut buf);
-        if c == '\n' || printable(s.as_bytes()) == s {
-            out.push(c);
-        } else {
-            out.push_str(&format!("\\u{:04x}", c as u32));
-        }
-    }
-    out
 }
 
 /// Pretty JSON with every line made printable.

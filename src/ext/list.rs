@@ -32,7 +32,7 @@ pub fn run(a: &mut Words) -> Result<u8> {
             .collect();
         println!(
             "{}",
-            super::info::json_text(&serde_json::Value::from(items))
+            crate::untrusted::json(&serde_json::Value::from(items))
         );
     } else if rows.is_empty() {
         println!("no extensions installed");
