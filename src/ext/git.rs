@@ -297,10 +297,14 @@ pub fn fetch_pinned(url: &str, commit: ObjectId, dest: &Path) -> Result<ObjectId
     let (repo, outcome) = checkout
         .main_worktree(gix::progress::Discard, interrupt)
         .map_err(|e| chain(&e))?;
-    if !outcome.errors.is_empty() || !outcome.collisions.is_empty() {
+    let failed: Vec<&BString> = (outcome.collisions.iter().map(|c| &c.path))
+        .chain(outcome.errors.iter().map(|e| &e.path))
+        .collect();
+    if let Some(first) = failed.first() {
         return Err(format!(
-            "checkout failed for {} file(s)",
-            outcome.errors.len() + outcome.collisions.len()
+            "checkout failed for {} file(s) (first: {})",
+            failed.len(),
+            crate::untrusted::printable(first)
         ));
     }
     let head = repo.head_id().map_err(|e| chain(&e))?.detach();
@@ -354,6 +358,23 @@ fn hash_of(kind: gix::objs::Kind, bytes: &[u8]) -> Result<ObjectId> {
     gix::objs::compute_hash(gix::hash::Kind::Sha1, kind, bytes).map_err(|e| chain(&e))
 }
 
+/// git's blob id of the file at `path`, streamed: memory stays bounded
+/// whatever the file's size.
+fn hash_file(path: &Path) -> Result<ObjectId> {
+    let cannot = |e| io(&format!("cannot read {}", path.display()), e);
+    let mut file = std::fs::File::open(path).map_err(cannot)?;
+    let len = file.metadata().map_err(cannot)?.len();
+    gix::objs::compute_stream_hash(
+        gix::hash::Kind::Sha1,
+        gix::objs::Kind::Blob,
+        &mut file,
+        len,
+        &mut gix::progress::Discard,
+        &AtomicBool::new(false),
+    )
+    .map_err(|e| chain(&e))
+}
+
 fn hash_tree(
     dir: &Path,
     prefix: &[u8],
@@ -400,11 +421,9 @@ fn hash_tree(
             } else {
                 EntryKind::Blob
             };
-            let bytes = std::fs::read(&path)
-                .map_err(|e| io(&format!("cannot read {}", path.display()), e))?;
             Leaf {
                 kind,
-                id: hash_of(gix::objs::Kind::Blob, &bytes)?,
+                id: hash_file(&path)?,
             }
         } else {
             return Err(format!(
