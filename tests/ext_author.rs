@@ -82,43 +82,6 @@ fn state_dir(env: &TestEnv, name: &str) -> PathBuf {
     env.path("state/roost/ext").join(name)
 }
 
-fn lock_file(env: &TestEnv) -> PathBuf {
-    env.path("state/roost/ext.lock")
-}
-
-fn index_file(env: &TestEnv) -> PathBuf {
-    env.path("state/roost/ext.index")
-}
-
-/// Every entry below `dir` (`.git` included): path, mode, and content or
-/// link target.
-fn listing(dir: &Path) -> Vec<(PathBuf, u32, Vec<u8>)> {
-    fn walk(root: &Path, dir: &Path, out: &mut Vec<(PathBuf, u32, Vec<u8>)>) {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return;
-        };
-        for entry in entries {
-            let path = entry.unwrap().path();
-            let meta = std::fs::symlink_metadata(&path).unwrap();
-            let rel = path.strip_prefix(root).unwrap().to_path_buf();
-            let mode = meta.permissions().mode();
-            if meta.file_type().is_symlink() {
-                let target = std::fs::read_link(&path).unwrap();
-                out.push((rel, mode, target.into_os_string().into_encoded_bytes()));
-            } else if meta.is_dir() {
-                out.push((rel, mode, Vec::new()));
-                walk(root, &path, out);
-            } else {
-                out.push((rel, mode, std::fs::read(&path).unwrap()));
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(dir, dir, &mut out);
-    out.sort();
-    out
-}
-
 /// Everything roost keeps: the test's data/ and state/ trees, except the
 /// advisory lock file (and the directory holding it), which exists once any
 /// ext verb has taken the lock.

@@ -36,14 +36,6 @@ fn succeeded(out: &Output) -> String {
     String::from_utf8(out.stdout.clone()).unwrap()
 }
 
-fn lock_file(env: &TestEnv) -> PathBuf {
-    env.path("state/roost/ext.lock")
-}
-
-fn index_file(env: &TestEnv) -> PathBuf {
-    env.path("state/roost/ext.index")
-}
-
 fn read_lock(env: &TestEnv) -> Value {
     serde_json::from_slice(&std::fs::read(lock_file(env)).unwrap()).unwrap()
 }

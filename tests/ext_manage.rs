@@ -32,14 +32,6 @@ fn state_dir(env: &TestEnv, name: &str) -> PathBuf {
     env.path("state/roost/ext").join(name)
 }
 
-fn lock_file(env: &TestEnv) -> PathBuf {
-    env.path("state/roost/ext.lock")
-}
-
-fn index_file(env: &TestEnv) -> PathBuf {
-    env.path("state/roost/ext.index")
-}
-
 fn lock(env: &TestEnv) -> Value {
     serde_json::from_slice(&std::fs::read(lock_file(env)).unwrap()).unwrap()
 }
@@ -77,34 +69,6 @@ fn age(path: &Path) {
         .unwrap()
         .set_modified(old)
         .unwrap();
-}
-
-/// Every entry below `dir` (`.git` included): path, mode, and content or
-/// link target.
-fn listing(dir: &Path) -> Vec<(PathBuf, u32, Vec<u8>)> {
-    fn walk(root: &Path, dir: &Path, out: &mut Vec<(PathBuf, u32, Vec<u8>)>) {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            let meta = std::fs::symlink_metadata(&path).unwrap();
-            let rel = path.strip_prefix(root).unwrap().to_path_buf();
-            let mode = meta.permissions().mode();
-            if meta.file_type().is_symlink() {
-                let target = std::fs::read_link(&path).unwrap();
-                out.push((rel, mode, target.into_os_string().into_encoded_bytes()));
-            } else if meta.is_dir() {
-                out.push((rel, mode, Vec::new()));
-                walk(root, &path, out);
-            } else {
-                out.push((rel, mode, std::fs::read(&path).unwrap()));
-            }
-        }
-    }
-    let mut out = Vec::new();
-    if dir.exists() {
-        walk(dir, dir, &mut out);
-    }
-    out.sort();
-    out
 }
 
 /// A file's path, and its bytes and mtime when it exists.

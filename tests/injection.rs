@@ -59,14 +59,6 @@ fn installed(env: &TestEnv) -> Fixture {
     f
 }
 
-fn lock_file(env: &TestEnv) -> PathBuf {
-    env.path("state/roost/ext.lock")
-}
-
-fn index_file(env: &TestEnv) -> PathBuf {
-    env.path("state/roost/ext.index")
-}
-
 fn edit_lock(env: &TestEnv, edit: impl FnOnce(&mut serde_json::Value)) {
     let mut v: serde_json::Value =
         serde_json::from_slice(&std::fs::read(lock_file(env)).unwrap()).unwrap();

@@ -6,30 +6,13 @@
 //! bytes are the word; the rest is the index text.
 #![no_main]
 
+#[path = "../../tests/oracles/mod.rs"]
+mod oracles;
+
 use libfuzzer_sys::fuzz_target;
+use oracles::{oracle_lookup, valid_name};
 use roost::index::{self, Entry};
 use std::io::Read;
-
-/// Contract §5.2, written from the rule, not the code.
-fn oracle_lookup<'a>(index: &'a [u8], word: &[u8]) -> Option<Entry<'a>> {
-    if word.is_empty() || word.contains(&b'\t') || word.contains(&b'\n') {
-        return None;
-    }
-    let line = index.split(|&b| b == b'\n').find(|line| {
-        let mut parts = line.splitn(2, |&b| b == b'\t');
-        parts.next() == Some(word) && parts.next().is_some()
-    })?;
-    let fields: Vec<&[u8]> = line.split(|&b| b == b'\t').collect();
-    if !(3..=4).contains(&fields.len()) || fields[..3].iter().any(|f| f.is_empty()) {
-        return None;
-    }
-    Some(Entry {
-        command: fields[0],
-        extension: fields[1],
-        path: fields[2],
-        authorities: fields.get(3).copied().unwrap_or_default(),
-    })
-}
 
 /// A reader that hands out at most `n` bytes per read, so the streaming
 /// reader's chunk boundaries land everywhere.
@@ -47,14 +30,6 @@ impl Read for Trickle<'_> {
     }
 }
 
-fn valid_name_oracle(b: &[u8]) -> bool {
-    !b.is_empty()
-        && b.len() <= 32
-        && b[0].is_ascii_lowercase()
-        && b.iter()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
-}
-
 fuzz_target!(|data: &[u8]| {
     let Some((&n, rest)) = data.split_first() else {
         return;
@@ -68,7 +43,11 @@ fuzz_target!(|data: &[u8]| {
         assert!(!e.command.is_empty() && !e.extension.is_empty() && !e.path.is_empty());
         assert!(!e.authorities.contains(&b'\t'));
     }
-    assert_eq!(index::valid_name(word), valid_name_oracle(word), "valid_name({word:?})");
+    assert_eq!(
+        index::valid_name(word),
+        std::str::from_utf8(word).is_ok_and(valid_name),
+        "valid_name({word:?})"
+    );
 
     let found = index::lookup(idx, word);
     assert_eq!(found, oracle_lookup(idx, word), "lookup({word:?})");
@@ -82,7 +61,11 @@ fuzz_target!(|data: &[u8]| {
 
     // The streaming reader finds the same line, in one read or in many.
     let streamed = index::read_line(idx, word);
-    assert_eq!(streamed.as_deref().and_then(Entry::parse), found, "read_line({word:?})");
+    assert_eq!(
+        streamed.as_deref().and_then(Entry::parse),
+        found,
+        "read_line({word:?})"
+    );
     if let Some(line) = &streamed {
         assert!(line.starts_with(word) && line.get(word.len()) == Some(&b'\t'));
         assert!(!line.contains(&b'\n'));

@@ -4,19 +4,14 @@
 //! from the lock is lines of valid names that parse and look up back.
 #![no_main]
 
+#[path = "../../tests/oracles/mod.rs"]
+mod oracles;
+
 use libfuzzer_sys::fuzz_target;
+use oracles::valid_name;
 use roost::index::{self, Entry};
 use roost::testing::lock::{self, Lock};
 use serde_json::Value;
-
-fn valid_name(s: &str) -> bool {
-    let b = s.as_bytes();
-    !b.is_empty()
-        && b.len() <= 32
-        && b[0].is_ascii_lowercase()
-        && b.iter()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
-}
 
 fuzz_target!(|data: &[u8]| {
     let Ok(parsed) = Lock::parse(data) else {

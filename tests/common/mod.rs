@@ -198,6 +198,46 @@ impl Drop for TestEnv {
     }
 }
 
+/// This test's ext.lock.
+pub fn lock_file(env: &TestEnv) -> PathBuf {
+    env.path("state/roost/ext.lock")
+}
+
+/// This test's ext.index.
+pub fn index_file(env: &TestEnv) -> PathBuf {
+    env.path("state/roost/ext.index")
+}
+
+/// Every entry below `dir` (`.git` included), sorted: path, mode, and
+/// content or link target. Empty when `dir` does not exist.
+pub fn listing(dir: &Path) -> Vec<(PathBuf, u32, Vec<u8>)> {
+    use std::os::unix::fs::PermissionsExt;
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<(PathBuf, u32, Vec<u8>)>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries {
+            let path = entry.unwrap().path();
+            let meta = std::fs::symlink_metadata(&path).unwrap();
+            let rel = path.strip_prefix(root).unwrap().to_path_buf();
+            let mode = meta.permissions().mode();
+            if meta.file_type().is_symlink() {
+                let target = std::fs::read_link(&path).unwrap();
+                out.push((rel, mode, target.into_os_string().into_encoded_bytes()));
+            } else if meta.is_dir() {
+                out.push((rel, mode, Vec::new()));
+                walk(root, &path, out);
+            } else {
+                out.push((rel, mode, std::fs::read(&path).unwrap()));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out.sort();
+    out
+}
+
 /// Polls `cond` until it holds or `limit` passes.
 pub fn wait_until(limit: Duration, mut cond: impl FnMut() -> bool) -> bool {
     let end = Instant::now() + limit;
