@@ -2,7 +2,6 @@
 //! `COMMAND TAB EXTENSION TAB /abs/path TAB AUTHORITIES`. The lookup is a
 //! byte scan, no parser; the renderer is what every index writer uses.
 
-use memchr::memmem;
 use std::io::Read;
 
 /// One line of the index, borrowed from the file's bytes.
@@ -70,7 +69,7 @@ pub fn read_line(mut reader: impl Read, word: &[u8]) -> Option<Vec<u8>> {
             return None;
         } else {
             // Keep only the unfinished last line (as "\n" + its bytes).
-            let keep = memchr::memrchr(b'\n', &buf).unwrap_or(0);
+            let keep = scan::last_newline(&buf).unwrap_or(0);
             buf.drain(..keep);
         }
         let len = buf.len();
@@ -108,10 +107,57 @@ fn find(buf: &[u8], word: &[u8], at_start: bool) -> Option<(usize, usize)> {
         needle.push(b'\n');
         needle.extend_from_slice(word);
         needle.push(b'\t');
-        memmem::find(buf, &needle)? + 1
+        scan::find(buf, &needle)? + 1
     };
-    let end = memchr::memchr(b'\n', &buf[start..]).map_or(buf.len(), |i| start + i);
+    let end = scan::newline(&buf[start..]).map_or(buf.len(), |i| start + i);
     Some((start, end))
+}
+
+/// Byte searches that never probe the CPU. memchr's generic entry points
+/// ask CPUID which vector extensions exist the first time they run, and
+/// under a hypervisor each CPUID is a trap costing microseconds: more than
+/// scanning a typical index. SSE2 is part of x86_64 itself, so no probe is
+/// needed to use it; other targets keep memchr's own choice.
+#[cfg(target_arch = "x86_64")]
+mod scan {
+    use memchr::arch::x86_64::sse2::{memchr::One, packedpair::Finder};
+
+    /// Where `needle` (at least 2 bytes) first occurs in `haystack`.
+    pub fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+        match Finder::new(needle) {
+            Some(f) if haystack.len() >= f.min_haystack_len() => f.find(haystack, needle),
+            _ => haystack.windows(needle.len()).position(|w| w == needle),
+        }
+    }
+
+    pub fn newline(haystack: &[u8]) -> Option<usize> {
+        match One::new(b'\n') {
+            Some(one) => one.find(haystack),
+            None => haystack.iter().position(|&b| b == b'\n'),
+        }
+    }
+
+    pub fn last_newline(haystack: &[u8]) -> Option<usize> {
+        match One::new(b'\n') {
+            Some(one) => one.rfind(haystack),
+            None => haystack.iter().rposition(|&b| b == b'\n'),
+        }
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+mod scan {
+    pub fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+        memchr::memmem::find(haystack, needle)
+    }
+
+    pub fn newline(haystack: &[u8]) -> Option<usize> {
+        memchr::memchr(b'\n', haystack)
+    }
+
+    pub fn last_newline(haystack: &[u8]) -> Option<usize> {
+        memchr::memrchr(b'\n', haystack)
+    }
 }
 
 /// The index text for these lines (sorted by command, 4 fields each).

@@ -1535,6 +1535,194 @@ fn a_server_that_never_answers_is_given_up_on_in_bounded_time() {
     assert_eq!(snapshot(&env), before);
 }
 
+/// An https server on 127.0.0.1 (openssl s_server, which speaks TLS and
+/// then answers any request with a status page, not git), its certificate
+/// signed by a throwaway CA. Returns the server, the base URL and the CA.
+fn tls_server(env: &TestEnv) -> Option<(ChildGuard, String, PathBuf)> {
+    let dir = env.path("tls");
+    std::fs::create_dir_all(&dir).unwrap();
+    let openssl = |args: &[&str]| {
+        Command::new("openssl")
+            .args(args)
+            .current_dir(&dir)
+            .stdin(Stdio::null())
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    std::fs::write(
+        dir.join("leaf.cnf"),
+        "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n",
+    )
+    .unwrap();
+    let made = openssl(&[
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-days",
+        "2",
+        "-keyout",
+        "ca.key",
+        "-out",
+        "ca.pem",
+        "-subj",
+        "/CN=roost test CA",
+    ]) && openssl(&[
+        "req",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        "leaf.key",
+        "-out",
+        "leaf.csr",
+        "-subj",
+        "/CN=127.0.0.1",
+    ]) && openssl(&[
+        "x509",
+        "-req",
+        "-in",
+        "leaf.csr",
+        "-CA",
+        "ca.pem",
+        "-CAkey",
+        "ca.key",
+        "-CAcreateserial",
+        "-days",
+        "2",
+        "-extfile",
+        "leaf.cnf",
+        "-out",
+        "leaf.pem",
+    ]);
+    if !made {
+        skip_without("openssl is not installed");
+        return None;
+    }
+    let mut server = Command::new("openssl")
+        .args([
+            "s_server",
+            "-accept",
+            "127.0.0.1:0",
+            "-cert",
+            "leaf.pem",
+            "-key",
+            "leaf.key",
+            "-www",
+        ])
+        .current_dir(&dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // "ACCEPT 127.0.0.1:PORT" once it listens.
+    let mut out = std::io::BufReader::new(server.stdout.take().unwrap());
+    let mut line = String::new();
+    let port = loop {
+        line.clear();
+        if std::io::BufRead::read_line(&mut out, &mut line).unwrap() == 0 {
+            panic!("openssl s_server exited before listening");
+        }
+        if let Some(addr) = line.trim().strip_prefix("ACCEPT ") {
+            break addr.rsplit(':').next().unwrap().to_string();
+        }
+    };
+    Some((
+        ChildGuard(server),
+        format!("https://127.0.0.1:{port}/"),
+        dir.join("ca.pem"),
+    ))
+}
+
+/// Kills the child when the test ends, however it ends.
+struct ChildGuard(std::process::Child);
+
+impl Drop for ChildGuard {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn https_refuses_an_untrusted_certificate_and_talks_tls_with_a_trusted_one() {
+    let env = TestEnv::new();
+    let Some((_server, base, ca)) = tls_server(&env) else {
+        return;
+    };
+    let before = snapshot(&env);
+    let install = |trust: Option<&Path>| {
+        let mut cmd = env.roost(["ext", "install", "owner/roost-note", "--yes"]);
+        cmd.env("ROOST_EXT_GIT_BASE", &base)
+            .env_remove("SSL_CERT_DIR");
+        match trust {
+            Some(ca) => cmd.env("SSL_CERT_FILE", ca),
+            None => cmd.env_remove("SSL_CERT_FILE"),
+        };
+        refused(&run_within(cmd, Duration::from_secs(30)).0)
+    };
+    let prefix = format!("roost ext install: cannot resolve HEAD at {base}owner/roost-note: ");
+    // Signed by nobody the system trusts: refused at the handshake.
+    let err = install(None);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with(&prefix), "{err}");
+    assert!(
+        err.contains("invalid peer certificate: UnknownIssuer"),
+        "{err}"
+    );
+    // Trusted through SSL_CERT_FILE: TLS completes, and what fails is that
+    // the server does not speak git.
+    let err = install(Some(&ca));
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with(&prefix), "{err}");
+    assert!(!err.contains("certificate"), "{err}");
+    assert!(err.contains("'dumb' protocol is not supported"), "{err}");
+    assert_eq!(snapshot(&env), before);
+}
+
+#[test]
+fn what_ssh_and_the_remote_print_reaches_the_terminal_neutralised() {
+    let env = TestEnv::new();
+    note_repo(&env).commit("first");
+    // A stand-in for ssh, first on PATH: it prints what a hostile server's
+    // banner or error could (a title change, a screen clear, a bidi
+    // override), then runs the remote command on this machine, joining
+    // the words after the host as ssh does.
+    let bin = env.path("ssh-bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let ssh = bin.join("ssh");
+    std::fs::write(
+        &ssh,
+        "#!/bin/sh\n\
+         printf 'remote: hi \\033]0;owned\\007 \\033[2J \\342\\200\\256txt\\r\\n' >&2\n\
+         while [ $# -gt 0 ]; do case $1 in -o|-p) shift 2;; -*) shift;; *) break;; esac; done\n\
+         shift\n\
+         exec sh -c \"$*\"\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&ssh, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = env
+        .roost(["ext", "install", "owner/roost-note", "--yes"])
+        .env(
+            "PATH",
+            format!("{}:{}", bin.display(), std::env::var("PATH").unwrap()),
+        )
+        .env(
+            "ROOST_EXT_GIT_BASE",
+            format!("ssh://example.invalid{}/", env.path("remote").display()),
+        )
+        .output()
+        .unwrap();
+    succeeded(&out);
+    // Once for the ref lookup, once for the fetch: every byte visible.
+    let line = "remote: hi \\x1b]0;owned\\x07 \\x1b[2J \\u{202e}txt\n";
+    assert_eq!(String::from_utf8(out.stderr).unwrap(), line.repeat(2));
+    let out = env.roost(["note"]).output().unwrap();
+    assert_eq!(succeeded(&out), "note\n");
+}
+
 #[test]
 fn a_host_that_wants_credentials_is_refused_without_asking() {
     let env = TestEnv::new();

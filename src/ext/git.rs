@@ -87,6 +87,78 @@ impl Drop for PipeErrors {
     }
 }
 
+/// What a network operation needs around it: SIGPIPE as an error (see
+/// `PipeErrors`), stderr neutralised (see `StderrFilter`) and a TLS crypto
+/// provider for https. ring is installed here, when a remote is first
+/// reached, rather than linked in as a library with start-up code that
+/// every roost command would pay for.
+struct Network {
+    _pipes: PipeErrors,
+    _stderr: Option<StderrFilter>,
+}
+
+impl Network {
+    fn begin() -> Network {
+        // Fails only when a provider is already installed: that one serves.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        Network {
+            _pipes: PipeErrors::new(),
+            _stderr: StderrFilter::begin(),
+        }
+    }
+}
+
+/// While alive, roost's stderr is a pipe, and a thread copies what arrives
+/// to the real stderr a line at a time through `untrusted::printable`. gix
+/// forwards ssh's stderr (the remote's banners and errors) to roost's
+/// stderr as it comes; a remote must not reach the terminal with escapes.
+struct StderrFilter {
+    /// The real stderr, put back on drop.
+    real: std::os::fd::OwnedFd,
+    /// Signalled when the copier has written everything.
+    done: std::sync::mpsc::Receiver<()>,
+}
+
+impl StderrFilter {
+    fn begin() -> Option<StderrFilter> {
+        use std::os::fd::AsFd;
+        let real = std::io::stderr().as_fd().try_clone_to_owned().ok()?;
+        let out = std::fs::File::from(real.try_clone().ok()?);
+        let (reader, writer) = std::io::pipe().ok()?;
+        let (finished, done) = std::sync::mpsc::channel();
+        std::thread::Builder::new()
+            .name("stderr".into())
+            .spawn(move || {
+                copy_printable(reader, out);
+                let _ = finished.send(());
+            })
+            .ok()?;
+        // On failure `writer` closes here and the copier ends at once.
+        nix::unistd::dup2_stderr(&writer).ok()?;
+        Some(StderrFilter { real, done })
+    }
+}
+
+impl Drop for StderrFilter {
+    fn drop(&mut self) {
+        // Closes the pipe's last writer (every program roost started has
+        // its own stderr), so the copier drains and ends. A writer that
+        // lives on somewhere must not hang roost: wait a bounded time.
+        if nix::unistd::dup2_stderr(&self.real).is_ok() {
+            let _ = self.done.recv_timeout(std::time::Duration::from_secs(2));
+        }
+    }
+}
+
+fn copy_printable(from: std::io::PipeReader, mut to: std::fs::File) {
+    use std::io::{BufRead, Write};
+    for line in std::io::BufReader::new(from).split(b'\n') {
+        let Ok(line) = line else { break };
+        let line = line.strip_suffix(b"\r").unwrap_or(&line);
+        let _ = writeln!(to, "{}", crate::untrusted::printable(line));
+    }
+}
+
 /// Set when the user interrupts while `Interrupts` is alive: a fetch or
 /// checkout stops and the question reads as no, so the command unwinds and
 /// removes what it made instead of dying with a half-made clone on disk.
@@ -131,7 +203,7 @@ impl Drop for Interrupts {
 
 /// Every ref the remote advertises, never prompting for credentials.
 fn ls_remote(url: &str) -> Result<Vec<Ref>> {
-    let _pipes = PipeErrors::new();
+    let _network = Network::begin();
     let parsed = gix::url::parse(url.as_bytes().as_bstr()).map_err(|e| chain(&e))?;
     use gix::url::Scheme;
     if !matches!(parsed.scheme, Scheme::File | Scheme::Https | Scheme::Ssh) {
@@ -267,7 +339,7 @@ pub fn resolve(url: &str, reference: Option<&str>) -> Result<ObjectId> {
 /// out with every filter off; returns the commit's tree id. Refuses when what
 /// was checked out is not the pinned commit.
 pub fn fetch_pinned(url: &str, commit: ObjectId, dest: &Path) -> Result<ObjectId> {
-    let _pipes = PipeErrors::new();
+    let _network = Network::begin();
     let overrides = OVERRIDES.iter().map(|o| o.to_string()).chain([
         format!("core.sshCommand={SSH}"),
         format!("gitoxide.http.connectTimeout={}", HTTP_CONNECT_SECS * 1000),

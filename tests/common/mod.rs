@@ -314,3 +314,14 @@ impl RealHomeGuard {
 fn mtime(p: &Path) -> Option<std::time::SystemTime> {
     std::fs::symlink_metadata(p).and_then(|m| m.modified()).ok()
 }
+
+/// For a test that needs a tool this machine may lack: returns after a note
+/// (the caller then skips), or fails the test under ROOST_TEST_REQUIRE_ALL=1,
+/// which .ci/run sets because it installs every such tool.
+pub fn skip_without(why: &str) {
+    assert!(
+        std::env::var("ROOST_TEST_REQUIRE_ALL").as_deref() != Ok("1"),
+        "ROOST_TEST_REQUIRE_ALL=1 but {why}"
+    );
+    eprintln!("skipped: {why}");
+}
