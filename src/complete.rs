@@ -109,7 +109,15 @@ pub fn main(args: &[OsString]) -> u8 {
         },
         _ => return usage(),
     };
-    let line = &words[2..];
+    // `LANG=C roost …`: the shell's variable assignments come before the
+    // command and are no words of roost's (bash hands them over as words).
+    let assignments = words[2..]
+        .iter()
+        .take(cword)
+        .take_while(|w| is_assignment(w))
+        .count();
+    let line = &words[2 + assignments..];
+    let cword = cword - assignments;
     let before: Vec<&str> = line
         .iter()
         .take(cword)
@@ -133,6 +141,18 @@ pub fn main(args: &[OsString]) -> u8 {
     }
     let _ = std::io::stdout().write_all(&out);
     0
+}
+
+/// A shell variable assignment word: `NAME=value`.
+fn is_assignment(word: &str) -> bool {
+    let Some((name, _)) = word.split_once('=') else {
+        return false;
+    };
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 fn usage() -> u8 {
@@ -430,6 +450,18 @@ impl Source for Live {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn assignments_are_name_equals_anything() {
+        for w in ["A=1", "_=", "LANG=C.UTF-8", "B_2=x=y"] {
+            assert!(is_assignment(w), "{w}");
+        }
+        for w in [
+            "roost", "=x", "1A=x", "A-B=x", "./roost", "--opt=x", "a.b=c",
+        ] {
+            assert!(!is_assignment(w), "{w}");
+        }
+    }
 
     #[derive(Default)]
     struct Fake {

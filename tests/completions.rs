@@ -264,6 +264,23 @@ fn core_commands_and_their_flags_complete_in_every_shell() {
 }
 
 #[test]
+fn variable_assignments_in_front_of_roost_are_not_its_words() {
+    let env = Env::new();
+    for shell in shells() {
+        assert_eq!(
+            env.complete(shell, "LANG=C roost sp"),
+            ["spawn"],
+            "{shell:?}"
+        );
+        assert_eq!(
+            env.complete(shell, "A=1 B_2=x=y roost ext inst"),
+            ["install"],
+            "{shell:?}"
+        );
+    }
+}
+
+#[test]
 fn ext_offers_its_verbs_in_every_shell() {
     let env = Env::new();
     for shell in shells() {
