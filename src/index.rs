@@ -52,37 +52,42 @@ pub fn read_line(mut reader: impl Read, word: &[u8]) -> Option<Vec<u8>> {
     if !plausible(word) {
         return None;
     }
-    // buf always starts at a line boundary; a leading '\n' stands for the
-    // start of the file so that one needle finds every line.
-    // Chunks start at one page and double up to 32 KiB: a typical index is
-    // one small read, and a big one still streams in few system calls.
+    // buf[..filled] always starts at a line boundary; a leading '\n' stands
+    // for the start of the file so that one needle finds every line.
+    // The first read is one page: a typical index is one small read. A
+    // bigger one streams through 32 KiB reads into one buffer, which is
+    // zeroed once, when it grows, and not at every read.
     let mut chunk = FIRST_CHUNK;
-    let mut buf = Vec::with_capacity(chunk + 256);
-    buf.push(b'\n');
+    let mut buf = vec![0; 1 + chunk];
+    buf[0] = b'\n';
+    let mut filled = 1;
     let mut eof = false;
     loop {
-        if let Some((start, end)) = find(&buf, word, false) {
-            if end < buf.len() || eof {
-                return Some(buf[start..end].to_vec());
+        let data = &buf[..filled];
+        if let Some((start, end)) = find(data, word, false) {
+            if end < filled || eof {
+                return Some(data[start..end].to_vec());
             }
         } else if eof {
             return None;
         } else {
             // Keep only the unfinished last line (as "\n" + its bytes).
-            let keep = scan::last_newline(&buf).unwrap_or(0);
-            buf.drain(..keep);
+            let keep = scan::last_newline(data).unwrap_or(0);
+            buf.copy_within(keep..filled, 0);
+            filled -= keep;
         }
-        let len = buf.len();
-        buf.resize(len + chunk, 0);
-        chunk = (chunk * 2).min(MAX_CHUNK);
+        if buf.len() < filled + chunk {
+            buf.resize(filled + chunk, 0);
+        }
+        chunk = MAX_CHUNK;
         let n = loop {
-            match reader.read(&mut buf[len..]) {
+            match reader.read(&mut buf[filled..]) {
                 Ok(n) => break n,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
                 Err(_) => return None,
             }
         };
-        buf.truncate(len + n);
+        filled += n;
         eof = n == 0;
     }
 }
