@@ -9,10 +9,14 @@
 //!   (V) git hashing the same tree: `git add -A -f .` into a throwaway index
 //!       (deleted before every round, so everything is rehashed), then
 //!       `git write-tree` (both timed, as one)
-//!   (i) roost ext install OWNER/REPO --yes from file://, 500 files
-//!       (`roost ext remove NAME --purge` between rounds, not timed)
-//!   (I) git clone --quiet file://… of the same repository (removed between
-//!       rounds, not timed); min(ROUNDS, 20) rounds for this pair
+//!   (i) roost ext install OWNER/REPO --yes from file://, 500 files, into
+//!       fresh data and state directories every round
+//!   (I) git clone --quiet file://… of the same repository into a fresh
+//!       directory every round; min(ROUNDS, 20) rounds for this pair.
+//!       Nothing of either is deleted until the end: on ext4, creating
+//!       files where many were deleted seconds before is several times
+//!       slower (the allocator skips recently freed inodes), which would
+//!       measure the file system's state rather than the two programs.
 //!   (c) roost __complete bash 1 roost '' with 1,000 installed commands
 //!   (C) roost __complete bash 1 roost sp with an empty index (the baseline);
 //!       10 x ROUNDS rounds for this pair
@@ -111,19 +115,24 @@ fn main() {
 
     // 2. install vs git clone.
     let url = format!("file://{}", sb.join("remote/bench/mid").display());
-    let clone_dest = sb.join("git-clone");
+    let fresh = std::cell::Cell::new(0);
+    let next = || {
+        fresh.set(fresh.get() + 1);
+        sb.join(format!("installs/{}", fresh.get()))
+    };
     let mut install = vec![
         Case {
             label: "i",
             what: "roost ext install, 500 files, file://",
             run: Box::new(|| {
+                let dir = next();
                 let mut cmd = command(&base, &[roost, "ext", "install", "bench/mid", "--yes"]);
+                cmd.env("XDG_DATA_HOME", dir.join("data"))
+                    .env("XDG_STATE_HOME", dir.join("state"));
                 let start = Instant::now();
                 let status = cmd.status().unwrap();
                 let t = start.elapsed();
                 assert!(status.success(), "roost ext install failed");
-                let out = run(&base, &[roost, "ext", "remove", "mid", "--purge"]);
-                assert!(out.status.success(), "remove: {}", text(&out.stderr));
                 t
             }),
             times: Vec::new(),
@@ -132,13 +141,13 @@ fn main() {
             label: "I",
             what: "git clone, same repository, file://",
             run: Box::new(|| {
-                let dest = clone_dest.to_str().unwrap();
+                let dest = next().join("clone");
+                let dest = dest.to_str().unwrap();
                 let mut cmd = command(&base, &["git", "clone", "--quiet", &url, dest]);
                 let start = Instant::now();
                 let status = cmd.status().unwrap();
                 let t = start.elapsed();
                 assert!(status.success(), "git clone failed");
-                std::fs::remove_dir_all(&clone_dest).unwrap();
                 t
             }),
             times: Vec::new(),

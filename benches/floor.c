@@ -1,6 +1,6 @@
 /* The physical floor of dispatch: a static program that does nothing but
  * execv the extension named by its first argument. Built by
- * scripts/bench-dispatch with `cc -O2 -static`. */
+ * benches/dispatch.rs with `cc -O2 -static`. */
 #include <unistd.h>
 
 int main(int argc, char **argv) {
