@@ -404,10 +404,78 @@ fn check_says_when_an_extension_asks_for_the_fleet() {
              \x20 name      note\n\
              \x20 contract  1 (roost speaks 1)\n\
              \x20 claims    roost note\n\
-             \x20 needs     fleet: it asks to drive the user's agents\n",
+             \x20 needs     fleet: it asks to drive the user's agents\n\
+             note: install takes the last commit, and these files differ from it: \
+             roost-ext.json (changed)\n",
             dir.display()
         )
     );
+}
+
+#[test]
+fn check_notes_the_files_that_differ_from_the_last_commit_which_install_takes() {
+    let env = TestEnv::new();
+    let dir = scaffold(&env, "note");
+    let git = |args: &[&str]| {
+        let out = Command::new("git")
+            .args(args)
+            .current_dir(&dir)
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}: {}", describe(&out));
+    };
+    // Committed without its exec bit, executable on disk: check alone would
+    // pass it, install would refuse it.
+    git(&["update-index", "--chmod=-x", "bin/roost-note"]);
+    git(&[
+        "-c",
+        "user.name=t",
+        "-c",
+        "user.email=t@example.invalid",
+        "commit",
+        "-qm",
+        "x",
+    ]);
+    std::fs::write(dir.join("README.md"), "edited\n").unwrap();
+    std::fs::write(dir.join("scratch.txt"), "never committed\n").unwrap();
+    std::fs::remove_file(dir.join("roost-ext.json")).unwrap();
+    std::fs::write(
+        dir.join("roost-ext.json"),
+        r#"{"name": "note", "contract": 1, "commands": ["note", "more"]}"#,
+    )
+    .unwrap();
+    std::fs::write(dir.join("bin/roost-more"), "#!/bin/sh\n").unwrap();
+    std::fs::set_permissions(
+        dir.join("bin/roost-more"),
+        std::fs::Permissions::from_mode(0o755),
+    )
+    .unwrap();
+    let note = "install takes the last commit, and these files differ from it: \
+                README.md (changed), bin/roost-more (not committed), \
+                bin/roost-note (mode changed), roost-ext.json (changed)";
+    let out = check(&env, &dir, false);
+    assert!(
+        clean(&out).ends_with(&format!("note: {note}\n")),
+        "{}",
+        clean(&out)
+    );
+    let v: Value = serde_json::from_str(&clean(&check(&env, &dir, true))).unwrap();
+    assert_eq!(v["notes"], json!([note]));
+    // Committed, nothing is noted.
+    git(&["add", "-A"]);
+    git(&[
+        "-c",
+        "user.name=t",
+        "-c",
+        "user.email=t@example.invalid",
+        "commit",
+        "-qm",
+        "y",
+    ]);
+    let v: Value = serde_json::from_str(&clean(&check(&env, &dir, true))).unwrap();
+    assert_eq!(v["notes"], json!([]));
 }
 
 #[test]
@@ -704,10 +772,15 @@ fn the_authors_loop_from_new_to_remove_keeps_the_checkout() {
     assert_eq!(v["clone"], dir.to_str().unwrap());
     assert_eq!(v["manifest"]["name"], "note");
 
-    // check now notes that it is installed here, and still accepts it.
+    // check now notes that it is installed here, and that the edit is not
+    // committed (a pinned install would not have it), and still accepts it.
     let out = check(&env, &dir, false);
     assert!(
-        clean(&out).ends_with("note: note is already installed here\n"),
+        clean(&out).ends_with(
+            "note: note is already installed here\n\
+             note: install takes the last commit, and these files differ from it: \
+             bin/roost-note (changed)\n"
+        ),
         "{}",
         describe(&out)
     );

@@ -2,7 +2,7 @@
 //! directory, so authors see what install would refuse, or what it would
 //! claim and ask for. Nothing is installed.
 
-use super::{checks, store, Words};
+use super::{checks, git, store, Words};
 use crate::error::{Error, Result};
 use crate::untrusted::printable;
 use serde_json::json;
@@ -26,7 +26,7 @@ pub fn run(a: &mut Words) -> Result<u8> {
     let shown = printable(dir.as_os_str().as_bytes());
     let verdict = checks::check_dir(&dir);
     let notes = match &verdict {
-        Ok(m) => notes(m),
+        Ok(m) => notes(m).into_iter().chain(uncommitted(&dir, m)).collect(),
         Err(_) => Vec::new(),
     };
     if as_json {
@@ -88,4 +88,47 @@ fn notes(m: &super::manifest::Manifest) -> Vec<String> {
         }
     }
     out
+}
+
+/// Install takes the last commit, while check looked at the files: in a git
+/// work tree, every committed file and every file the gates read
+/// (roost-ext.json, bin/roost-CMD) that differs from that commit.
+fn uncommitted(dir: &std::path::Path, m: &super::manifest::Manifest) -> Vec<String> {
+    use gix::bstr::{BString, ByteSlice};
+    let Some(committed) = git::committed_leaves(dir) else {
+        return Vec::new();
+    };
+    let gated = std::iter::once(BString::from("roost-ext.json"))
+        .chain(m.commands.iter().map(|c| format!("bin/roost-{c}").into()));
+    let paths: std::collections::BTreeSet<BString> =
+        committed.keys().cloned().chain(gated).collect();
+    let mut differ = Vec::new();
+    for path in paths {
+        let on_disk = git::leaf_on_disk(&dir.join(path.to_path_lossy()))
+            .ok()
+            .flatten();
+        let how = match (committed.get(&path), on_disk) {
+            // A submodule: install never fetches it.
+            (Some(c), _) if c.kind == gix::objs::tree::EntryKind::Commit => continue,
+            (None, Some(_)) => "not committed",
+            (Some(_), None) => "not here",
+            (Some(c), Some(d)) if c.id != d.id => "changed",
+            (Some(c), Some(d)) if c.kind != d.kind => "mode changed",
+            _ => continue,
+        };
+        differ.push(format!("{} ({how})", printable(&path)));
+    }
+    if differ.is_empty() {
+        return Vec::new();
+    }
+    const SHOWN: usize = 10;
+    let more = differ.len().saturating_sub(SHOWN);
+    differ.truncate(SHOWN);
+    let mut list = differ.join(", ");
+    if more > 0 {
+        list.push_str(&format!(" and {more} more"));
+    }
+    vec![format!(
+        "install takes the last commit, and these files differ from it: {list}"
+    )]
 }

@@ -467,13 +467,8 @@ fn hash_tree(
             .map_err(|e| io(&format!("cannot stat {}", path.display()), e))?;
         let rel: BString = [prefix, name.as_bytes()].concat().into();
         let ft = meta.file_type();
-        let leaf = if ft.is_symlink() {
-            let target = std::fs::read_link(&path)
-                .map_err(|e| io(&format!("cannot read {}", path.display()), e))?;
-            Leaf {
-                kind: EntryKind::Link,
-                id: hash_of(gix::objs::Kind::Blob, target.as_os_str().as_bytes())?,
-            }
+        let leaf = if let Some(leaf) = file_leaf(&path, &meta)? {
+            leaf
         } else if ft.is_dir() {
             if let Some(link) = gitlinks.get(&rel) {
                 *link
@@ -486,16 +481,6 @@ fn hash_tree(
                     },
                     None => continue,
                 }
-            }
-        } else if ft.is_file() {
-            let kind = if meta.permissions().mode() & 0o100 != 0 {
-                EntryKind::BlobExecutable
-            } else {
-                EntryKind::Blob
-            };
-            Leaf {
-                kind,
-                id: hash_file(&path)?,
             }
         } else {
             return Err(format!(
@@ -519,6 +504,49 @@ fn hash_tree(
     let mut buf = Vec::new();
     gix::objs::WriteTo::write_to(&gix::objs::Tree { entries }, &mut buf).map_err(|e| chain(&e))?;
     hash_of(gix::objs::Kind::Tree, &buf).map(Some)
+}
+
+/// What git would record for the file or symlink at `path` (None for a
+/// directory or anything else).
+fn file_leaf(path: &Path, meta: &std::fs::Metadata) -> Result<Option<Leaf>> {
+    let ft = meta.file_type();
+    Ok(Some(if ft.is_symlink() {
+        let target = std::fs::read_link(path)
+            .map_err(|e| io(&format!("cannot read {}", path.display()), e))?;
+        Leaf {
+            kind: EntryKind::Link,
+            id: hash_of(gix::objs::Kind::Blob, target.as_os_str().as_bytes())?,
+        }
+    } else if ft.is_file() {
+        let kind = if meta.permissions().mode() & 0o100 != 0 {
+            EntryKind::BlobExecutable
+        } else {
+            EntryKind::Blob
+        };
+        Leaf {
+            kind,
+            id: hash_file(path)?,
+        }
+    } else {
+        return Ok(None);
+    }))
+}
+
+/// The leaf at `path` on disk, as git would record it; None when nothing,
+/// a directory or a special file is there.
+pub fn leaf_on_disk(path: &Path) -> Result<Option<Leaf>> {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) => file_leaf(path, &meta),
+        Err(_) => Ok(None),
+    }
+}
+
+/// The leaves of the commit checked out in the work tree `dir` (None when
+/// `dir` holds no git repository, or one with no commit yet).
+pub fn committed_leaves(dir: &Path) -> Option<Leaves> {
+    let repo = gix::open_opts(dir, gix::open::Options::isolated()).ok()?;
+    let tree = repo.head_commit().ok()?.tree_id().ok()?.detach();
+    tree_leaves(repo.git_dir(), tree).ok()
 }
 
 /// The leaves of `tree` as stored in the object database of a fetched
