@@ -7,7 +7,7 @@ use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::PermissionsExt;
 use std::path::PathBuf;
-use std::process::Output;
+use std::process::{Command, Output};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
 
@@ -405,4 +405,38 @@ fn status_rebuilt_without_fleet_fails_loudly() {
         "{}",
         describe(&out)
     );
+}
+
+/// Every roost command, the typo and the dispatch included, runs whatever
+/// start-up code a linked library registers. One did (aws-lc, through the
+/// default TLS of reqwest): CPUID probes that, under a hypervisor, cost more
+/// than the rest of dispatch. Only the C runtime's and Rust std's entries
+/// may be there.
+#[test]
+fn no_linked_library_adds_start_up_code() {
+    let out = Command::new("readelf")
+        .args(["-SW", env!("CARGO_BIN_EXE_roost")])
+        .output();
+    let Some(out) = out.ok().filter(|o| o.status.success()) else {
+        skip_without("readelf (binutils) is not installed");
+        return;
+    };
+    let sections = String::from_utf8(out.stdout).unwrap();
+    let size_of = |name: &str| {
+        sections
+            .lines()
+            .find(|l| l.split_whitespace().any(|w| w == name))
+            .map(|l| {
+                let after: Vec<&str> = l.split(']').nth(1).unwrap().split_whitespace().collect();
+                // NAME TYPE ADDRESS OFFSET SIZE ...
+                usize::from_str_radix(after[4], 16).unwrap()
+            })
+    };
+    assert_eq!(
+        size_of(".init_array"),
+        Some(16),
+        "two entries (crtbegin's frame_dummy, std's argv capture) expected:\n{sections}"
+    );
+    assert_eq!(size_of(".preinit_array"), None, "{sections}");
+    assert_eq!(size_of(".ctors"), None, "{sections}");
 }
