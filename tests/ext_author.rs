@@ -426,18 +426,21 @@ fn check_notes_the_files_that_differ_from_the_last_commit_which_install_takes() 
             .unwrap();
         assert!(out.status.success(), "git {args:?}: {}", describe(&out));
     };
+    let commit = || {
+        git(&[
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@example.invalid",
+            "commit",
+            "-qm",
+            "change",
+        ])
+    };
     // Committed without its exec bit, executable on disk: check alone would
     // pass it, install would refuse it.
     git(&["update-index", "--chmod=-x", "bin/roost-note"]);
-    git(&[
-        "-c",
-        "user.name=t",
-        "-c",
-        "user.email=t@example.invalid",
-        "commit",
-        "-qm",
-        "x",
-    ]);
+    commit();
     std::fs::write(dir.join("README.md"), "edited\n").unwrap();
     std::fs::write(dir.join("scratch.txt"), "never committed\n").unwrap();
     std::fs::remove_file(dir.join("roost-ext.json")).unwrap();
@@ -465,15 +468,7 @@ fn check_notes_the_files_that_differ_from_the_last_commit_which_install_takes() 
     assert_eq!(v["notes"], json!([note]));
     // Committed, nothing is noted.
     git(&["add", "-A"]);
-    git(&[
-        "-c",
-        "user.name=t",
-        "-c",
-        "user.email=t@example.invalid",
-        "commit",
-        "-qm",
-        "y",
-    ]);
+    commit();
     let v: Value = serde_json::from_str(&clean(&check(&env, &dir, true))).unwrap();
     assert_eq!(v["notes"], json!([]));
 }
