@@ -2,7 +2,7 @@
 //! directory, so authors see what install would refuse, or what it would
 //! claim and ask for. Nothing is installed.
 
-use super::{checks, git, store, Words};
+use super::{checks, git, hash, store, Words};
 use crate::error::{Error, Result};
 use crate::untrusted::printable;
 use serde_json::json;
@@ -104,7 +104,7 @@ fn uncommitted(dir: &std::path::Path, m: &super::manifest::Manifest) -> Vec<Stri
         committed.keys().cloned().chain(gated).collect();
     let mut differ = Vec::new();
     for path in paths {
-        let on_disk = git::leaf_on_disk(&dir.join(path.to_path_lossy()))
+        let on_disk = hash::leaf_on_disk(&dir.join(path.to_path_lossy()))
             .ok()
             .flatten();
         let how = match (committed.get(&path), on_disk) {

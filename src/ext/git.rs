@@ -1,6 +1,7 @@
 //! Every git operation roost performs, in-process with gix: resolving a ref
 //! on a remote, fetching one pinned commit with nothing of the repository
-//! executed, and hashing a directory the way git hashes a tree (no filters).
+//! executed, and the trees recorded in a repository (hashing a directory on
+//! disk is `hash.rs`).
 //! No git program is run (gix itself spawns `git-upload-pack` for file:// and
 //! `ssh` for ssh:// remotes).
 
@@ -12,7 +13,6 @@ use gix::ObjectId;
 use nix::sys::signal::{sigaction, SaFlags, SigAction, SigHandler, SigSet, Signal};
 use std::collections::BTreeMap;
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -60,7 +60,7 @@ fn chain(e: &(dyn std::error::Error + 'static)) -> String {
     parts.join(": ")
 }
 
-fn io(what: &str, e: std::io::Error) -> String {
+pub(super) fn io(what: &str, e: std::io::Error) -> String {
     format!("{what}: {e}")
 }
 
@@ -414,132 +414,6 @@ pub fn mode(kind: EntryKind) -> &'static str {
 
 /// Every non-directory entry of a tree, by path.
 pub type Leaves = BTreeMap<BString, Leaf>;
-
-/// git's tree id of `dir` as it is on disk (`.git` excluded, no filters, raw
-/// bytes, empty directories dropped), and its leaves. `gitlinks` are the
-/// submodule paths of the pinned tree: roost never fetches them, so each is
-/// an empty directory standing for the recorded commit.
-pub fn hash_dir(dir: &Path, gitlinks: &Leaves) -> Result<(ObjectId, Leaves)> {
-    let mut leaves = Leaves::new();
-    let id = hash_tree(dir, b"", gitlinks, &mut leaves)?
-        .unwrap_or_else(|| ObjectId::empty_tree(gix::hash::Kind::Sha1));
-    Ok((id, leaves))
-}
-
-fn hash_of(kind: gix::objs::Kind, bytes: &[u8]) -> Result<ObjectId> {
-    gix::objs::compute_hash(gix::hash::Kind::Sha1, kind, bytes).map_err(|e| chain(&e))
-}
-
-/// git's blob id of the file at `path`, streamed: memory stays bounded
-/// whatever the file's size.
-fn hash_file(path: &Path) -> Result<ObjectId> {
-    let cannot = |e| io(&format!("cannot read {}", path.display()), e);
-    let mut file = std::fs::File::open(path).map_err(cannot)?;
-    let len = file.metadata().map_err(cannot)?.len();
-    gix::objs::compute_stream_hash(
-        gix::hash::Kind::Sha1,
-        gix::objs::Kind::Blob,
-        &mut file,
-        len,
-        &mut gix::progress::Discard,
-        &AtomicBool::new(false),
-    )
-    .map_err(|e| chain(&e))
-}
-
-fn hash_tree(
-    dir: &Path,
-    prefix: &[u8],
-    gitlinks: &Leaves,
-    out: &mut Leaves,
-) -> Result<Option<ObjectId>> {
-    let mut entries = Vec::new();
-    let listing =
-        std::fs::read_dir(dir).map_err(|e| io(&format!("cannot read {}", dir.display()), e))?;
-    for entry in listing {
-        let entry = entry.map_err(|e| io(&format!("cannot read {}", dir.display()), e))?;
-        let name = entry.file_name();
-        if prefix.is_empty() && name == ".git" {
-            continue;
-        }
-        let path = entry.path();
-        let meta = std::fs::symlink_metadata(&path)
-            .map_err(|e| io(&format!("cannot stat {}", path.display()), e))?;
-        let rel: BString = [prefix, name.as_bytes()].concat().into();
-        let ft = meta.file_type();
-        let leaf = if let Some(leaf) = file_leaf(&path, &meta)? {
-            leaf
-        } else if ft.is_dir() {
-            if let Some(link) = gitlinks.get(&rel) {
-                *link
-            } else {
-                let sub = [&rel[..], b"/"].concat();
-                match hash_tree(&path, &sub, gitlinks, out)? {
-                    Some(id) => Leaf {
-                        kind: EntryKind::Tree,
-                        id,
-                    },
-                    None => continue,
-                }
-            }
-        } else {
-            return Err(format!(
-                "{} is not a file, directory or symlink",
-                path.display()
-            ));
-        };
-        if leaf.kind != EntryKind::Tree {
-            out.insert(rel, leaf);
-        }
-        entries.push(gix::objs::tree::Entry {
-            mode: leaf.kind.into(),
-            filename: name.as_bytes().into(),
-            oid: leaf.id,
-        });
-    }
-    if entries.is_empty() {
-        return Ok(None);
-    }
-    entries.sort();
-    let mut buf = Vec::new();
-    gix::objs::WriteTo::write_to(&gix::objs::Tree { entries }, &mut buf).map_err(|e| chain(&e))?;
-    hash_of(gix::objs::Kind::Tree, &buf).map(Some)
-}
-
-/// What git would record for the file or symlink at `path` (None for a
-/// directory or anything else).
-fn file_leaf(path: &Path, meta: &std::fs::Metadata) -> Result<Option<Leaf>> {
-    let ft = meta.file_type();
-    Ok(Some(if ft.is_symlink() {
-        let target = std::fs::read_link(path)
-            .map_err(|e| io(&format!("cannot read {}", path.display()), e))?;
-        Leaf {
-            kind: EntryKind::Link,
-            id: hash_of(gix::objs::Kind::Blob, target.as_os_str().as_bytes())?,
-        }
-    } else if ft.is_file() {
-        let kind = if meta.permissions().mode() & 0o100 != 0 {
-            EntryKind::BlobExecutable
-        } else {
-            EntryKind::Blob
-        };
-        Leaf {
-            kind,
-            id: hash_file(path)?,
-        }
-    } else {
-        return Ok(None);
-    }))
-}
-
-/// The leaf at `path` on disk, as git would record it; None when nothing,
-/// a directory or a special file is there.
-pub fn leaf_on_disk(path: &Path) -> Result<Option<Leaf>> {
-    match std::fs::symlink_metadata(path) {
-        Ok(meta) => file_leaf(path, &meta),
-        Err(_) => Ok(None),
-    }
-}
 
 /// The leaves of the commit checked out in the work tree `dir` (None when
 /// `dir` holds no git repository, or one with no commit yet).

@@ -7,7 +7,7 @@ use super::consent::{self, Answer, Offer};
 use super::lock::{utc_timestamp, Lock, NewEntry};
 use super::manifest::Manifest;
 use super::store::{self, Action, Store};
-use super::{checks, git, names, Words};
+use super::{checks, git, hash, names, Words};
 use crate::error::{Error, Result};
 use crate::paths::Paths;
 use std::path::{Path, PathBuf};
@@ -147,7 +147,7 @@ pub fn fetch_commit(
         .into_iter()
         .filter(|(_, leaf)| leaf.kind == gix::objs::tree::EntryKind::Commit)
         .collect();
-    let (on_disk, _) = git::hash_dir(&dir, &gitlinks)?;
+    let (on_disk, _) = hash::hash_dir(&dir, &gitlinks)?;
     if on_disk != tree {
         return Err(format!(
             "the files checked out do not hash to the tree of {commit}; refusing rather than installing something else"

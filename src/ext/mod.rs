@@ -10,6 +10,7 @@ pub mod checks;
 pub mod consent;
 mod diff;
 pub mod git;
+mod hash;
 mod info;
 mod install;
 pub mod list;

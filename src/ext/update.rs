@@ -6,7 +6,7 @@ use super::consent::{self, Answer, Offer};
 use super::install::{self, Fetched};
 use super::lock::{utc_timestamp, NewEntry};
 use super::store::{self, Action, Store};
-use super::{diff, git, names, Words};
+use super::{diff, git, hash, names, Words};
 use crate::error::{Error, Result};
 use crate::paths::Paths;
 use std::io::{IsTerminal, Write};
@@ -184,11 +184,11 @@ fn show_change(paths: &Paths, name: &str, old_commit: &str, fetched: &Fetched) -
     let old = if missing {
         git::Leaves::new()
     } else {
-        git::hash_dir(&installed, &git::Leaves::new())
+        hash::hash_dir(&installed, &git::Leaves::new())
             .map_err(fail)?
             .1
     };
-    let (_, new) = git::hash_dir(&fetched.dir, &git::Leaves::new()).map_err(fail)?;
+    let (_, new) = hash::hash_dir(&fetched.dir, &git::Leaves::new()).map_err(fail)?;
     let mut text = format!(
         "{name}: {} -> {}\n",
         super::short(old_commit),

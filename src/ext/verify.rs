@@ -2,7 +2,7 @@
 //! the files on disk and compare it with the one recorded at install.
 
 use super::git::{self, Leaf, Leaves};
-use super::{store, Words};
+use super::{hash, store, Words};
 use crate::error::{Error, Result};
 use crate::untrusted::printable;
 use gix::objs::tree::EntryKind;
@@ -89,7 +89,7 @@ pub fn check(clone: &Path, recorded: Option<&str>) -> Report {
             .collect(),
         Err(_) => Leaves::new(),
     };
-    let (actual, on_disk) = match git::hash_dir(clone, &gitlinks) {
+    let (actual, on_disk) = match hash::hash_dir(clone, &gitlinks) {
         Ok(v) => v,
         Err(e) => {
             let e = printable(e.to_string().as_bytes());
