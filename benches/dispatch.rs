@@ -15,15 +15,13 @@
 //! Peak memory is ru_maxrss of a child (through `--rss`, so each figure is
 //! one process tree alone). Everything runs in a throwaway sandbox.
 
+mod common;
+use common::*;
 use std::ffi::OsString;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// The binary under test; ROOST_BENCH_BIN compares another build.
-fn roost_bin() -> String {
-    std::env::var("ROOST_BENCH_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_roost").to_string())
-}
 const FLOOR_C: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/floor.c");
 
 struct Case {
@@ -207,21 +205,7 @@ fn setup(sb: &Path) -> Vec<(String, OsString)> {
         status.success(),
         "cc -static failed (is libc6-dev installed?)"
     );
-    let mut env = Vec::new();
-    for (var, sub) in [
-        ("HOME", "home"),
-        ("XDG_DATA_HOME", "data"),
-        ("XDG_STATE_HOME", "state"),
-        ("XDG_CONFIG_HOME", "config"),
-        ("TMUX_TMPDIR", "tmux"),
-    ] {
-        std::fs::create_dir_all(sb.join(sub)).unwrap();
-        env.push((var.to_string(), sb.join(sub).into_os_string()));
-    }
-    env.push(("ROOST_SOCKET".into(), sb.join("roost").into_os_string()));
-    env.push(("PATH".into(), std::env::var_os("PATH").unwrap_or_default()));
-    env.push(("SHELL".into(), "/bin/sh".into()));
-    env
+    sandbox_env(sb)
 }
 
 fn command(base: &[(String, OsString)], argv: &[OsString], env: &[(&str, OsString)]) -> Command {
@@ -267,16 +251,6 @@ fn rss(argv: &[String]) {
     println!("{}", usage.max_rss());
 }
 
-fn write(path: &Path, text: &str) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
-}
-
-fn chmod_x(path: &PathBuf) {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
-}
-
 fn binary_kind(roost: &str) -> String {
     let out = Command::new("file").arg("-b").arg(roost).output();
     match out {
@@ -289,10 +263,4 @@ fn binary_kind(roost: &str) -> String {
             .to_string(),
         Err(_) => "binary".into(),
     }
-}
-
-fn cores() -> usize {
-    std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
 }

@@ -24,15 +24,12 @@
 //! ext.lock records. Everything runs in a throwaway sandbox (HOME and XDG
 //! dirs, ROOST_EXT_GIT_BASE=file://…, no git config from the user or system).
 
+mod common;
+use common::*;
 use std::ffi::OsString;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
-
-/// The binary under test; ROOST_BENCH_BIN compares another build.
-fn roost_bin() -> String {
-    std::env::var("ROOST_BENCH_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_roost").to_string())
-}
 
 type Env = Vec<(String, OsString)>;
 
@@ -270,22 +267,8 @@ fn measure(cases: &mut [Case], rounds: usize, warmup: usize) {
 /// The sandbox's environment: HOME, XDG dirs, a socket path that no server
 /// listens on, the file:// base and no git config from outside.
 fn setup(sb: &Path) -> Env {
-    let mut env = Vec::new();
-    for (var, sub) in [
-        ("HOME", "home"),
-        ("XDG_DATA_HOME", "data"),
-        ("XDG_STATE_HOME", "state"),
-        ("XDG_CONFIG_HOME", "config"),
-        ("XDG_CACHE_HOME", "cache"),
-        ("TMUX_TMPDIR", "tmux"),
-    ] {
-        std::fs::create_dir_all(sb.join(sub)).unwrap();
-        env.push((var.to_string(), sb.join(sub).into_os_string()));
-    }
+    let mut env = sandbox_env(sb);
     let s = |v: &str| OsString::from(v);
-    env.push(("ROOST_SOCKET".into(), sb.join("roost").into_os_string()));
-    env.push(("PATH".into(), std::env::var_os("PATH").unwrap_or_default()));
-    env.push(("SHELL".into(), s("/bin/sh")));
     env.push(("LANG".into(), s("C.UTF-8")));
     env.push(("GIT_CONFIG_NOSYSTEM".into(), s("1")));
     env.push(("GIT_CONFIG_GLOBAL".into(), s("/dev/null")));
@@ -403,20 +386,4 @@ fn run(base: &Env, argv: &[&str]) -> Output {
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn write(path: &Path, text: &str) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
-}
-
-fn chmod_x(path: &PathBuf) {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
-}
-
-fn cores() -> usize {
-    std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
 }
