@@ -547,6 +547,40 @@ fn a_tag_wins_over_a_branch_of_the_same_name() {
     assert_eq!(read_lock(&env)["note"]["commit"], two);
 }
 
+/// The clone is an ordinary git repository: HEAD detached at the pin, a
+/// clean status, its origin recorded. Only the pinned commit was fetched:
+/// its history stays on the remote (depth 1).
+#[test]
+fn the_clone_holds_the_pinned_commit_alone_and_git_reads_it() {
+    let env = TestEnv::new();
+    let (_f, [one, two, _]) = three_commits(&env);
+    succeeded(&install(
+        &env,
+        &["owner/roost-note", "--ref", &two, "--yes"],
+    ));
+    let clone = env.path("data/roost/ext/note");
+    let git = |args: &[&str]| {
+        let out = Command::new("git")
+            .arg("-C")
+            .arg(&clone)
+            .args(args)
+            .env("HOME", env.path("home"))
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .output()
+            .unwrap();
+        (out.status.success(), String::from_utf8(out.stdout).unwrap())
+    };
+    assert_eq!(git(&["rev-parse", "HEAD"]), (true, format!("{two}\n")));
+    assert!(!git(&["symbolic-ref", "-q", "HEAD"]).0, "HEAD is detached");
+    assert_eq!(git(&["status", "--porcelain"]), (true, String::new()));
+    assert_eq!(git(&["log", "--format=%H"]), (true, format!("{two}\n")));
+    assert!(!git(&["cat-file", "-e", &one]).0, "history was fetched");
+    assert_eq!(
+        git(&["remote", "get-url", "origin"]),
+        (true, format!("{}\n", url_of(&env, "owner/roost-note")))
+    );
+}
+
 #[test]
 fn a_full_sha_ref_is_taken_as_is_even_when_no_ref_points_at_it() {
     let env = TestEnv::new();
@@ -620,6 +654,45 @@ fn a_short_sha_is_not_accepted() {
     assert!(!env.path("data/roost").exists());
 }
 
+/// A PATH whose `git-upload-pack` logs each start to `calls`, forwards the
+/// client's requests to the real one pkt-line by pkt-line, and runs the
+/// shell code `at_fetch` when the command after the ref listing begins:
+/// between the ref lookup and the fetch of one connection.
+fn upload_pack_wrapper(env: &TestEnv, calls: &Path, at_fetch: &str) -> String {
+    let exec_path = Command::new("git").arg("--exec-path").output().unwrap();
+    let real = format!(
+        "{}/git-upload-pack",
+        String::from_utf8(exec_path.stdout).unwrap().trim()
+    );
+    let bin = env.path("wrap-bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let wrapper = bin.join("git-upload-pack");
+    // The ls-refs request ends at its flush packet (0000); the next four
+    // bytes arrive only once the client has read the listing and begun
+    // the fetch.
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\necho x >> '{calls}'\n\
+             {{\n\
+               while :; do\n\
+                 len=$(head -c 4); printf '%s' \"$len\"\n\
+                 [ \"$len\" = 0000 ] && break\n\
+                 n=$((0x$len)); [ \"$n\" -gt 4 ] && head -c $((n - 4))\n\
+               done\n\
+               next=$(head -c 4)\n\
+               {at_fetch}\n\
+               printf '%s' \"$next\"\n\
+               exec cat\n\
+             }} | '{real}' \"$@\"\n",
+            calls = calls.display(),
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    format!("{}:{}", bin.display(), std::env::var("PATH").unwrap())
+}
+
 #[test]
 fn install_pins_the_commit_it_resolved_even_if_the_branch_moves_before_the_fetch() {
     let env = TestEnv::new();
@@ -633,31 +706,13 @@ fn install_pins_the_commit_it_resolved_even_if_the_branch_moves_before_the_fetch
         "origin",
         &format!("{one}:refs/heads/main"),
     ]);
-    // A git-upload-pack that moves main to `two` before every call but the
-    // first (the first is the ref lookup, the next the fetch).
-    let exec_path = Command::new("git").arg("--exec-path").output().unwrap();
-    let real = format!(
-        "{}/git-upload-pack",
-        String::from_utf8(exec_path.stdout).unwrap().trim()
+    // main moves to `two` after the lookup, before the fetch.
+    let calls = env.path("upload-pack-calls");
+    let move_main = format!(
+        "git --git-dir='{}' update-ref refs/heads/main {two}",
+        f.bare.display()
     );
-    let bin = env.path("wrap-bin");
-    std::fs::create_dir_all(&bin).unwrap();
-    let count = env.path("upload-pack-calls");
-    let wrapper = bin.join("git-upload-pack");
-    std::fs::write(
-        &wrapper,
-        format!(
-            "#!/bin/sh\necho x >> '{count}'\n\
-             if [ \"$(wc -l < '{count}')\" -ge 2 ]; then\n\
-             git --git-dir='{bare}' update-ref refs/heads/main {two}\nfi\n\
-             exec '{real}' \"$@\"\n",
-            count = count.display(),
-            bare = f.bare.display(),
-        ),
-    )
-    .unwrap();
-    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    let path = upload_pack_wrapper(&env, &calls, &move_main);
     let out = env
         .roost([
             "ext",
@@ -671,11 +726,8 @@ fn install_pins_the_commit_it_resolved_even_if_the_branch_moves_before_the_fetch
         .output()
         .unwrap();
     succeeded(&out);
-    let calls = std::fs::read_to_string(&count).unwrap().lines().count();
-    assert!(
-        calls >= 2,
-        "the wrapper was not used for both steps ({calls})"
-    );
+    let calls = std::fs::read_to_string(&calls).unwrap().lines().count();
+    assert_eq!(calls, 1, "one connection for the lookup and the fetch");
     assert_eq!(f.ls_remote("refs/heads/main"), two, "the branch moved");
     assert_eq!(read_lock(&env)["note"]["commit"], one);
     assert_eq!(env.ok(["note"]), "one\n");
@@ -1272,31 +1324,13 @@ fn interrupting_the_question_installs_nothing_and_leaves_nothing() {
 fn interrupting_the_fetch_leaves_nothing() {
     let env = TestEnv::new();
     env.simple_ext("owner/roost-note", "note", &["note"], &[]);
-    // A git-upload-pack that, on its second call (the fetch), says so and
-    // stalls for a moment before serving.
-    let exec_path = Command::new("git").arg("--exec-path").output().unwrap();
-    let real = format!(
-        "{}/git-upload-pack",
-        String::from_utf8(exec_path.stdout).unwrap().trim()
-    );
-    let bin = env.path("wrap-bin");
-    std::fs::create_dir_all(&bin).unwrap();
-    let count = env.path("upload-pack-calls");
+    // The fetch, once asked for, is held up for a moment.
     let fetching = env.path("fetching");
-    let wrapper = bin.join("git-upload-pack");
-    std::fs::write(
-        &wrapper,
-        format!(
-            "#!/bin/sh\necho x >> '{count}'\n\
-             if [ \"$(wc -l < '{count}')\" -ge 2 ]; then touch '{fetching}'; sleep 1; fi\n\
-             exec '{real}' \"$@\"\n",
-            count = count.display(),
-            fetching = fetching.display(),
-        ),
-    )
-    .unwrap();
-    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    let path = upload_pack_wrapper(
+        &env,
+        &env.path("upload-pack-calls"),
+        &format!("touch '{}'; sleep 1", fetching.display()),
+    );
     let child = env
         .roost(["ext", "install", "owner/roost-note", "--yes"])
         .env("PATH", path)
@@ -1498,7 +1532,11 @@ fn an_ssh_base_works_and_ssh_never_prompts_nor_waits_forever() {
     assert_eq!(read_lock(&env)["note"]["commit"], f.head());
     assert_eq!(env.ok(["note"]), "note\n");
     let calls = std::fs::read_to_string(&log).unwrap();
-    assert!(calls.lines().count() >= 2, "lookup and fetch: {calls}");
+    assert_eq!(
+        calls.lines().count(),
+        1,
+        "one connection for the lookup and the fetch: {calls}"
+    );
     for call in calls.lines() {
         for option in ["BatchMode=yes", "ConnectTimeout=", "ServerAliveInterval="] {
             assert!(call.contains(option), "{option} missing: {call}");
@@ -1716,9 +1754,9 @@ fn what_ssh_and_the_remote_print_reaches_the_terminal_neutralised() {
         .output()
         .unwrap();
     succeeded(&out);
-    // Once for the ref lookup, once for the fetch: every byte visible.
+    // Once (one connection for the lookup and the fetch): every byte visible.
     let line = "remote: hi \\x1b]0;owned\\x07 \\x1b[2J \\u{202e}txt\n";
-    assert_eq!(String::from_utf8(out.stderr).unwrap(), line.repeat(2));
+    assert_eq!(String::from_utf8(out.stderr).unwrap(), line);
     let out = env.roost(["note"]).output().unwrap();
     assert_eq!(succeeded(&out), "note\n");
 }

@@ -119,13 +119,18 @@ pub fn fetch(
     reference: Option<&str>,
 ) -> std::result::Result<Fetched, String> {
     let shown = reference.unwrap_or("HEAD");
-    let commit = git::resolve(url, reference)
+    let mut remote = git::Remote::new(url);
+    let commit = remote
+        .resolve(reference)
         .map_err(|e| format!("cannot resolve {shown} at {url}: {e}"))?;
-    fetch_commit(paths, url, commit)
+    fetch_commit(paths, &mut remote, url, commit)
 }
 
+/// Fetches `commit` from `remote` (at `url`), over the connection that
+/// resolved it if there was one, and runs every gate on it.
 pub fn fetch_commit(
     paths: &Paths,
+    remote: &mut git::Remote,
     url: &str,
     commit: gix::ObjectId,
 ) -> std::result::Result<Fetched, String> {
@@ -134,7 +139,8 @@ pub fn fetch_commit(
     let made = Made::new(&root);
     let tmp = temp_dir_in(&root)?;
     let dir = tmp.path().join("clone");
-    let tree = git::fetch_pinned(url, commit, &dir)
+    let tree = remote
+        .fetch_pinned(commit, &dir)
         .map_err(|e| format!("cannot fetch {commit} from {url}: {e}"))?;
     let manifest = checks::check_dir(&dir).map_err(|e| {
         format!(

@@ -92,7 +92,8 @@ fn update_one(paths: &Paths, name: &str, yes: bool) -> Result<()> {
         .map(String::from)
         .collect();
     let url = super::url_for(&repo);
-    let commit = git::resolve(&url, reference).map_err(|e| {
+    let mut remote = git::Remote::new(&url);
+    let commit = remote.resolve(reference).map_err(|e| {
         fail(format!(
             "{name}: cannot resolve {recorded_ref} at {url}: {e}"
         ))
@@ -106,7 +107,7 @@ fn update_one(paths: &Paths, name: &str, yes: bool) -> Result<()> {
         return Ok(());
     }
     let fetched =
-        install::fetch_commit(paths, &url, commit).map_err(|e| fail(format!("{name}: {e}")))?;
+        install::fetch_commit(paths, &mut remote, &url, commit).map_err(|e| fail(format!("{name}: {e}")))?;
     let manifest = &fetched.manifest;
     if manifest.name != name {
         return Err(fail(format!(

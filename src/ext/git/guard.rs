@@ -1,0 +1,144 @@
+//! What stands around every conversation with a remote: SIGPIPE as an
+//! error, stderr neutralised, a TLS crypto provider, and interrupts that
+//! unwind instead of killing roost.
+
+use nix::sys::signal::{sigaction, SaFlags, SigAction, SigHandler, SigSet, Signal};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// While alive, a write to a closed pipe is an error instead of SIGPIPE.
+/// gix talks to `git-upload-pack` and `ssh` through pipes, and a helper that
+/// exits early must be reported, not kill roost. Elsewhere roost keeps the
+/// default, so `roost ext list | head` ends quietly like any tool.
+struct PipeErrors(nix::sys::signal::SigHandler);
+
+impl PipeErrors {
+    fn new() -> PipeErrors {
+        use nix::sys::signal::{signal, SigHandler, Signal};
+        // SAFETY: SIG_IGN and the saved disposition install no handler code.
+        let old =
+            unsafe { signal(Signal::SIGPIPE, SigHandler::SigIgn) }.unwrap_or(SigHandler::SigDfl);
+        PipeErrors(old)
+    }
+}
+
+impl Drop for PipeErrors {
+    fn drop(&mut self) {
+        // SAFETY: restores the disposition saved in `new`.
+        let _ = unsafe { nix::sys::signal::signal(nix::sys::signal::Signal::SIGPIPE, self.0) };
+    }
+}
+
+/// What a network operation needs around it: SIGPIPE as an error (see
+/// `PipeErrors`), stderr neutralised (see `StderrFilter`) and a TLS crypto
+/// provider for https. ring is installed here, when a remote is first
+/// reached, rather than linked in as a library with start-up code that
+/// every roost command would pay for.
+pub(super) struct Network {
+    _pipes: PipeErrors,
+    _stderr: Option<StderrFilter>,
+}
+
+impl Network {
+    pub(super) fn begin() -> Network {
+        // Fails only when a provider is already installed: that one serves.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        Network {
+            _pipes: PipeErrors::new(),
+            _stderr: StderrFilter::begin(),
+        }
+    }
+}
+
+/// While alive, roost's stderr is a pipe, and a thread copies what arrives
+/// to the real stderr a line at a time through `untrusted::printable`. gix
+/// forwards ssh's stderr (the remote's banners and errors) to roost's
+/// stderr as it comes; a remote must not reach the terminal with escapes.
+struct StderrFilter {
+    /// The real stderr, put back on drop.
+    real: std::os::fd::OwnedFd,
+    /// Signalled when the copier has written everything.
+    done: std::sync::mpsc::Receiver<()>,
+}
+
+impl StderrFilter {
+    fn begin() -> Option<StderrFilter> {
+        use std::os::fd::AsFd;
+        let real = std::io::stderr().as_fd().try_clone_to_owned().ok()?;
+        let out = std::fs::File::from(real.try_clone().ok()?);
+        let (reader, writer) = std::io::pipe().ok()?;
+        let (finished, done) = std::sync::mpsc::channel();
+        std::thread::Builder::new()
+            .name("stderr".into())
+            .spawn(move || {
+                copy_printable(reader, out);
+                let _ = finished.send(());
+            })
+            .ok()?;
+        // On failure `writer` closes here and the copier ends at once.
+        nix::unistd::dup2_stderr(&writer).ok()?;
+        Some(StderrFilter { real, done })
+    }
+}
+
+impl Drop for StderrFilter {
+    fn drop(&mut self) {
+        // Closes the pipe's last writer (every program roost started has
+        // its own stderr), so the copier drains and ends. A writer that
+        // lives on somewhere must not hang roost: wait a bounded time.
+        if nix::unistd::dup2_stderr(&self.real).is_ok() {
+            let _ = self.done.recv_timeout(std::time::Duration::from_secs(2));
+        }
+    }
+}
+
+fn copy_printable(from: std::io::PipeReader, mut to: std::fs::File) {
+    use std::io::{BufRead, Write};
+    for line in std::io::BufReader::new(from).split(b'\n') {
+        let Ok(line) = line else { break };
+        let line = line.strip_suffix(b"\r").unwrap_or(&line);
+        let _ = writeln!(to, "{}", crate::untrusted::printable(line));
+    }
+}
+
+/// Set when the user interrupts while `Interrupts` is alive: a fetch or
+/// checkout stops and the question reads as no, so the command unwinds and
+/// removes what it made instead of dying with a half-made clone on disk.
+pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// While alive, SIGINT, SIGTERM and SIGHUP set `INTERRUPTED` instead of
+/// killing roost, and interrupt a blocking read (no SA_RESTART).
+pub struct Interrupts(Vec<(Signal, SigAction)>);
+
+extern "C" fn on_interrupt(_: nix::libc::c_int) {
+    INTERRUPTED.store(true, Ordering::SeqCst);
+}
+
+impl Interrupts {
+    pub fn catch() -> Interrupts {
+        let action = SigAction::new(
+            SigHandler::Handler(on_interrupt),
+            SaFlags::empty(),
+            SigSet::empty(),
+        );
+        let saved = [Signal::SIGINT, Signal::SIGTERM, Signal::SIGHUP]
+            .into_iter()
+            // SAFETY: the handler only stores to an atomic.
+            .filter_map(|sig| {
+                unsafe { sigaction(sig, &action) }
+                    .ok()
+                    .map(|old| (sig, old))
+            })
+            .collect();
+        Interrupts(saved)
+    }
+}
+
+impl Drop for Interrupts {
+    fn drop(&mut self) {
+        for (sig, old) in &self.0 {
+            // SAFETY: restores the action saved in `catch`.
+            let _ = unsafe { sigaction(*sig, old) };
+        }
+    }
+}
+

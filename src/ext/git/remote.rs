@@ -1,0 +1,392 @@
+//! One conversation with a remote, over one connection: reached when first
+//! needed, its refs listed at most once, then exactly one pinned commit
+//! fetched into a new repository and checked out with every filter off.
+//! Nothing of the repository is executed.
+
+use super::guard::{Network, INTERRUPTED};
+use super::{chain, io, Result};
+use gix::bstr::{BString, ByteSlice};
+use gix::protocol::fetch::negotiate;
+use gix::protocol::handshake::Ref;
+use gix::protocol::transport::client::blocking_io as tio;
+use gix::ObjectId;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+
+/// How ssh is run: never a prompt (a password or host-key question fails
+/// instead), and a host that does not answer, or stops answering, is given
+/// up on within about a minute.
+const SSH: &str =
+    "ssh -o BatchMode=yes -o ConnectTimeout=30 -o ServerAliveInterval=15 -o ServerAliveCountMax=3";
+
+/// How long an https server may take to connect (TLS included), and how
+/// long a transfer may stall, before roost gives up on it.
+const HTTP_CONNECT_SECS: u64 = 30;
+const HTTP_STALL_SECS: u64 = 60;
+
+/// Config for the repository a fetch creates: nothing from the user or the
+/// system (it is opened isolated), and symlinks checked out as symlinks.
+const OVERRIDES: &[&str] = &["core.symlinks=true"];
+
+/// Attributes that switch off every conversion and filter at checkout
+/// ($GIT_DIR/info/attributes outranks the repository's .gitattributes).
+const NO_FILTERS: &str = "* -text -ident -filter !working-tree-encoding\n";
+
+/// How roost names itself to a server.
+fn agent() -> gix::protocol::command::Feature {
+    ("agent", Some("roost".into()))
+}
+
+/// A remote repository, reached at most once. The connection is made when
+/// a ref must be looked up or a commit fetched, and kept for both: `git
+/// clone` needs one connection, and so does roost.
+pub struct Remote {
+    url: String,
+    live: Option<Live>,
+}
+
+/// An open connection. Fields drop in order: the transport (and the ssh or
+/// git-upload-pack it runs) ends before stderr and SIGPIPE are given back.
+struct Live {
+    transport: gix::protocol::SendFlushOnDrop<Box<dyn tio::Transport + Send>>,
+    handshake: gix::protocol::Handshake,
+    refs: Option<Vec<Ref>>,
+    _network: Network,
+}
+
+impl Remote {
+    pub fn new(url: &str) -> Remote {
+        Remote {
+            url: url.to_string(),
+            live: None,
+        }
+    }
+
+    /// REF (default: the remote's HEAD) as a full commit id. A 40-hex SHA
+    /// is taken as is, without reaching the remote; names are tried as
+    /// given, then under refs/, refs/tags/ and refs/heads/ (annotated tags
+    /// peeled to their commit).
+    pub fn resolve(&mut self, reference: Option<&str>) -> Result<ObjectId> {
+        if let Some(r) = reference.filter(|r| crate::ext::names::is_full_sha(r)) {
+            return ObjectId::from_hex(r.to_ascii_lowercase().as_bytes()).map_err(|e| chain(&e));
+        }
+        let refs = self.refs()?;
+        let find = |name: &str| -> Option<ObjectId> {
+            refs.iter().find_map(|r| match r {
+                Ref::Peeled {
+                    full_ref_name,
+                    object,
+                    ..
+                }
+                | Ref::Direct {
+                    full_ref_name,
+                    object,
+                }
+                | Ref::Symbolic {
+                    full_ref_name,
+                    object,
+                    ..
+                } if full_ref_name == name => Some(*object),
+                _ => None,
+            })
+        };
+        match reference {
+            None => find("HEAD")
+                .ok_or_else(|| "the repository has no HEAD commit (is it empty?)".to_string()),
+            Some(r) => [
+                r.to_string(),
+                format!("refs/{r}"),
+                format!("refs/tags/{r}"),
+                format!("refs/heads/{r}"),
+            ]
+            .iter()
+            .find_map(|name| find(name))
+            .ok_or_else(|| {
+                if r.len() < 40 && r.bytes().all(|b| b.is_ascii_hexdigit()) {
+                    format!("it has no branch or tag named '{r}' (a commit must be given in full, all 40 hex digits)")
+                } else {
+                    format!("it has no branch or tag named '{r}'")
+                }
+            }),
+        }
+    }
+
+    /// Fetches exactly `commit` (only its own history when the server can
+    /// cut it: depth 1) into a new repository at `dest`, which must not
+    /// exist, and checks it out with every filter off; returns the commit's
+    /// tree id. Refuses when the commit or its tree did not arrive.
+    pub fn fetch_pinned(&mut self, commit: ObjectId, dest: &Path) -> Result<ObjectId> {
+        let repo = create(dest, &self.url)?;
+        let live = self.live()?;
+        let mut wants = Pinned(commit);
+        let write_pack = gix::odb::pack::bundle::write::Options {
+            thread_limit: None,
+            index_version: Default::default(),
+            iteration_mode: gix::odb::pack::data::input::Mode::Verify,
+            alloc_limit_bytes: None,
+            compression: Default::default(),
+        };
+        let pack_dir = repo.objects.store_ref().path().join("pack");
+        let shallow_file = repo.shallow_file().map_err(|e| chain(&e))?;
+        let objects = repo.objects.clone();
+        gix::protocol::fetch(
+            &mut wants,
+            |pack, progress, interrupt| {
+                gix::odb::pack::Bundle::write_to_directory(
+                    pack,
+                    Some(&pack_dir),
+                    progress,
+                    interrupt,
+                    Some(objects),
+                    gix::hash::Kind::Sha1,
+                    write_pack,
+                )
+                .map_err(gix::Error::from_error)?;
+                Ok(true)
+            },
+            gix::progress::Discard,
+            &INTERRUPTED,
+            gix::protocol::fetch::Context {
+                handshake: &mut live.handshake,
+                transport: &mut live.transport.inner,
+                user_agent: agent(),
+                trace_packetlines: false,
+            },
+            gix::protocol::fetch::Options {
+                shallow_file,
+                shallow: &Default::default(),
+                tags: gix::protocol::fetch::Tags::None,
+                reject_shallow_remote: false,
+            },
+        )
+        .map_err(|e| chain(&e))?;
+        // The conversation is over; the server may go.
+        let _ = live.transport.indicate_end_of_interaction();
+        check_out(&repo, commit)
+    }
+
+    /// The connection, made on first use.
+    fn live(&mut self) -> Result<&mut Live> {
+        if self.live.is_none() {
+            self.live = Some(connect(&self.url)?);
+        }
+        Ok(self.live.as_mut().expect("just connected"))
+    }
+
+    /// Every ref the remote advertises, listed once.
+    fn refs(&mut self) -> Result<&[Ref]> {
+        let live = self.live()?;
+        if live.refs.is_none() {
+            let refs = match live.handshake.refs.take() {
+                Some(refs) => refs,
+                None => gix::protocol::LsRefsCommand::new(None, &live.handshake.capabilities, agent())
+                    .invoke_blocking(&mut live.transport.inner, &mut gix::progress::Discard, false)
+                    .map_err(|e| chain(&e))?,
+            };
+            live.refs = Some(refs);
+        }
+        Ok(live.refs.as_deref().expect("just listed"))
+    }
+}
+
+/// Reaches `url` and greets it, never prompting for credentials.
+fn connect(url: &str) -> Result<Live> {
+    let network = Network::begin();
+    let parsed = gix::url::parse(url.as_bytes().as_bstr()).map_err(|e| chain(&e))?;
+    use gix::url::Scheme;
+    if !matches!(parsed.scheme, Scheme::File | Scheme::Https | Scheme::Ssh) {
+        return Err(format!(
+            "the {} scheme is not allowed (file, https and ssh are)",
+            parsed.scheme.as_str()
+        ));
+    }
+    let mut opts = tio::connect::Options {
+        version: gix::protocol::transport::Protocol::V2,
+        ..Default::default()
+    };
+    opts.ssh.command = Some(SSH.into());
+    opts.ssh.kind = Some(tio::ssh::ProgramKind::Ssh);
+    let mut transport = tio::connect::connect(url, opts).map_err(|e| chain(&e))?;
+    if parsed.scheme == Scheme::Https {
+        let http = tio::http::Options {
+            connect_timeout: Some(std::time::Duration::from_secs(HTTP_CONNECT_SECS)),
+            low_speed_limit_bytes_per_second: 1,
+            low_speed_time_seconds: HTTP_STALL_SECS,
+            ..Default::default()
+        };
+        transport.configure(&http).map_err(|e| chain(&e))?;
+    }
+    // Asked for credentials: there are none to give (nothing is prompted).
+    let asked = std::cell::Cell::new(false);
+    let handshake = gix::protocol::handshake(
+        &mut transport,
+        gix::protocol::transport::Service::UploadPack,
+        |_| {
+            asked.set(true);
+            Ok(None)
+        },
+        vec![],
+        &mut gix::progress::Discard,
+    )
+    .map_err(|e| {
+        if asked.get() {
+            let why = match parsed.scheme {
+                Scheme::Ssh => "ssh runs in batch mode: it needs a key it can use without asking",
+                _ => "is the repository private, or missing?",
+            };
+            return format!(
+                "the remote asks for authentication, and roost never asks you for credentials ({why})"
+            );
+        }
+        no_local_repository(&parsed).unwrap_or_else(|| chain(&e))
+    })?;
+    Ok(Live {
+        transport: gix::protocol::SendFlushOnDrop::new(transport, false),
+        handshake,
+        refs: None,
+        _network: network,
+    })
+}
+
+/// Why a file:// remote failed when there is nothing at its path. gix sends
+/// `git-upload-pack`'s stderr to null, which leaves only "failed to fill
+/// whole buffer"; say what git would have said instead.
+fn no_local_repository(url: &gix::Url) -> Option<String> {
+    if url.scheme != gix::url::Scheme::File {
+        return None;
+    }
+    let path = std::ffi::OsStr::from_bytes(&url.path);
+    // The names git-upload-pack tries for a path.
+    let found = ["", ".git", "/.git"].iter().any(|suffix| {
+        let mut candidate = path.to_owned();
+        candidate.push(suffix);
+        Path::new(&candidate).exists()
+    });
+    (!found).then(|| {
+        format!(
+            "no repository there ({} does not exist)",
+            Path::new(path).display()
+        )
+    })
+}
+
+/// What a fetch of one pinned commit asks for: that commit, and nothing in
+/// common to negotiate (the repository it goes into is new).
+struct Pinned(ObjectId);
+
+impl gix::protocol::fetch::Negotiate for Pinned {
+    fn mark_complete_and_common_ref(&mut self) -> gix::Result<negotiate::Action> {
+        Ok(negotiate::Action::MustNegotiate {
+            remote_ref_target_known: Vec::new(),
+        })
+    }
+
+    fn add_wants(&mut self, arguments: &mut gix::protocol::fetch::Arguments, _: &[bool]) -> bool {
+        arguments.want(self.0);
+        if arguments.can_use_deepen() {
+            arguments.deepen(1);
+        }
+        true
+    }
+
+    fn one_round(
+        &mut self,
+        _: &mut negotiate::one_round::State,
+        _: &mut gix::protocol::fetch::Arguments,
+        _: Option<&gix::protocol::fetch::Response>,
+    ) -> gix::Result<(negotiate::Round, bool)> {
+        let round = negotiate::Round {
+            haves_sent: 0,
+            in_vain: 0,
+            haves_to_send: 0,
+            previous_response_had_at_least_one_in_common: false,
+        };
+        Ok((round, true))
+    }
+}
+
+/// A new repository with a work tree at `dest`, opened isolated: the
+/// user's and the system's config are never read. Its origin is `url`, so
+/// git inside an installed extension knows where it came from, and every
+/// checkout filter is off.
+fn create(dest: &Path, url: &str) -> Result<gix::Repository> {
+    let fail = |e: &(dyn std::error::Error + 'static)| format!("cannot create {}: {}", dest.display(), chain(e));
+    let options = gix::create::Options {
+        destination_must_be_empty: Some(true),
+        ..Default::default()
+    };
+    gix::create::into(dest, gix::create::Kind::WithWorktree, options).map_err(|e| fail(&e))?;
+    let open = gix::open::Options::isolated()
+        .config_overrides(OVERRIDES.iter().copied());
+    let repo = gix::open_opts(dest, open).map_err(|e| fail(&e))?;
+    let mut config = gix::config::File::new(gix::config::file::Metadata::api());
+    repo.remote_at(url)
+        .map_err(|e| fail(&e))?
+        .save_as_to("origin", &mut config)
+        .map_err(|e| fail(&e))?;
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(repo.git_dir().join("config"))
+        .map_err(|e| io("cannot write .git/config", e))?;
+    config
+        .write_to(&mut file)
+        .map_err(|e| io("cannot write .git/config", e))?;
+    let info = repo.git_dir().join("info");
+    std::fs::create_dir_all(&info).map_err(|e| io("cannot write info/attributes", e))?;
+    std::fs::write(info.join("attributes"), NO_FILTERS)
+        .map_err(|e| io("cannot write info/attributes", e))?;
+    Ok(repo)
+}
+
+/// Points HEAD at `commit` (detached: no branch is made up) and writes its
+/// tree into the empty work tree, then the index. Returns the tree id.
+fn check_out(repo: &gix::Repository, commit: ObjectId) -> Result<ObjectId> {
+    // The pack just written is not known to the handle opened before it.
+    let repo = gix::open_opts(repo.git_dir(), repo.open_options().clone()).map_err(|e| chain(&e))?;
+    let tree = repo
+        .find_commit(commit)
+        .map_err(|e| format!("the fetch did not bring {commit}: {}", chain(&e)))?
+        .tree_id()
+        .map_err(|e| chain(&e))?
+        .detach();
+    std::fs::write(repo.git_dir().join("HEAD"), format!("{commit}\n"))
+        .map_err(|e| io("cannot write HEAD", e))?;
+    let mut index = repo.index_from_tree(&tree).map_err(|e| chain(&e))?;
+    let mut options = repo
+        .checkout_options(gix::worktree::stack::state::attributes::Source::IdMapping)
+        .map_err(|e| chain(&e))?;
+    options.destination_is_initially_empty = true;
+    let workdir = repo.workdir().expect("created with a work tree");
+    let objects = repo
+        .objects
+        .clone()
+        .into_arc()
+        .map_err(|e| io("cannot read the fetched objects", e))?;
+    let outcome = gix::worktree::state::checkout(
+        &mut index,
+        workdir,
+        objects,
+        &gix::progress::Discard,
+        &gix::progress::Discard,
+        &INTERRUPTED,
+        options,
+    )
+    .map_err(|e| chain(&e))?;
+    if INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst) {
+        return Err("interrupted".into());
+    }
+    let failed: Vec<&BString> = (outcome.collisions.iter().map(|c| &c.path))
+        .chain(outcome.errors.iter().map(|e| &e.path))
+        .collect();
+    if let Some(first) = failed.first() {
+        return Err(format!(
+            "checkout failed for {} file(s) (first: {})",
+            failed.len(),
+            crate::untrusted::printable(first)
+        ));
+    }
+    index
+        .write(Default::default())
+        .map_err(|e| chain(&e))?;
+    Ok(tree)
+}
