@@ -4,6 +4,9 @@
 //!
 //!     cargo bench --bench ext [-- ROUNDS]      (default 30 rounds)
 //!
+//! The sandbox is made in $TMPDIR (default /tmp); `TMPDIR=/dev/shm` measures
+//! the programs on tmpfs, without the disk and its file-system state.
+//!
 //! Cases (median wall time of spawn → exit, as seen by this process):
 //!   (v) roost ext verify NAME, an installed extension of 5,000 files
 //!   (V) git hashing the same tree: `git add -A -f .` into a throwaway index
@@ -50,9 +53,10 @@ fn main() {
     let rounds: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(30);
     let roost = roost_bin();
     let roost = roost.as_str();
+    // In $TMPDIR (default /tmp): TMPDIR=/dev/shm takes the disk out.
     let sandbox = tempfile::Builder::new()
         .prefix("roost-bench-ext-")
-        .tempdir_in("/tmp")
+        .tempdir()
         .unwrap();
     let sb = sandbox.path();
     let base = setup(sb);

@@ -575,6 +575,14 @@ fn the_clone_holds_the_pinned_commit_alone_and_git_reads_it() {
     assert_eq!(git(&["status", "--porcelain"]), (true, String::new()));
     assert_eq!(git(&["log", "--format=%H"]), (true, format!("{two}\n")));
     assert!(!git(&["cat-file", "-e", &one]).0, "history was fetched");
+    let packs = std::fs::read_dir(clone.join(".git/objects/pack")).unwrap();
+    let names: Vec<String> = packs
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        !names.iter().any(|n| n.ends_with(".keep")),
+        "a .keep was left: {names:?}"
+    );
     assert_eq!(
         git(&["remote", "get-url", "origin"]),
         (true, format!("{}\n", url_of(&env, "owner/roost-note")))

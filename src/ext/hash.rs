@@ -19,9 +19,9 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 pub fn hash_dir(dir: &Path, gitlinks: &Leaves) -> Result<(ObjectId, Leaves)> {
     let mut files = Vec::new();
     let root = walk(dir, b"", gitlinks, &mut files)?;
-    let ids = hash_files(&files)?;
+    let hashed = hash_files(&files)?;
     let mut leaves = Leaves::new();
-    let id = tree_of(&root, b"", &ids, &mut leaves)?
+    let id = tree_of(&root, b"", &hashed, &mut leaves)?
         .unwrap_or_else(|| ObjectId::empty_tree(gix::hash::Kind::Sha1));
     Ok((id, leaves))
 }
@@ -39,24 +39,23 @@ pub fn leaf_on_disk(path: &Path) -> Result<Option<Leaf>> {
             id: link_id(path)?,
         }
     } else if ft.is_file() {
-        Leaf {
-            kind: file_kind(&meta),
-            id: hash_file(path)?,
-        }
+        hash_file(path)?
     } else {
         return Ok(None);
     }))
 }
 
-/// One entry of the walked tree; a file's id is hashed later, in `slot`.
+/// One entry of the walked tree; a file is hashed later (its kind is read
+/// then too, from the open file), in `slot`.
 enum Node {
     Dir(Vec<(OsString, Node)>),
-    File { slot: usize, kind: EntryKind },
+    File { slot: usize },
     Known(Leaf),
 }
 
 /// Reads the tree under `dir`: directories and symlinks now, files queued
-/// in `files` for `hash_files`.
+/// in `files` for `hash_files`. The kind of each entry comes with the
+/// directory listing; a file is not looked at until it is opened.
 fn walk(
     dir: &Path,
     prefix: &[u8],
@@ -66,15 +65,16 @@ fn walk(
     let cannot_read = |e| io(&format!("cannot read {}", dir.display()), e);
     let mut nodes = Vec::new();
     for entry in std::fs::read_dir(dir).map_err(cannot_read)? {
-        let name = entry.map_err(cannot_read)?.file_name();
+        let entry = entry.map_err(cannot_read)?;
+        let name = entry.file_name();
         if prefix.is_empty() && name == ".git" {
             continue;
         }
         let path = dir.join(&name);
-        let meta = std::fs::symlink_metadata(&path)
+        let ft = entry
+            .file_type()
             .map_err(|e| io(&format!("cannot stat {}", path.display()), e))?;
         let rel: BString = [prefix, name.as_bytes()].concat().into();
-        let ft = meta.file_type();
         let node = if ft.is_symlink() {
             Node::Known(Leaf {
                 kind: EntryKind::Link,
@@ -84,7 +84,6 @@ fn walk(
             files.push(path);
             Node::File {
                 slot: files.len() - 1,
-                kind: file_kind(&meta),
             }
         } else if ft.is_dir() {
             match gitlinks.get(&rel) {
@@ -110,7 +109,7 @@ fn walk(
 fn tree_of(
     nodes: &[(OsString, Node)],
     prefix: &[u8],
-    ids: &[ObjectId],
+    files: &[Leaf],
     out: &mut Leaves,
 ) -> Result<Option<ObjectId>> {
     let mut entries = Vec::with_capacity(nodes.len());
@@ -119,7 +118,7 @@ fn tree_of(
         let leaf = match node {
             Node::Dir(children) => {
                 let sub = [&rel[..], b"/"].concat();
-                match tree_of(children, &sub, ids, out)? {
+                match tree_of(children, &sub, files, out)? {
                     Some(id) => Leaf {
                         kind: EntryKind::Tree,
                         id,
@@ -127,10 +126,7 @@ fn tree_of(
                     None => continue,
                 }
             }
-            Node::File { slot, kind } => Leaf {
-                kind: *kind,
-                id: ids[*slot],
-            },
+            Node::File { slot } => files[*slot],
             Node::Known(leaf) => *leaf,
         };
         if leaf.kind != EntryKind::Tree {
@@ -152,10 +148,10 @@ fn tree_of(
     hash_of(gix::objs::Kind::Tree, &buf).map(Some)
 }
 
-/// The blob id of every file, in order. Reading and hashing many small
+/// The leaf of every file, in order. Reading and hashing many small
 /// files is mostly waiting on system calls, so it is spread over the cores;
 /// the first failure (in walk order) is the one reported.
-fn hash_files(files: &[PathBuf]) -> Result<Vec<ObjectId>> {
+fn hash_files(files: &[PathBuf]) -> Result<Vec<Leaf>> {
     const PER_THREAD: usize = 64;
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
@@ -165,7 +161,7 @@ fn hash_files(files: &[PathBuf]) -> Result<Vec<ObjectId>> {
         return files.iter().map(|f| hash_file(f)).collect();
     }
     let next = AtomicUsize::new(0);
-    let mut results: Vec<(usize, Result<ObjectId>)> = std::thread::scope(|scope| {
+    let mut results: Vec<(usize, Result<Leaf>)> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 scope.spawn(|| {
@@ -189,7 +185,7 @@ fn hash_files(files: &[PathBuf]) -> Result<Vec<ObjectId>> {
         return Err("a hashing thread failed".to_string());
     }
     results.sort_by_key(|(i, _)| *i);
-    results.into_iter().map(|(_, id)| id).collect()
+    results.into_iter().map(|(_, leaf)| leaf).collect()
 }
 
 fn file_kind(meta: &std::fs::Metadata) -> EntryKind {
@@ -211,19 +207,65 @@ fn hash_of(kind: gix::objs::Kind, bytes: &[u8]) -> Result<ObjectId> {
     gix::objs::compute_hash(gix::hash::Kind::Sha1, kind, bytes).map_err(|e| e.to_string())
 }
 
-/// git's blob id of the file at `path`, streamed: memory stays bounded
-/// whatever the file's size.
-fn hash_file(path: &Path) -> Result<ObjectId> {
+/// The file at `path` as git records it: its kind (executable or not) and
+/// blob id, streamed, so memory stays bounded whatever the file's size.
+/// Opened without following a link or waiting on a pipe, and read only if
+/// what was opened is a regular file: something put in its place after the
+/// walk is refused, not followed.
+fn hash_file(path: &Path) -> Result<Leaf> {
+    use std::os::unix::fs::OpenOptionsExt;
     let cannot = |e| io(&format!("cannot read {}", path.display()), e);
-    let mut file = std::fs::File::open(path).map_err(cannot)?;
-    let len = file.metadata().map_err(cannot)?.len();
-    gix::objs::compute_stream_hash(
+    let mut file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(nix::libc::O_NOFOLLOW | nix::libc::O_NONBLOCK)
+        .open(path)
+        .map_err(cannot)?;
+    let meta = file.metadata().map_err(cannot)?;
+    if !meta.is_file() {
+        return Err(format!(
+            "{} is no longer a file (it changed while being read)",
+            path.display()
+        ));
+    }
+    let id = gix::objs::compute_stream_hash(
         gix::hash::Kind::Sha1,
         gix::objs::Kind::Blob,
         &mut file,
-        len,
+        meta.len(),
         &mut gix::progress::Discard,
         &AtomicBool::new(false),
     )
-    .map_err(|e| e.to_string())
+    .map_err(|e| e.to_string())?;
+    Ok(Leaf {
+        kind: file_kind(&meta),
+        id,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the walk saw as a file may be something else by the time it is
+    /// opened: a link is not followed and a pipe is not waited on.
+    #[test]
+    fn a_file_swapped_for_a_link_or_a_pipe_is_refused_not_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("target");
+        std::fs::write(&target, "secret\n").unwrap();
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        assert!(hash_file(&link).is_err(), "followed the link");
+        let fifo = dir.path().join("fifo");
+        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+        let err = hash_file(&fifo).unwrap_err();
+        assert!(err.contains("is no longer a file"), "{err}");
+        let leaf = hash_file(&target).unwrap();
+        assert_eq!(leaf.kind, EntryKind::Blob);
+        // `printf 'secret\n' | git hash-object --stdin`
+        assert_eq!(
+            leaf.id.to_string(),
+            "d97c5eada5d8c52079031eef0107a4430a9617c5"
+        );
+    }
 }

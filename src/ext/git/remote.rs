@@ -129,10 +129,11 @@ impl Remote {
         let pack_dir = repo.objects.store_ref().path().join("pack");
         let shallow_file = repo.shallow_file().map_err(|e| chain(&e))?;
         let objects = repo.objects.clone();
+        let mut keep = None;
         gix::protocol::fetch(
             &mut wants,
             |pack, progress, interrupt| {
-                gix::odb::pack::Bundle::write_to_directory(
+                let written = gix::odb::pack::Bundle::write_to_directory(
                     pack,
                     Some(&pack_dir),
                     progress,
@@ -142,6 +143,7 @@ impl Remote {
                     write_pack,
                 )
                 .map_err(gix::Error::from_error)?;
+                keep = written.keep_path;
                 Ok(true)
             },
             gix::progress::Discard,
@@ -162,7 +164,13 @@ impl Remote {
         .map_err(|e| chain(&e))?;
         // The conversation is over; the server may go.
         let _ = live.transport.indicate_end_of_interaction();
-        check_out(&repo, commit)
+        let tree = check_out(&repo, commit)?;
+        // The pack is reachable from HEAD now: gc may keep it without a
+        // .keep file, as after `git clone`.
+        if let Some(keep) = keep {
+            std::fs::remove_file(keep).map_err(|e| io("cannot remove the pack's .keep", e))?;
+        }
+        Ok(tree)
     }
 
     /// The connection, made on first use.
@@ -179,9 +187,15 @@ impl Remote {
         if live.refs.is_none() {
             let refs = match live.handshake.refs.take() {
                 Some(refs) => refs,
-                None => gix::protocol::LsRefsCommand::new(None, &live.handshake.capabilities, agent())
-                    .invoke_blocking(&mut live.transport.inner, &mut gix::progress::Discard, false)
-                    .map_err(|e| chain(&e))?,
+                None => {
+                    gix::protocol::LsRefsCommand::new(None, &live.handshake.capabilities, agent())
+                        .invoke_blocking(
+                            &mut live.transport.inner,
+                            &mut gix::progress::Discard,
+                            false,
+                        )
+                        .map_err(|e| chain(&e))?
+                }
             };
             live.refs = Some(refs);
         }
@@ -310,14 +324,15 @@ impl gix::protocol::fetch::Negotiate for Pinned {
 /// git inside an installed extension knows where it came from, and every
 /// checkout filter is off.
 fn create(dest: &Path, url: &str) -> Result<gix::Repository> {
-    let fail = |e: &(dyn std::error::Error + 'static)| format!("cannot create {}: {}", dest.display(), chain(e));
+    let fail = |e: &(dyn std::error::Error + 'static)| {
+        format!("cannot create {}: {}", dest.display(), chain(e))
+    };
     let options = gix::create::Options {
         destination_must_be_empty: Some(true),
         ..Default::default()
     };
     gix::create::into(dest, gix::create::Kind::WithWorktree, options).map_err(|e| fail(&e))?;
-    let open = gix::open::Options::isolated()
-        .config_overrides(OVERRIDES.iter().copied());
+    let open = gix::open::Options::isolated().config_overrides(OVERRIDES.iter().copied());
     let repo = gix::open_opts(dest, open).map_err(|e| fail(&e))?;
     let mut config = gix::config::File::new(gix::config::file::Metadata::api());
     repo.remote_at(url)
@@ -342,7 +357,8 @@ fn create(dest: &Path, url: &str) -> Result<gix::Repository> {
 /// tree into the empty work tree, then the index. Returns the tree id.
 fn check_out(repo: &gix::Repository, commit: ObjectId) -> Result<ObjectId> {
     // The pack just written is not known to the handle opened before it.
-    let repo = gix::open_opts(repo.git_dir(), repo.open_options().clone()).map_err(|e| chain(&e))?;
+    let repo =
+        gix::open_opts(repo.git_dir(), repo.open_options().clone()).map_err(|e| chain(&e))?;
     let tree = repo
         .find_commit(commit)
         .map_err(|e| format!("the fetch did not bring {commit}: {}", chain(&e)))?
@@ -385,8 +401,6 @@ fn check_out(repo: &gix::Repository, commit: ObjectId) -> Result<ObjectId> {
             crate::untrusted::printable(first)
         ));
     }
-    index
-        .write(Default::default())
-        .map_err(|e| chain(&e))?;
+    index.write(Default::default()).map_err(|e| chain(&e))?;
     Ok(tree)
 }
