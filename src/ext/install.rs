@@ -48,24 +48,15 @@ pub fn run(a: &mut Words) -> Result<u8> {
         true,
     )?;
 
-    print!(
-        "{}",
-        consent::render(&Offer {
+    agreed(
+        &Offer {
             source: source(&url),
             reference: &shown_ref,
             commit: Some(&fetched.commit),
             manifest,
-        })
-    );
-    println!();
-    match consent::ask("Install?", yes) {
-        Answer::Yes => {}
-        Answer::No => return Err(fail("not installed".into())),
-        Answer::NoTerminal => {
-            return Err(fail("not installed: stdin is not a terminal".into())
-                .hint("read the block above, then pass --yes to install from a script"))
-        }
-    }
+        },
+        yes,
+    )?;
 
     let store = Store::open(&paths).map_err(fail)?;
     let mut lock = store.load().map_err(fail)?;
@@ -94,6 +85,19 @@ pub fn run(a: &mut Words) -> Result<u8> {
     );
     println!("its data directory: {}", state.display());
     Ok(0)
+}
+
+/// Shows the consent block and asks; anything but yes refuses the install.
+fn agreed(offer: &Offer, yes: bool) -> Result<()> {
+    print!("{}", consent::render(offer));
+    println!();
+    let refused = |msg: &str| Error::fail(CMD, msg.to_string());
+    match consent::ask("Install?", yes) {
+        Answer::Yes => Ok(()),
+        Answer::No => Err(refused("not installed")),
+        Answer::NoTerminal => Err(refused("not installed: stdin is not a terminal")
+            .hint("read the block above, then pass --yes to install from a script")),
+    }
 }
 
 /// A pinned commit fetched and checked, waiting in a temporary directory
@@ -243,24 +247,15 @@ fn link(dir: &str, yes: bool) -> Result<u8> {
         &paths,
         false,
     )?;
-    print!(
-        "{}",
-        consent::render(&Offer {
+    agreed(
+        &Offer {
             source: shown.to_string(),
             reference: "",
             commit: None,
             manifest: &manifest,
-        })
-    );
-    println!();
-    match consent::ask("Install?", yes) {
-        Answer::Yes => {}
-        Answer::No => return Err(fail("not installed".into())),
-        Answer::NoTerminal => {
-            return Err(fail("not installed: stdin is not a terminal".into())
-                .hint("read the block above, then pass --yes to install from a script"))
-        }
-    }
+        },
+        yes,
+    )?;
     let store = Store::open(&paths).map_err(fail)?;
     let mut lock = store.load().map_err(fail)?;
     conflicts(&lock, &manifest, &paths, false)?;
