@@ -117,6 +117,17 @@ fn lines(text: &str) -> Vec<&str> {
     text.lines().collect()
 }
 
+/// The line just above the one that starts with `prompt`.
+fn line_above<'a>(text: &'a str, prompt: &str) -> &'a str {
+    let all = lines(text);
+    let at = all
+        .iter()
+        .position(|l| l.starts_with(prompt))
+        .unwrap_or_else(|| panic!("no prompt in {text}"));
+    assert!(at > 0, "nothing above the prompt in {text}");
+    all[at - 1]
+}
+
 // ------------------------------------------------------------------- list
 
 #[test]
@@ -902,13 +913,8 @@ fn update_calls_out_grown_authority_on_the_line_above_the_prompt() {
     let out = env.run(["ext", "update", "note", "--yes"]);
     assert_eq!(exits(&out, 0), "");
     let text = stdout(&out);
-    let all = lines(&text);
-    let prompt = all
-        .iter()
-        .position(|l| l.starts_with("Update? [y/N]"))
-        .unwrap_or_else(|| panic!("no prompt in {text}"));
     assert_eq!(
-        all[prompt - 1],
+        line_above(&text, "Update? [y/N]"),
         "NOTE: it now asks for more than before: fleet (it had: none)",
         "{text}"
     );
@@ -948,13 +954,8 @@ fn update_prompt_on_a_terminal_follows_the_grown_authority_line_and_no_keeps_the
     let out = child.wait_with_output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout).replace('\r', "");
     assert!(!text.contains("panicked"), "{text}");
-    let all = lines(&text);
-    let prompt = all
-        .iter()
-        .position(|l| l.starts_with("Update? [y/N] "))
-        .unwrap_or_else(|| panic!("no prompt in {text}"));
     assert_eq!(
-        all[prompt - 1],
+        line_above(&text, "Update? [y/N] "),
         "NOTE: it now asks for more than before: fleet (it had: none)",
         "{text}"
     );
