@@ -2,7 +2,7 @@
 //! environment snapshot (pure, so the rules are unit-tested).
 
 use std::ffi::OsString;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// roost's directories, resolved once per process.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -82,11 +82,6 @@ impl Paths {
 fn passwd_home() -> Option<PathBuf> {
     let user = nix::unistd::User::from_uid(nix::unistd::getuid()).ok()??;
     Some(user.dir)
-}
-
-/// Whether `path` names something under `dir` (lexically).
-pub fn is_within(path: &Path, dir: &Path) -> bool {
-    path.starts_with(dir)
 }
 
 #[cfg(test)]

@@ -208,17 +208,6 @@ impl Tmux {
                 .is_ok()
     }
 
-    /// A global option of the server, `None` when unset or when no server
-    /// runs. Never starts a server.
-    pub fn server_option(&self, name: &str) -> Option<String> {
-        if !self.socket_exists() {
-            return None;
-        }
-        let out = self.run(&["show-options", "-gqv", name]).ok()?;
-        let value = out.strip_suffix('\n').unwrap_or(&out);
-        (!value.is_empty()).then(|| value.to_string())
-    }
-
     pub fn sessions(&self) -> TmuxResult<Vec<Session>> {
         let out = self.run(&[
             "list-sessions",
