@@ -161,7 +161,15 @@ impl Remote {
                 reject_shallow_remote: false,
             },
         )
-        .map_err(|e| chain(&e))?;
+        .map_err(|e| {
+            let why = chain(&e);
+            // git-upload-pack's words for a want it will not serve.
+            if why.contains("not our ref") {
+                format!("the repository has no commit {commit}")
+            } else {
+                why
+            }
+        })?;
         // The conversation is over; the server may go.
         let _ = live.transport.indicate_end_of_interaction();
         let tree = check_out(&repo, commit)?;
