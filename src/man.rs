@@ -469,8 +469,9 @@ const VERB_DETAILS: &[(&str, &str)] = &[
         "Check *OWNER/REPO* (each part letters, digits, `.`, `_` or `-`; no URLs)
         and *REF* before anything touches the network. Resolve *REF* (default:
         the remote's HEAD) to a full commit and fetch exactly that commit from
-        `${ROOST_EXT_GIT_BASE:-https://github.com/}`*OWNER/REPO*, with nothing
-        of the repository executed: no submodules, no LFS or other filters, no
+        `${ROOST_EXT_GIT_BASE:-https://github.com/}`*OWNER/REPO*, over the
+        connection that resolved it and without its history when the server
+        allows, with nothing of the repository executed: no submodules, no LFS or other filters, no
         hooks, no templates. Refuse a symlink pointing outside the tree or a
         setuid or setgid file, check the manifest, show the consent block and
         ask. Then move the clone into place, create its state directory, and
