@@ -7,7 +7,7 @@ use common::*;
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 use std::time::Duration;
 
 fn stdout(out: &Output) -> String {
@@ -94,21 +94,11 @@ impl<'a> OtherServer<'a> {
     }
 
     fn tmux(&self, args: &[&str]) -> Output {
-        Command::new("tmux")
-            .arg("-S")
-            .arg(&self.socket)
-            .args(args)
-            .env_clear()
-            .envs(self.env.vars())
-            .stdin(Stdio::null())
-            .output()
-            .unwrap()
+        self.env.tmux_on(&self.socket, args)
     }
 
     fn tmux_ok(&self, args: &[&str]) -> String {
-        let out = self.tmux(args);
-        assert!(out.status.success(), "tmux {args:?}: {}", describe(&out));
-        String::from_utf8(out.stdout).unwrap()
+        self.env.tmux_ok_on(&self.socket, args)
     }
 
     /// What `$TMUX` holds inside this server's first pane.

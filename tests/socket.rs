@@ -4,7 +4,7 @@ mod common;
 use common::*;
 
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 use std::time::Duration;
 
 /// The socket file of a `-L NAME` server under the test's private TMUX_TMPDIR.
@@ -18,7 +18,6 @@ fn named_socket(env: &TestEnv, name: &str) -> PathBuf {
 /// on drop so a failing test leaves nothing running.
 struct Server<'a> {
     env: &'a TestEnv,
-    flag: &'static str,
     socket: String,
 }
 
@@ -26,7 +25,6 @@ impl<'a> Server<'a> {
     fn path(env: &'a TestEnv, path: PathBuf) -> Server<'a> {
         Server {
             env,
-            flag: "-S",
             socket: path.to_string_lossy().into_owned(),
         }
     }
@@ -34,27 +32,16 @@ impl<'a> Server<'a> {
     fn name(env: &'a TestEnv, name: &str) -> Server<'a> {
         Server {
             env,
-            flag: "-L",
             socket: name.to_string(),
         }
     }
 
     fn tmux(&self, args: &[&str]) -> Output {
-        Command::new("tmux")
-            .arg(self.flag)
-            .arg(&self.socket)
-            .args(args)
-            .env_clear()
-            .envs(self.env.vars())
-            .stdin(Stdio::null())
-            .output()
-            .unwrap()
+        self.env.tmux_on(&self.socket, args)
     }
 
     fn tmux_ok(&self, args: &[&str]) -> String {
-        let out = self.tmux(args);
-        assert!(out.status.success(), "tmux {args:?}: {}", describe(&out));
-        String::from_utf8(out.stdout).unwrap()
+        self.env.tmux_ok_on(&self.socket, args)
     }
 
     fn windows(&self) -> String {

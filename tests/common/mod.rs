@@ -117,14 +117,20 @@ impl TestEnv {
 
     /// tmux against this test's roost server (to build fixtures and look).
     pub fn tmux(&self, args: &[&str]) -> Output {
-        let flag = if self.socket.contains('/') {
-            "-S"
-        } else {
-            "-L"
-        };
+        self.tmux_on(&self.socket, args)
+    }
+
+    pub fn tmux_ok(&self, args: &[&str]) -> String {
+        self.tmux_ok_on(&self.socket, args)
+    }
+
+    /// tmux on another server, in this test's environment: `socket` is a
+    /// path when it holds a `/` (`-S`), else a name (`-L`).
+    pub fn tmux_on(&self, socket: &str, args: &[&str]) -> Output {
+        let flag = if socket.contains('/') { "-S" } else { "-L" };
         Command::new("tmux")
             .arg(flag)
-            .arg(&self.socket)
+            .arg(socket)
             .args(args)
             .env_clear()
             .envs(self.vars())
@@ -133,8 +139,8 @@ impl TestEnv {
             .unwrap()
     }
 
-    pub fn tmux_ok(&self, args: &[&str]) -> String {
-        let out = self.tmux(args);
+    pub fn tmux_ok_on(&self, socket: &str, args: &[&str]) -> String {
+        let out = self.tmux_on(socket, args);
         assert!(
             out.status.success(),
             "tmux {args:?} failed: {}",
