@@ -850,15 +850,7 @@ fn a_hostile_user_git_config_and_repository_attributes_fire_nothing() {
     );
     // The config is live: git itself, cloning the same URL, obeys it.
     let check = env.path("git-would");
-    let out = Command::new("git")
-        .args(["clone", "-q", &format!("{base}owner/roost-note")])
-        .arg(&check)
-        .env_clear()
-        .envs(env.vars())
-        .env_remove("GIT_CONFIG_GLOBAL")
-        .env_remove("GIT_CONFIG_NOSYSTEM")
-        .output()
-        .unwrap();
+    let out = env.git_clone_as_user(format!("{base}owner/roost-note"), &check);
     assert!(out.status.success(), "{}", describe(&out));
     assert!(
         std::fs::read_to_string(check.join("bin/roost-note"))

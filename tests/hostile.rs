@@ -359,17 +359,7 @@ fn attribute_filters_and_conversions_are_never_applied() {
     commit_staged(&f, "attributes");
     // The attributes and config are live: git itself converts and filters.
     let check = env.path("git-would");
-    let out = Command::new("git")
-        .arg("clone")
-        .arg("-q")
-        .arg(&f.bare)
-        .arg(&check)
-        .env_clear()
-        .envs(env.vars())
-        .env_remove("GIT_CONFIG_GLOBAL")
-        .env_remove("GIT_CONFIG_NOSYSTEM")
-        .output()
-        .unwrap();
+    let out = env.git_clone_as_user(&f.bare, &check);
     assert!(out.status.success(), "{}", describe(&out));
     assert!(
         marker.exists(),

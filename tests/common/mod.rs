@@ -149,6 +149,22 @@ impl TestEnv {
         String::from_utf8(out.stdout).unwrap()
     }
 
+    /// `git clone -q URL DEST` as the user's own git runs it: in this
+    /// test's environment, with its global git config and the system's
+    /// live (what a fixture shows git obeys and roost must not).
+    pub fn git_clone_as_user(&self, url: impl AsRef<OsStr>, dest: &Path) -> Output {
+        Command::new("git")
+            .args(["clone", "-q"])
+            .arg(url)
+            .arg(dest)
+            .env_clear()
+            .envs(self.vars())
+            .env_remove("GIT_CONFIG_GLOBAL")
+            .env_remove("GIT_CONFIG_NOSYSTEM")
+            .output()
+            .unwrap()
+    }
+
     /// Whether this test's server answers.
     pub fn server_running(&self) -> bool {
         self.tmux(&["list-sessions"]).status.success()
