@@ -671,24 +671,26 @@ fn crafted(f: &Fixture, extra: &[String]) -> String {
         lines.push_str(line);
         lines.push('\n');
     }
-    let out = Command::new("git")
-        .args(["mktree"])
-        .current_dir(&f.work)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .and_then(|mut c| {
-            use std::io::Write;
-            c.stdin.take().unwrap().write_all(lines.as_bytes())?;
-            c.wait_with_output()
-        })
-        .unwrap();
-    assert!(out.status.success(), "{}", describe(&out));
-    let tree = String::from_utf8(out.stdout).unwrap();
-    let commit = f.git(&["commit-tree", tree.trim(), "-p", "HEAD", "-m", "crafted"]);
+    let tree = mktree(f, &lines);
+    let commit = f.git(&["commit-tree", &tree, "-p", "HEAD", "-m", "crafted"]);
     f.git(&["update-ref", "refs/heads/main", commit.trim()]);
     f.push();
     commit.trim().to_string()
+}
+
+/// The tree `git mktree` makes of `lines` (its input format, which need
+/// not be anything git itself would write); returns its id.
+fn mktree(f: &Fixture, lines: &str) -> String {
+    let path = f.work.join(".git/crafted-tree");
+    std::fs::write(&path, lines).unwrap();
+    let out = Command::new("git")
+        .args(["mktree"])
+        .current_dir(&f.work)
+        .stdin(std::fs::File::open(&path).unwrap())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", describe(&out));
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
 }
 
 /// A blob holding `content`; returns its id.
@@ -702,16 +704,7 @@ fn blob_of(f: &Fixture, content: &str) -> String {
 /// A tree holding the one file `name` with `content`; returns its id.
 fn tree_of(f: &Fixture, name: &str, content: &str) -> String {
     let blob = blob_of(f, content);
-    let path = f.work.join(".git/crafted-tree");
-    std::fs::write(&path, format!("100644 blob {blob}\t{name}\n")).unwrap();
-    let out = Command::new("git")
-        .args(["mktree"])
-        .current_dir(&f.work)
-        .stdin(std::fs::File::open(&path).unwrap())
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", describe(&out));
-    String::from_utf8(out.stdout).unwrap().trim().to_string()
+    mktree(f, &format!("100644 blob {blob}\t{name}\n"))
 }
 
 /// A tree with both a symlink `l` to a directory outside and a directory
@@ -766,16 +759,8 @@ fn a_tree_carrying_a_git_directory_is_refused() {
         let line = match name.split_once('/') {
             None => format!("040000 tree {git}\t{name}"),
             Some((dir, inner)) => {
-                let path = f.work.join(".git/crafted-tree");
-                std::fs::write(&path, format!("040000 tree {git}\t{inner}\n")).unwrap();
-                let out = Command::new("git")
-                    .args(["mktree"])
-                    .current_dir(&f.work)
-                    .stdin(std::fs::File::open(&path).unwrap())
-                    .output()
-                    .unwrap();
-                let outer = String::from_utf8(out.stdout).unwrap();
-                format!("040000 tree {}\t{dir}", outer.trim())
+                let outer = mktree(&f, &format!("040000 tree {git}\t{inner}\n"));
+                format!("040000 tree {outer}\t{dir}")
             }
         };
         crafted(&f, &[line]);
