@@ -33,10 +33,7 @@ struct Case {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| a != "--bench")
-        .collect();
+    let args = args();
     if args.first().map(String::as_str) == Some("--rss") {
         return rss(&args[1..]);
     }

@@ -46,10 +46,7 @@ struct Case<'a> {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| a != "--bench")
-        .collect();
+    let args = args();
     let rounds: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(30);
     let roost = roost_bin();
     let roost = roost.as_str();

@@ -10,6 +10,15 @@ pub fn roost_bin() -> String {
     std::env::var("ROOST_BENCH_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_roost").to_string())
 }
 
+/// The arguments after `cargo bench --bench NAME --`, without the
+/// `--bench` cargo adds.
+pub fn args() -> Vec<String> {
+    std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect()
+}
+
 /// A throwaway roost environment under `sb`: HOME and the XDG directories
 /// (created), a private TMUX_TMPDIR, a socket path that no server listens
 /// on, this process's PATH and `/bin/sh`. Nothing else is inherited.
