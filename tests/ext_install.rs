@@ -664,45 +664,6 @@ fn a_short_sha_is_not_accepted() {
     assert!(!env.path("data/roost").exists());
 }
 
-/// A PATH whose `git-upload-pack` logs each start to `calls`, forwards the
-/// client's requests to the real one pkt-line by pkt-line, and runs the
-/// shell code `at_fetch` when the command after the ref listing begins:
-/// between the ref lookup and the fetch of one connection.
-fn upload_pack_wrapper(env: &TestEnv, calls: &Path, at_fetch: &str) -> String {
-    let exec_path = Command::new("git").arg("--exec-path").output().unwrap();
-    let real = format!(
-        "{}/git-upload-pack",
-        String::from_utf8(exec_path.stdout).unwrap().trim()
-    );
-    let bin = env.path("wrap-bin");
-    std::fs::create_dir_all(&bin).unwrap();
-    let wrapper = bin.join("git-upload-pack");
-    // The ls-refs request ends at its flush packet (0000); the next four
-    // bytes arrive only once the client has read the listing and begun
-    // the fetch.
-    std::fs::write(
-        &wrapper,
-        format!(
-            "#!/bin/sh\necho x >> '{calls}'\n\
-             {{\n\
-               while :; do\n\
-                 len=$(head -c 4); printf '%s' \"$len\"\n\
-                 [ \"$len\" = 0000 ] && break\n\
-                 n=$((0x$len)); [ \"$n\" -gt 4 ] && head -c $((n - 4))\n\
-               done\n\
-               next=$(head -c 4)\n\
-               {at_fetch}\n\
-               printf '%s' \"$next\"\n\
-               exec cat\n\
-             }} | '{real}' \"$@\"\n",
-            calls = calls.display(),
-        ),
-    )
-    .unwrap();
-    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
-    format!("{}:{}", bin.display(), std::env::var("PATH").unwrap())
-}
-
 #[test]
 fn install_pins_the_commit_it_resolved_even_if_the_branch_moves_before_the_fetch() {
     let env = TestEnv::new();
@@ -722,7 +683,7 @@ fn install_pins_the_commit_it_resolved_even_if_the_branch_moves_before_the_fetch
         "git --git-dir='{}' update-ref refs/heads/main {two}",
         f.bare.display()
     );
-    let path = upload_pack_wrapper(&env, &calls, &move_main);
+    let path = env.upload_pack_wrapper(&calls, &move_main);
     let out = env
         .roost([
             "ext",
@@ -736,8 +697,11 @@ fn install_pins_the_commit_it_resolved_even_if_the_branch_moves_before_the_fetch
         .output()
         .unwrap();
     succeeded(&out);
-    let calls = std::fs::read_to_string(&calls).unwrap().lines().count();
-    assert_eq!(calls, 1, "one connection for the lookup and the fetch");
+    assert_eq!(
+        upload_pack_runs(&calls).0,
+        1,
+        "one connection for the lookup and the fetch"
+    );
     assert_eq!(f.ls_remote("refs/heads/main"), two, "the branch moved");
     assert_eq!(read_lock(&env)["note"]["commit"], one);
     assert_eq!(env.ok(["note"]), "one\n");
@@ -1328,8 +1292,7 @@ fn interrupting_the_fetch_leaves_nothing() {
     env.simple_ext("owner/roost-note", "note", &["note"], &[]);
     // The fetch, once asked for, is held up for a moment.
     let fetching = env.path("fetching");
-    let path = upload_pack_wrapper(
-        &env,
+    let path = env.upload_pack_wrapper(
         &env.path("upload-pack-calls"),
         &format!("touch '{}'; sleep 1", fetching.display()),
     );

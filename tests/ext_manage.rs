@@ -967,6 +967,65 @@ fn update_prompt_on_a_terminal_follows_the_grown_authority_line_and_no_keeps_the
     assert_eq!(lock(&env)["note"]["commit"], old);
 }
 
+/// By the time `update` shows the change and asks, it has hung up on the
+/// remote: no server process waits on the user's answer.
+#[test]
+fn update_has_closed_the_connection_when_it_asks() {
+    let env = TestEnv::new();
+    let f = installed(&env, "owner/roost-note", "note", &["note"], &[]);
+    f.exec("bin/roost-note", "#!/bin/sh\necho two\n");
+    f.commit("two");
+    let calls = env.path("upload-pack-calls");
+    let path = env.upload_pack_wrapper(&calls, ":");
+    // script(1) gives roost a terminal; the answer waits until the prompt.
+    let mut child = Command::new("script")
+        .args(["-qec", &format!("{ROOST} ext update note"), "/dev/null"])
+        .env_clear()
+        .envs(env.vars())
+        .env("PATH", path)
+        .current_dir(env.path("work"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let shown = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let reader = {
+        let shown = shown.clone();
+        let mut stdout = child.stdout.take().unwrap();
+        std::thread::spawn(move || {
+            use std::io::Read;
+            let mut chunk = [0u8; 4096];
+            while let Ok(n) = stdout.read(&mut chunk) {
+                if n == 0 {
+                    break;
+                }
+                shown.lock().unwrap().extend_from_slice(&chunk[..n]);
+            }
+        })
+    };
+    let asked = wait_until(Duration::from_secs(20), || {
+        String::from_utf8_lossy(&shown.lock().unwrap()).contains("Update? [y/N]")
+    });
+    // The wrapper notes `end` a moment after roost closes its side.
+    let closed = asked
+        && wait_until(Duration::from_secs(5), || {
+            upload_pack_runs(&calls) == (1, 1)
+        });
+    let runs = upload_pack_runs(&calls);
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(b"n\n").unwrap();
+    child.wait().unwrap();
+    reader.join().unwrap();
+    let text = String::from_utf8_lossy(&shown.lock().unwrap()).replace('\r', "");
+    assert!(asked, "no prompt: {text}");
+    assert!(closed, "still connected while asking: {runs:?}\n{text}");
+    assert!(
+        text.contains("roost ext update: note: not updated\n"),
+        "{text}"
+    );
+}
+
 #[test]
 fn update_without_grown_authority_has_no_callout() {
     let env = TestEnv::new();

@@ -127,14 +127,15 @@ pub fn fetch(
     let commit = remote
         .resolve(reference)
         .map_err(|e| format!("cannot resolve {shown} at {url}: {e}"))?;
-    fetch_commit(paths, &mut remote, url, commit)
+    fetch_commit(paths, remote, url, commit)
 }
 
 /// Fetches `commit` from `remote` (at `url`), over the connection that
-/// resolved it if there was one, and runs every gate on it.
+/// resolved it if there was one (closed once the fetch is done, before
+/// anything is shown or asked), and runs every gate on it.
 pub fn fetch_commit(
     paths: &Paths,
-    remote: &mut git::Remote,
+    remote: git::Remote,
     url: &str,
     commit: gix::ObjectId,
 ) -> std::result::Result<Fetched, String> {

@@ -106,7 +106,7 @@ fn update_one(paths: &Paths, name: &str, yes: bool) -> Result<()> {
         );
         return Ok(());
     }
-    let fetched = install::fetch_commit(paths, &mut remote, &url, commit)
+    let fetched = install::fetch_commit(paths, remote, &url, commit)
         .map_err(|e| fail(format!("{name}: {e}")))?;
     let manifest = &fetched.manifest;
     if manifest.name != name {

@@ -165,6 +165,49 @@ impl TestEnv {
             .unwrap()
     }
 
+    /// A PATH whose `git-upload-pack` writes `start` to `calls` when it
+    /// starts and `end` once the client has closed the connection, forwards
+    /// the client's requests to the real one pkt-line by pkt-line, and
+    /// runs the shell code `at_fetch` when the command after the ref
+    /// listing begins: between the lookup and the fetch of one connection.
+    pub fn upload_pack_wrapper(&self, calls: &Path, at_fetch: &str) -> String {
+        use std::os::unix::fs::PermissionsExt;
+        let exec_path = Command::new("git").arg("--exec-path").output().unwrap();
+        let real = format!(
+            "{}/git-upload-pack",
+            String::from_utf8(exec_path.stdout).unwrap().trim()
+        );
+        let bin = self.path("wrap-bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        let wrapper = bin.join("git-upload-pack");
+        // The ls-refs request ends at its flush packet (0000); the next
+        // four bytes arrive only once the client has read the listing and
+        // begun the fetch. `cat` ends when the client closes its side (the
+        // client may kill this shell then; the group lives on to say so).
+        std::fs::write(
+            &wrapper,
+            format!(
+                "#!/bin/sh\necho start >> '{calls}'\n\
+                 {{\n\
+                   while :; do\n\
+                     len=$(head -c 4); printf '%s' \"$len\"\n\
+                     [ \"$len\" = 0000 ] && break\n\
+                     n=$((0x$len)); [ \"$n\" -gt 4 ] && head -c $((n - 4))\n\
+                   done\n\
+                   next=$(head -c 4)\n\
+                   {at_fetch}\n\
+                   printf '%s' \"$next\"\n\
+                   cat\n\
+                   echo end >> '{calls}'\n\
+                 }} | '{real}' \"$@\"\n",
+                calls = calls.display(),
+            ),
+        )
+        .unwrap();
+        std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+        format!("{}:{}", bin.display(), std::env::var("PATH").unwrap())
+    }
+
     /// Whether this test's server answers.
     pub fn server_running(&self) -> bool {
         self.tmux(&["list-sessions"]).status.success()
@@ -261,6 +304,14 @@ pub fn listing(dir: &Path) -> Vec<(PathBuf, u32, Vec<u8>)> {
 }
 
 /// Polls `cond` until it holds or `limit` passes.
+/// How many `git-upload-pack`s an `upload_pack_wrapper` saw start, and how
+/// many saw their client close the connection.
+pub fn upload_pack_runs(calls: &Path) -> (usize, usize) {
+    let log = std::fs::read_to_string(calls).unwrap_or_default();
+    let count = |word: &str| log.lines().filter(|l| *l == word).count();
+    (count("start"), count("end"))
+}
+
 pub fn wait_until(limit: Duration, mut cond: impl FnMut() -> bool) -> bool {
     let end = Instant::now() + limit;
     loop {

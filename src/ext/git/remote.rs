@@ -114,8 +114,11 @@ impl Remote {
     /// Fetches exactly `commit` (only its own history when the server can
     /// cut it: depth 1) into a new repository at `dest`, which must not
     /// exist, and checks it out with every filter off; returns the commit's
-    /// tree id. Refuses when the commit or its tree did not arrive.
-    pub fn fetch_pinned(&mut self, commit: ObjectId, dest: &Path) -> Result<ObjectId> {
+    /// tree id. Refuses when the commit or its tree did not arrive. The
+    /// conversation ends here: the connection closes, and stderr and
+    /// SIGPIPE are roost's own again, before the caller shows or asks
+    /// anything.
+    pub fn fetch_pinned(mut self, commit: ObjectId, dest: &Path) -> Result<ObjectId> {
         let repo = create(dest, &self.url)?;
         let live = self.live()?;
         let mut wants = Pinned(commit);
