@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::os::unix::fs::{symlink, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
@@ -87,26 +87,6 @@ fn snapshot(env: &TestEnv) -> BTreeMap<PathBuf, Node> {
         walk(&env.path(top), env.dir.path(), &mut out);
     }
     out
-}
-
-/// Runs `cmd` (stdin closed) and insists it ends within `limit`.
-fn run_within(mut cmd: Command, limit: Duration) -> (Output, Duration) {
-    let start = Instant::now();
-    let mut child = cmd
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            panic!("still running after {limit:?}: {cmd:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let out = child.wait_with_output().unwrap();
-    (out, start.elapsed())
 }
 
 /// A repository whose manifest is `manifest` and whose `execs` are
@@ -1433,7 +1413,7 @@ fn a_missing_repository_is_one_line_naming_the_url() {
     let before = snapshot(&env);
     let mut cmd = env.roost(["ext", "install", "owner/roost-note", "--yes"]);
     cmd.env("ROOST_EXT_GIT_BASE", "file:///nonexistent/");
-    let (out, took) = run_within(cmd, Duration::from_secs(10));
+    let Run { out, took, .. } = bounded(cmd, Duration::from_secs(10));
     let err = refused(&out);
     assert_eq!(
         err,
@@ -1451,7 +1431,7 @@ fn an_unreachable_ssh_host_is_one_line_naming_the_url_and_never_prompts() {
     let before = snapshot(&env);
     let mut cmd = env.roost(["ext", "install", "owner/roost-note", "--yes"]);
     cmd.env("ROOST_EXT_GIT_BASE", "ssh://127.0.0.1:1/");
-    let (out, took) = run_within(cmd, Duration::from_secs(10));
+    let Run { out, took, .. } = bounded(cmd, Duration::from_secs(10));
     let err = refused(&out);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
@@ -1526,7 +1506,7 @@ fn a_server_that_never_answers_is_given_up_on_in_bounded_time() {
     let base = format!("https://127.0.0.1:{port}/");
     let mut cmd = env.roost(["ext", "install", "owner/roost-note", "--yes"]);
     cmd.env("ROOST_EXT_GIT_BASE", &base);
-    let (out, _) = run_within(cmd, Duration::from_secs(50));
+    let out = bounded(cmd, Duration::from_secs(50)).out;
     let err = refused(&out);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
@@ -1664,7 +1644,7 @@ fn https_refuses_an_untrusted_certificate_and_talks_tls_with_a_trusted_one() {
             Some(ca) => cmd.env("SSL_CERT_FILE", ca),
             None => cmd.env_remove("SSL_CERT_FILE"),
         };
-        refused(&run_within(cmd, Duration::from_secs(30)).0)
+        refused(&bounded(cmd, Duration::from_secs(30)).out)
     };
     let prefix = format!("roost ext install: cannot resolve HEAD at {base}owner/roost-note: ");
     // Signed by nobody the system trusts: refused at the handshake.
@@ -1745,7 +1725,7 @@ fn a_host_that_wants_credentials_is_refused_without_asking() {
         format!("{}:{}", bin.display(), std::env::var("PATH").unwrap()),
     )
     .env("ROOST_EXT_GIT_BASE", "ssh://example.invalid/");
-    let (out, _) = run_within(cmd, Duration::from_secs(10));
+    let out = bounded(cmd, Duration::from_secs(10)).out;
     let err = refused(&out);
     assert_eq!(
         err,

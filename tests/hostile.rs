@@ -10,8 +10,8 @@ use common::*;
 use std::collections::BTreeMap;
 use std::os::unix::fs::{symlink, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Output};
+use std::time::Duration;
 
 /// Every roost run here must end within this (debug build, 2 busy cores).
 const LIMIT: Duration = Duration::from_secs(20);
@@ -21,68 +21,6 @@ const LIMIT: Duration = Duration::from_secs(20);
 const WIDE_LIMIT: Duration = Duration::from_secs(40);
 
 // ---------------------------------------------------------------- helpers
-
-/// What a bounded run measured.
-struct Run {
-    out: Output,
-    took: Duration,
-    /// Peak resident set of roost in KiB (VmHWM, sampled until exit).
-    peak_kib: u64,
-}
-
-/// Runs `cmd` (stdin closed), insisting it ends within `limit`; samples its
-/// peak resident memory while it runs.
-fn bounded(mut cmd: Command, limit: Duration) -> Run {
-    let start = Instant::now();
-    let mut child = cmd
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let drain = |mut r: Box<dyn std::io::Read + Send>| {
-        std::thread::spawn(move || {
-            let mut v = Vec::new();
-            r.read_to_end(&mut v).unwrap();
-            v
-        })
-    };
-    let stdout = drain(Box::new(child.stdout.take().unwrap()));
-    let stderr = drain(Box::new(child.stderr.take().unwrap()));
-    let status_file = format!("/proc/{}/status", child.id());
-    let mut peak_kib = 0;
-    let status = loop {
-        if let Ok(text) = std::fs::read_to_string(&status_file) {
-            if let Some(kib) = text
-                .lines()
-                .find_map(|l| l.strip_prefix("VmHWM:"))
-                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-            {
-                peak_kib = peak_kib.max(kib);
-            }
-        }
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("still running after {limit:?}: {cmd:?}");
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
-    let took = start.elapsed();
-    let out = Output {
-        status,
-        stdout: stdout.join().unwrap(),
-        stderr: stderr.join().unwrap(),
-    };
-    Run {
-        out,
-        took,
-        peak_kib,
-    }
-}
 
 fn install(env: &TestEnv, repo: &str) -> Run {
     install_within(env, repo, LIMIT)

@@ -312,6 +312,68 @@ pub fn upload_pack_runs(calls: &Path) -> (usize, usize) {
     (count("start"), count("end"))
 }
 
+/// What a bounded run measured.
+pub struct Run {
+    pub out: Output,
+    pub took: Duration,
+    /// Peak resident set of roost in KiB (VmHWM, sampled until exit).
+    pub peak_kib: u64,
+}
+
+/// Runs `cmd` (stdin closed, its output drained as it comes), insisting it
+/// ends within `limit`; samples its peak resident memory while it runs.
+pub fn bounded(mut cmd: Command, limit: Duration) -> Run {
+    let start = Instant::now();
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let drain = |mut r: Box<dyn std::io::Read + Send>| {
+        std::thread::spawn(move || {
+            let mut v = Vec::new();
+            r.read_to_end(&mut v).unwrap();
+            v
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().unwrap()));
+    let stderr = drain(Box::new(child.stderr.take().unwrap()));
+    let status_file = format!("/proc/{}/status", child.id());
+    let mut peak_kib = 0;
+    let status = loop {
+        if let Ok(text) = std::fs::read_to_string(&status_file) {
+            if let Some(kib) = text
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            {
+                peak_kib = peak_kib.max(kib);
+            }
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("still running after {limit:?}: {cmd:?}");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let took = start.elapsed();
+    let out = Output {
+        status,
+        stdout: stdout.join().unwrap(),
+        stderr: stderr.join().unwrap(),
+    };
+    Run {
+        out,
+        took,
+        peak_kib,
+    }
+}
+
 pub fn wait_until(limit: Duration, mut cond: impl FnMut() -> bool) -> bool {
     let end = Instant::now() + limit;
     loop {
