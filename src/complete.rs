@@ -516,6 +516,7 @@ mod tests {
             pane_index: "0".into(),
             active: true,
             dead: false,
+            dead_status: None,
             state: String::new(),
             window_name: window.into(),
         }

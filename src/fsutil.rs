@@ -72,3 +72,66 @@ fn parent(path: &Path) -> io::Result<&Path> {
     path.parent()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "path has no parent directory"))
 }
+
+/// Whether `dir` can be made and written to: it, or the nearest directory
+/// above it that exists, is writable by this process (asked with access(2);
+/// nothing is written). The error says what is in the way.
+pub fn check_writable(dir: &Path) -> Result<(), String> {
+    use nix::unistd::{access, AccessFlags};
+    let mut at = dir;
+    loop {
+        match std::fs::metadata(at) {
+            Ok(m) if m.is_dir() => {
+                return access(at, AccessFlags::W_OK | AccessFlags::X_OK).map_err(|e| {
+                    let why = match e {
+                        nix::errno::Errno::EROFS => "on a read-only file system".to_string(),
+                        nix::errno::Errno::EACCES | nix::errno::Errno::EPERM => {
+                            "not writable".to_string()
+                        }
+                        other => format!("not writable ({})", other.desc()),
+                    };
+                    if at == dir {
+                        format!("{} is {why}", dir.display())
+                    } else {
+                        format!(
+                            "{} cannot be made: {} is {why}",
+                            dir.display(),
+                            at.display()
+                        )
+                    }
+                });
+            }
+            Ok(_) => {
+                return Err(format!(
+                    "{} cannot be made: {} is not a directory",
+                    dir.display(),
+                    at.display()
+                ))
+            }
+            Err(_) => match at.parent() {
+                Some(parent) => at = parent,
+                None => return Err(format!("{} cannot be made", dir.display())),
+            },
+        }
+    }
+}
+
+/// The executable regular file `name` names: itself when it holds a `/`
+/// (relative to the current directory), else the first match on `path`.
+pub fn find_program(name: &str, path: &std::ffi::OsStr) -> Option<std::path::PathBuf> {
+    let runnable = |p: &Path| {
+        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+            && nix::unistd::access(p, nix::unistd::AccessFlags::X_OK).is_ok()
+    };
+    if name.contains('/') {
+        let p = Path::new(name);
+        return runnable(p).then(|| p.to_path_buf());
+    }
+    if name.is_empty() {
+        return None;
+    }
+    std::env::split_paths(path)
+        .filter(|dir| !dir.as_os_str().is_empty())
+        .map(|dir| dir.join(name))
+        .find(|p| runnable(p))
+}

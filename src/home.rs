@@ -9,13 +9,12 @@ use std::ffi::OsString;
 use std::io;
 use std::path::{Path, PathBuf};
 
+/// roost's base configuration for its tmux server.
+pub const BASE_CONF: &str = include_str!("../share/roost.tmux.conf");
+
 /// `(path under ROOST_HOME, content, mode)` of every shipped file.
 const SHIPPED: &[(&str, &str, u32)] = &[
-    (
-        "share/roost.tmux.conf",
-        include_str!("../share/roost.tmux.conf"),
-        0o644,
-    ),
+    ("share/roost.tmux.conf", BASE_CONF, 0o644),
     (
         "share/agents/fake-agent",
         include_str!("../share/agents/fake-agent"),

@@ -1,5 +1,6 @@
 //! Where roost keeps things: XDG locations computed from an explicit
-//! environment snapshot (pure, so the rules are unit-tested).
+//! environment snapshot (pure, so the rules are unit-tested), and the one
+//! check that they can be written.
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -46,6 +47,28 @@ impl Paths {
             state: base("XDG_STATE_HOME", ".local/state")?.join("roost"),
             config: base("XDG_CONFIG_HOME", ".config")?.join("roost"),
         })
+    }
+
+    /// The directories roost writes, each with the variable that moves it.
+    pub fn written(&self) -> [(&std::path::Path, &'static str); 2] {
+        [
+            (&self.data, "XDG_DATA_HOME"),
+            (&self.state, "XDG_STATE_HOME"),
+        ]
+    }
+
+    /// Checks that every directory roost writes can be written; the error's
+    /// two lines name the directory and the variable that moves it.
+    pub fn check_writable(&self) -> Result<(), (String, String)> {
+        for (dir, var) in self.written() {
+            crate::fsutil::check_writable(dir).map_err(|why| {
+                (
+                    format!("cannot write roost's files: {why}"),
+                    format!("make it writable, or set {var} to a directory you can write"),
+                )
+            })?;
+        }
+        Ok(())
     }
 
     /// roost's own tree (`ROOST_HOME`): its scripts and shipped files.

@@ -89,6 +89,8 @@ pub struct Pane {
     pub pane_index: String,
     pub active: bool,
     pub dead: bool,
+    /// The exit status of a dead pane's program, when tmux knows it.
+    pub dead_status: Option<i32>,
     /// `@agent_state`, empty when unstamped.
     pub state: String,
     pub window_name: String,
@@ -110,7 +112,7 @@ pub struct Session {
 }
 
 // The window name goes last so that nothing in it can shift the fields.
-const PANE_FORMAT: &str = "#{pane_id}\t#{window_id}\t#{session_name}\t#{window_index}\t#{pane_index}\t#{pane_active}\t#{pane_dead}\t#{@agent_state}\t#{window_name}";
+const PANE_FORMAT: &str = "#{pane_id}\t#{window_id}\t#{session_name}\t#{window_index}\t#{pane_index}\t#{pane_active}\t#{pane_dead}\t#{pane_dead_status}\t#{@agent_state}\t#{window_name}";
 
 /// The longest argument roost hands tmux: the client packs a command's
 /// arguments into one 16 KiB message and refuses anything longer.
@@ -134,20 +136,36 @@ impl Tmux {
         }
     }
 
+    /// Every call roost makes to its server. `-u` because tmux rewrites
+    /// what it prints for a client whose locale is not UTF-8 (LC_ALL=C,
+    /// POSIX, no LANG at all): the TABs between `-F` fields and every
+    /// non-ASCII byte become `_`. roost reads that output, it does not show
+    /// it on a terminal, so it asks for it unchanged in every locale.
     fn command(&self) -> Command {
         let mut cmd = Command::new("tmux");
-        cmd.arg(self.socket.flag()).arg(self.socket.value());
+        cmd.arg("-u")
+            .arg(self.socket.flag())
+            .arg(self.socket.value());
         cmd.stdin(Stdio::null());
         cmd
     }
 
+    /// Replaces this process with a tmux client attached to session `exact`
+    /// (`=NAME`); returns only when tmux cannot be run. The client draws on
+    /// the user's terminal, so the terminal's locale decides, not `-u`.
+    pub fn attach(&self, exact: &str) -> TmuxError {
+        use std::os::unix::process::CommandExt;
+        let err = Command::new("tmux")
+            .arg(self.socket.flag())
+            .arg(self.socket.value())
+            .args(["attach-session", "-t", exact])
+            .env_remove("TMUX")
+            .exec();
+        not_started(err)
+    }
+
     fn finish(out: std::io::Result<std::process::Output>) -> TmuxResult<String> {
-        let out = out.map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => {
-                TmuxError("tmux is not installed (not found on PATH)".into())
-            }
-            _ => TmuxError(format!("cannot run tmux: {e}")),
-        })?;
+        let out = out.map_err(not_started)?;
         if out.status.success() {
             Ok(String::from_utf8_lossy(&out.stdout).into_owned())
         } else {
@@ -234,6 +252,22 @@ impl Tmux {
     pub fn panes(&self) -> TmuxResult<Vec<Pane>> {
         let out = self.run(&["list-panes", "-a", "-F", PANE_FORMAT])?;
         Ok(out.lines().filter_map(parse_pane).collect())
+    }
+
+    /// Text stored with `set_pane_text`, byte for byte, `None` when unset.
+    pub fn pane_text(&self, pane_id: &str, name: &str) -> TmuxResult<Option<Vec<u8>>> {
+        Ok(self
+            .pane_option(pane_id, name)?
+            .map(|stored| verbatim::decode(stored.as_bytes())))
+    }
+
+    /// Stores any bytes in a pane option so that every tmux gives them back
+    /// unchanged: tmux 3.4 writes a backslash before `$NAME` and `${` in a
+    /// value as it stores it, and a client outside UTF-8 gets other bytes
+    /// rewritten. Everything but plain ASCII text is stored escaped.
+    pub fn set_pane_text(&self, pane_id: &str, name: &str, text: &[u8]) -> TmuxResult<()> {
+        let stored = verbatim::encode(text);
+        self.set_pane_option(pane_id, name, OsStr::new(&stored))
     }
 
     /// One option of one pane (pane scope only), `None` when unset.
@@ -345,6 +379,160 @@ impl Tmux {
     }
 }
 
+/// The escaping of `set_pane_text`: `%XX` (two upper-case hex digits) for
+/// every byte outside printable ASCII and for the characters a tmux version
+/// treats specially anywhere (`$ % \\ # ; { } ' " ~`).
+mod verbatim {
+    fn kept(b: u8) -> bool {
+        (0x20..0x7f).contains(&b) && !b"$%\\#;{}'\"~".contains(&b)
+    }
+
+    pub fn encode(text: &[u8]) -> String {
+        let mut out = String::with_capacity(text.len());
+        for &b in text {
+            if kept(b) {
+                out.push(b as char);
+            } else {
+                out.push_str(&format!("%{b:02X}"));
+            }
+        }
+        out
+    }
+
+    pub fn decode(stored: &[u8]) -> Vec<u8> {
+        let hex = |b: u8| (b as char).to_digit(16);
+        let mut out = Vec::with_capacity(stored.len());
+        let mut i = 0;
+        while i < stored.len() {
+            let pair = stored
+                .get(i + 1)
+                .copied()
+                .and_then(hex)
+                .zip(stored.get(i + 2).copied().and_then(hex));
+            match (stored[i], pair) {
+                (b'%', Some((hi, lo))) => {
+                    out.push((hi * 16 + lo) as u8);
+                    i += 3;
+                }
+                (b, _) => {
+                    out.push(b);
+                    i += 1;
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Why tmux could not be started at all.
+fn not_started(e: std::io::Error) -> TmuxError {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => TmuxError(MISSING.into()),
+        _ => TmuxError(format!("cannot run tmux: {e}")),
+    }
+}
+
+/// What every command says when there is no tmux to run.
+pub const MISSING: &str =
+    "tmux is not installed (not found on PATH); roost runs its fleet in tmux 3.0 or later: \
+     install it (apt-get install tmux, dnf install tmux, brew install tmux)";
+
+/// Whether a tmux can be run at all (a missing tmux is not "not running").
+pub fn installed() -> TmuxResult<()> {
+    match Command::new("tmux")
+        .arg("-V")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+    {
+        Ok(_) => Ok(()),
+        Err(e) => Err(not_started(e)),
+    }
+}
+
+/// `tmux -V`, as it prints it.
+pub fn version() -> TmuxResult<String> {
+    let out = Command::new("tmux")
+        .arg("-V")
+        .stdin(Stdio::null())
+        .output()
+        .map_err(not_started)?;
+    Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+/// What a tmux version string says: a release, a development version
+/// (`next-3.8`, `master`: newer than any release), or something unknown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Version {
+    Release(u32, u32),
+    Development,
+    Unknown,
+}
+
+impl Version {
+    /// From `tmux -V`: `tmux 3.3a`, `tmux next-3.8`, `tmux master`,
+    /// `tmux openbsd-7.4`.
+    pub fn parse(text: &str) -> Version {
+        let Some(v) = text.split_whitespace().nth(1) else {
+            return Version::Unknown;
+        };
+        if v.starts_with("next-") || v == "master" {
+            return Version::Development;
+        }
+        let digits: String = v
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == '.')
+            .collect();
+        let mut parts = digits.split('.');
+        match (
+            parts.next().and_then(|p| p.parse().ok()),
+            parts.next().map_or(Some(0), |p| p.parse().ok()),
+        ) {
+            (Some(major), Some(minor)) => Version::Release(major, minor),
+            _ => Version::Unknown,
+        }
+    }
+}
+
+/// Loads roost's base configuration and then `user_conf` into a throwaway
+/// server on a private socket, as roost's server does at its first start,
+/// and returns every error tmux reports (parse errors, unknown options,
+/// bad values). The throwaway server is gone when this returns.
+pub fn check_conf(base_conf: &str, user_conf: &Path) -> TmuxResult<Vec<String>> {
+    let temp = |e: std::io::Error| TmuxError(format!("cannot use a temp dir: {e}"));
+    let dir = tempfile::tempdir().map_err(temp)?;
+    let base = dir.path().join("base.conf");
+    std::fs::write(&base, base_conf).map_err(temp)?;
+    let scratch = Tmux {
+        socket: Socket::Path(dir.path().join("check")),
+    };
+    let mut cmd = scratch.command();
+    cmd.arg("-f")
+        .arg(&base)
+        .args(["new-session", "-d", "-s", "check", ";", "source-file"])
+        .arg(user_conf);
+    let out = cmd.output().map_err(not_started);
+    let _ = scratch.run(&["kill-server"]);
+    let out = out?;
+    // tmux reports a bad line on stdout or stderr, depending on the version.
+    let mut errors: Vec<String> = [&out.stdout, &out.stderr]
+        .iter()
+        .flat_map(|b| {
+            String::from_utf8_lossy(b)
+                .lines()
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .map(|l| l.trim().to_string())
+        .filter(|l| !l.is_empty())
+        .collect();
+    if errors.is_empty() && !out.status.success() {
+        errors.push(format!("tmux cannot load it ({})", out.status));
+    }
+    Ok(errors)
+}
+
 /// What a server needs at its first start.
 pub struct ServerStart {
     pub home: PathBuf,
@@ -355,7 +543,7 @@ pub struct ServerStart {
 }
 
 fn parse_pane(line: &str) -> Option<Pane> {
-    let mut f = line.splitn(9, '\t');
+    let mut f = line.splitn(10, '\t');
     Some(Pane {
         id: f.next()?.to_string(),
         window_id: f.next()?.to_string(),
@@ -364,6 +552,7 @@ fn parse_pane(line: &str) -> Option<Pane> {
         pane_index: f.next()?.to_string(),
         active: f.next()? == "1",
         dead: f.next()? == "1",
+        dead_status: f.next()?.parse().ok(),
         state: f.next()?.to_string(),
         window_name: f.next()?.to_string(),
     })
@@ -433,10 +622,44 @@ mod tests {
     }
 
     #[test]
+    fn pane_text_is_stored_as_plain_ascii_and_comes_back_byte_for_byte() {
+        let text: Vec<u8> =
+            b"echo $HOME and ${PATH} #{x} \\b 100% \"q\" 'q' ~;\t\n\xc3\xa9\xff".to_vec();
+        let stored = verbatim::encode(&text);
+        assert!(stored.bytes().all(|b| (0x20..0x7f).contains(&b)));
+        assert!(
+            !stored.contains(['$', '#', '{', '\\', '\'', '"']),
+            "{stored}"
+        );
+        assert_eq!(verbatim::decode(stored.as_bytes()), text);
+        assert_eq!(
+            verbatim::encode(b"plain words, kept."),
+            "plain words, kept."
+        );
+        let all: Vec<u8> = (0..=255).collect();
+        assert_eq!(verbatim::decode(verbatim::encode(&all).as_bytes()), all);
+    }
+
+    #[test]
+    fn tmux_versions_read_as_releases_development_or_unknown() {
+        assert_eq!(Version::parse("tmux 3.3a"), Version::Release(3, 3));
+        assert_eq!(Version::parse("tmux 3.0a"), Version::Release(3, 0));
+        assert_eq!(Version::parse("tmux 2.9"), Version::Release(2, 9));
+        assert_eq!(Version::parse("tmux 3"), Version::Release(3, 0));
+        assert_eq!(Version::parse("tmux next-3.8"), Version::Development);
+        assert_eq!(Version::parse("tmux master"), Version::Development);
+        assert_eq!(Version::parse("tmux openbsd-7.4"), Version::Unknown);
+        assert_eq!(Version::parse(""), Version::Unknown);
+    }
+
+    #[test]
     fn pane_lines_keep_tabs_in_window_names() {
-        let p = parse_pane("%3\t@2\tmain\t1\t0\t1\t0\tworking\tname\twith tab").unwrap();
+        let p = parse_pane("%3\t@2\tmain\t1\t0\t1\t0\t\tworking\tname\twith tab").unwrap();
         assert_eq!(p.window_name, "name\twith tab");
         assert_eq!(p.address(), "main:1.0");
         assert!(p.active && !p.dead);
+        let gone = parse_pane("%4\t@3\tmain\t2\t0\t1\t1\t3\t\tbob").unwrap();
+        assert!(gone.dead);
+        assert_eq!(gone.dead_status, Some(3));
     }
 }

@@ -791,14 +791,6 @@ fn state_inside_a_pane_stamps_agent_state() {
         .contains(&format!("{pane}  main:1.0 alice  [working]")));
 }
 
-#[test]
-fn state_with_an_unknown_value_stamps_idle() {
-    let env = TestEnv::new();
-    let pane = env.spawn("alice", "roost state sleeping; echo stamped; sleep 100");
-    env.wait_for_screen(&pane, "stamped");
-    assert_eq!(pane_option(&env, &pane, "@agent_state"), "idle");
-}
-
 // ---- wait-done ---------------------------------------------------------------
 
 #[test]

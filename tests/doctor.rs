@@ -27,22 +27,24 @@ fn doctor(env: &TestEnv, code: i32) -> Vec<String> {
     let lines: Vec<&str> = text.lines().collect();
     for (line, what) in lines.iter().zip([
         "tmux ",
+        "locale ",
         "socket ",
         "data ",
         "state ",
         "roost.conf ",
         "scripts ",
+        "git",
     ]) {
         let tagged = ["ok    ", "note  ", "FAIL  "]
             .iter()
             .any(|tag| line.starts_with(&format!("{tag}{what}")));
         assert!(tagged, "want a {what:?} line, got {line:?} in\n{text}");
     }
-    let scripts = lines
+    let git = lines
         .iter()
-        .position(|l| l[6..].starts_with("scripts "))
-        .unwrap_or_else(|| panic!("no scripts line in\n{text}"));
-    lines[scripts + 1..].iter().map(|l| l.to_string()).collect()
+        .position(|l| l[6..].starts_with("git"))
+        .unwrap_or_else(|| panic!("no git line in\n{text}"));
+    lines[git + 1..].iter().map(|l| l.to_string()).collect()
 }
 
 fn installed(env: &TestEnv, repo: &str, name: &str) -> Fixture {
@@ -280,7 +282,7 @@ fn doctor_names_the_line_of_roost_conf_tmux_cannot_parse() {
     assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
     let text = String::from_utf8(out.stdout).unwrap();
     let want = format!(
-        "FAIL  roost.conf {}: {}:2: unknown command: bogus-command\n      fix the line it names\n",
+        "FAIL  roost.conf {}: {}:2: unknown command: bogus-command\n      fix the line it names; roost's server reports the same at its start\n",
         conf.display(),
         conf.display()
     );
@@ -290,14 +292,17 @@ fn doctor_names_the_line_of_roost_conf_tmux_cannot_parse() {
 }
 
 #[test]
-fn doctor_accepts_a_roost_conf_tmux_parses() {
+fn doctor_accepts_a_roost_conf_tmux_loads() {
     let env = TestEnv::new();
     let conf = env.write("config/roost/roost.conf", "set -g mouse on\n");
     let out = env.run(["doctor"]);
     assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
-        text.contains(&format!("ok    roost.conf {} parses\n", conf.display())),
+        text.contains(&format!(
+            "ok    roost.conf {} loads without errors\n",
+            conf.display()
+        )),
         "{text}"
     );
 }

@@ -10,7 +10,7 @@ use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::os::unix::fs::{symlink, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Output, Stdio};
 use std::time::{Duration, Instant};
 
 // ---------------------------------------------------------------- helpers
@@ -322,45 +322,6 @@ fn an_unwritable_state_directory_is_refused_and_nothing_is_written() {
     // The real one is untouched and still works.
     env.ok(["ext", "install", &repo_of("bravo"), "--yes"]);
     check_installed_set(&env, &["alpha", "bravo"].map(String::from).into());
-}
-
-/// Makes `dir` unwritable for this process until dropped: chmod 0555 for a
-/// user, the immutable attribute for root (whom modes do not stop). None when
-/// neither can be had here (a file system without attributes).
-struct Unwritable(PathBuf, bool);
-
-impl Unwritable {
-    fn new(dir: &Path) -> Option<Unwritable> {
-        let root = unsafe_uid() == 0;
-        if root {
-            let ok = Command::new("chattr")
-                .arg("+i")
-                .arg(dir)
-                .stderr(Stdio::null())
-                .status()
-                .is_ok_and(|s| s.success());
-            if !ok {
-                return None;
-            }
-        } else {
-            std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o555)).unwrap();
-        }
-        let guard = Unwritable(dir.to_path_buf(), root);
-        // Proves it really is unwritable before relying on it.
-        std::fs::write(dir.join(".probe"), "")
-            .is_err()
-            .then_some(guard)
-    }
-}
-
-impl Drop for Unwritable {
-    fn drop(&mut self) {
-        if self.1 {
-            let _ = Command::new("chattr").arg("-i").arg(&self.0).status();
-        } else {
-            let _ = std::fs::set_permissions(&self.0, std::fs::Permissions::from_mode(0o755));
-        }
-    }
 }
 
 /// The real state directory, holding the record, made unwritable: install,

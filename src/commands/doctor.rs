@@ -2,7 +2,7 @@
 
 use super::{Args, Ctx};
 use crate::error::Result;
-use std::process::Command;
+use crate::tmux;
 
 struct Report {
     problems: usize,
@@ -29,22 +29,21 @@ pub fn run(ctx: &Ctx, a: &mut Args) -> Result<u8> {
     a.options(&[])?;
     a.done()?;
     let mut r = Report { problems: 0 };
-    match Command::new("tmux").arg("-V").output() {
-        Ok(out) => {
-            let text = String::from_utf8_lossy(&out.stdout).trim().to_string();
-            match parse_version(&text) {
-                Some(v) if v >= MIN_TMUX => r.ok(&text),
-                _ => r.bad(
-                    &format!("{text}: roost needs tmux 3.0 or later"),
-                    "install a newer tmux",
-                ),
-            }
-        }
-        Err(_) => r.bad(
-            "tmux not found on PATH",
-            "install tmux (apt-get install tmux, brew install tmux)",
-        ),
+    match tmux::version() {
+        Ok(text) => match tmux::Version::parse(&text) {
+            tmux::Version::Release(major, minor) if (major, minor) >= MIN_TMUX => r.ok(&text),
+            tmux::Version::Release(..) => r.bad(
+                &format!("{text}: roost needs tmux 3.0 or later"),
+                "install a newer tmux",
+            ),
+            tmux::Version::Development => r.ok(&format!("{text} (a development version)")),
+            tmux::Version::Unknown => r.note(&format!(
+                "{text:?}: not a version roost knows how to read; it needs tmux 3.0 or later"
+            )),
+        },
+        Err(e) => r.bad(&e.0, "then run roost doctor again"),
     }
+    locale(&mut r);
     let socket = &ctx.tmux.socket;
     let where_ = format!(
         "socket {} {} ({})",
@@ -66,19 +65,20 @@ pub fn run(ctx: &Ctx, a: &mut Args) -> Result<u8> {
     match ctx.paths() {
         Err(e) => r.bad(&format!("paths: {e}"), "set HOME to an absolute path"),
         Ok(paths) => {
-            r.ok(&format!("data {}", paths.data.display()));
-            r.ok(&format!("state {}", paths.state.display()));
+            for ((dir, var), label) in paths.written().into_iter().zip(["data", "state"]) {
+                match crate::fsutil::check_writable(dir) {
+                    Ok(()) => r.ok(&format!("{label} {} (writable)", dir.display())),
+                    Err(why) => r.bad(
+                        &format!("{label} {}: {why}", dir.display()),
+                        &format!("make it writable, or set {var} to a directory you can write"),
+                    ),
+                }
+            }
             let conf = paths.user_conf();
             if !conf.exists() {
                 r.ok(&format!("roost.conf {} (absent; optional)", conf.display()));
             } else {
-                match parse_conf(&conf) {
-                    Ok(()) => r.ok(&format!("roost.conf {} parses", conf.display())),
-                    Err(e) => r.bad(
-                        &format!("roost.conf {}: {e}", conf.display()),
-                        "fix the line it names",
-                    ),
-                }
+                conf_check(&mut r, &conf);
             }
             let link = paths.scripts_dir().join("roost");
             match (std::fs::read_link(&link), std::env::current_exe()) {
@@ -95,6 +95,7 @@ pub fn run(ctx: &Ctx, a: &mut Args) -> Result<u8> {
                     link.display()
                 )),
             }
+            git(&mut r);
             extensions(&mut r, paths);
         }
     }
@@ -103,6 +104,69 @@ pub fn run(ctx: &Ctx, a: &mut Args) -> Result<u8> {
     } else {
         println!("{} problem(s) found", r.problems);
         Ok(1)
+    }
+}
+
+/// The locale roost runs in. roost reads tmux the same in every locale; a
+/// terminal outside UTF-8 is only worth a note, for what attaching shows.
+fn locale(r: &mut Report) {
+    let var = ["LC_ALL", "LC_CTYPE", "LANG"].into_iter().find_map(|v| {
+        std::env::var(v)
+            .ok()
+            .filter(|s| !s.is_empty())
+            .map(|s| (v, s))
+    });
+    match var {
+        Some((v, value)) if is_utf8(&value) => r.ok(&format!("locale {v}={value}")),
+        Some((v, value)) => r.note(&format!(
+            "locale {v}={value}: not UTF-8; roost works the same, but an attached tmux shows non-ASCII text as '_' (set LANG=C.UTF-8 for your terminal)"
+        )),
+        None => r.note(
+            "locale not set (LC_ALL, LC_CTYPE and LANG are empty): roost works the same, but an attached tmux shows non-ASCII text as '_' (set LANG=C.UTF-8 for your terminal)",
+        ),
+    }
+}
+
+fn is_utf8(locale: &str) -> bool {
+    let l = locale.to_ascii_lowercase();
+    l.contains("utf-8") || l.contains("utf8")
+}
+
+/// What installing needs of git: a file:// or ssh source (ROOST_EXT_GIT_BASE)
+/// runs git's upload-pack or ssh; https runs neither. Looked up on PATH,
+/// never run.
+fn git(r: &mut Report) {
+    let url = crate::ext::url_for("owner/repo");
+    let Ok(parsed) = gix::url::parse(gix::bstr::BStr::new(url.as_bytes())) else {
+        return r.bad(
+            &format!("git source {url}: not a URL roost can fetch from"),
+            "fix or unset ROOST_EXT_GIT_BASE",
+        );
+    };
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let git = crate::fsutil::find_program("git", &path);
+    let scheme = parsed.scheme.as_str();
+    match (
+        crate::ext::git::needs(&parsed),
+        crate::ext::git::missing_program(&parsed),
+    ) {
+        (Some((_, what)), Some(_)) => r.bad(
+            &format!("git: ROOST_EXT_GIT_BASE names a {scheme}:// source, which needs {what}, and {what} is not on PATH"),
+            &format!("install {what}, or unset ROOST_EXT_GIT_BASE to install over https (which needs neither git nor ssh)"),
+        ),
+        (Some((programs, _)), None) => r.ok(&format!(
+            "git: installs come from {scheme}:// sources, and {} is on PATH",
+            programs.join(" or ")
+        )),
+        (None, _) => match git {
+            Some(p) => r.ok(&format!(
+                "git {} (installs over {scheme} need none)",
+                p.display()
+            )),
+            None => r.ok(&format!(
+                "git not installed (installs over {scheme} need none)"
+            )),
+        },
     }
 }
 
@@ -174,52 +238,23 @@ fn extensions(r: &mut Report, paths: &crate::paths::Paths) {
     }
 }
 
-/// Parses roost.conf with tmux itself (`source-file -n`) in a throwaway
-/// server, so nothing of it takes effect.
-fn parse_conf(conf: &std::path::Path) -> std::result::Result<(), String> {
-    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
-    let out = Command::new("tmux")
-        .arg("-S")
-        .arg(dir.path().join("s"))
-        .args(["-f", "/dev/null", "start-server", ";", "source-file", "-n"])
-        .arg(conf)
-        .output()
-        .map_err(|e| e.to_string())?;
-    // tmux reports a line it cannot parse on stdout, not stderr.
-    let err = [&out.stdout, &out.stderr]
-        .map(|b| String::from_utf8_lossy(b).trim().to_string())
-        .into_iter()
-        .filter(|s| !s.is_empty())
-        .collect::<Vec<_>>()
-        .join("; ");
-    if out.status.success() && err.is_empty() {
-        Ok(())
-    } else if err.is_empty() {
-        Err(format!("tmux cannot source it ({})", out.status))
-    } else {
-        Err(err)
-    }
-}
-
-fn parse_version(text: &str) -> Option<(u32, u32)> {
-    let v = text.split_whitespace().nth(1)?;
-    let digits: String = v
-        .chars()
-        .take_while(|c| c.is_ascii_digit() || *c == '.')
-        .collect();
-    let mut parts = digits.split('.');
-    Some((
-        parts.next()?.parse().ok()?,
-        parts.next().unwrap_or("0").parse().ok()?,
-    ))
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn tmux_versions_parse() {
-        assert_eq!(super::parse_version("tmux 3.3a"), Some((3, 3)));
-        assert_eq!(super::parse_version("tmux next-3.4"), None);
-        assert_eq!(super::parse_version("tmux 2.9"), Some((2, 9)));
+/// What roost's server will say of roost.conf at its next start: roost's
+/// base configuration and roost.conf are loaded into a throwaway server, so
+/// anything in roost.conf that reaches outside tmux (run-shell) runs then too.
+fn conf_check(r: &mut Report, conf: &std::path::Path) {
+    match tmux::check_conf(crate::home::BASE_CONF, conf) {
+        Ok(errors) if errors.is_empty() => r.ok(&format!(
+            "roost.conf {} loads without errors",
+            conf.display()
+        )),
+        Ok(errors) => r.bad(
+            &format!("roost.conf {}: {}", conf.display(), errors.join("; ")),
+            "fix the line it names; roost's server reports the same at its start",
+        ),
+        Err(e) => r.note(&format!(
+            "roost.conf {}: not checked: {}",
+            conf.display(),
+            e.0
+        )),
     }
 }

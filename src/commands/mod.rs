@@ -79,6 +79,9 @@ impl Ctx {
     /// roost's files written out, and what a server start needs.
     pub fn server_start(&self) -> Result<crate::tmux::ServerStart> {
         let paths = self.paths()?;
+        paths
+            .check_writable()
+            .map_err(|(msg, hint)| Error::fail(self.cmd, msg).hint(hint))?;
         crate::home::server_start(paths).map_err(|e| {
             Error::fail(
                 self.cmd,
@@ -88,6 +91,12 @@ impl Ctx {
                 ),
             )
         })
+    }
+
+    /// For a command that found no server: a missing tmux is an error of
+    /// its own, not "not running".
+    pub fn require_tmux(&self) -> Result<()> {
+        crate::tmux::installed().map_err(|e| self.tmux_err(e))
     }
 
     /// A tmux failure as this command's error.

@@ -4,9 +4,8 @@
 
 use super::{Args, Ctx};
 use crate::error::{Error, Result};
-use std::ffi::OsString;
 use std::io::Read;
-use std::os::unix::ffi::{OsStrExt, OsStringExt};
+use std::os::unix::ffi::OsStrExt;
 
 pub const STATES: &[&str] = &["idle", "working", "blocked", "done", "error"];
 
@@ -37,9 +36,8 @@ pub fn reply(ctx: &Ctx, a: &mut Args) -> Result<u8> {
     while text.last() == Some(&b'\n') {
         text.pop();
     }
-    let text = OsString::from_vec(text);
     ctx.tmux
-        .set_pane_option(&pane, "@roost-reply", &text)
+        .set_pane_text(&pane, "@roost-reply", &text)
         .map_err(|e| ctx.tmux_err(e))?;
     Ok(0)
 }
@@ -47,13 +45,18 @@ pub fn reply(ctx: &Ctx, a: &mut Args) -> Result<u8> {
 pub fn state(ctx: &Ctx, a: &mut Args) -> Result<u8> {
     let word = a.required("STATE")?;
     a.done()?;
+    // Refused everywhere, inside roost or not, so a hook with a typo is
+    // caught the first time it is tried. Exit 1, not 2: hook runners give
+    // 2 a meaning of their own (Claude Code: "block, and show the model").
+    let Some(state) = STATES.iter().find(|s| **s == word) else {
+        return Err(Error::fail(
+            ctx.cmd,
+            format!("unknown state '{word}'; nothing was stamped"),
+        )
+        .hint(format!("use one of: {}", STATES.join(" "))));
+    };
     let Some(pane) = ctx.tmux.caller_pane() else {
         return Ok(0);
-    };
-    let state = if STATES.contains(&word.as_str()) {
-        word.as_str()
-    } else {
-        "idle"
     };
     ctx.tmux
         .set_pane_option(&pane, "@agent_state", state.as_ref())

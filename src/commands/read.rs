@@ -14,10 +14,16 @@ pub fn read(ctx: &Ctx, a: &mut Args) -> Result<u8> {
     let pane = target::resolve(ctx, &target)?;
     match ctx
         .tmux
-        .pane_option(&pane.id, "@roost-reply")
+        .pane_text(&pane.id, "@roost-reply")
         .map_err(|e| ctx.tmux_err(e))?
     {
-        Some(reply) => println!("{reply}"),
+        Some(mut reply) => {
+            use std::io::Write;
+            reply.push(b'\n');
+            std::io::stdout()
+                .write_all(&reply)
+                .map_err(|e| crate::error::Error::fail(ctx.cmd, format!("cannot write: {e}")))?;
+        }
         None => {
             eprintln!("roost read: '{target}' has recorded no reply; showing the last {n} lines of its screen");
             print!("{}", last_lines(ctx, &pane.id, n)?);

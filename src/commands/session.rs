@@ -3,7 +3,6 @@
 use super::{target, Args, Ctx};
 use crate::error::{Error, Result};
 use std::io::IsTerminal;
-use std::os::unix::process::CommandExt;
 
 /// Makes sure the session exists (starting the server if needed) and attaches.
 pub fn up(ctx: &Ctx, a: &mut Args, name: &str) -> Result<u8> {
@@ -25,13 +24,7 @@ pub fn up(ctx: &Ctx, a: &mut Args, name: &str) -> Result<u8> {
             .map_err(|e| ctx.tmux_err(e))?;
         return Ok(0);
     }
-    let err = std::process::Command::new("tmux")
-        .arg(ctx.tmux.socket.flag())
-        .arg(ctx.tmux.socket.value())
-        .args(["attach-session", "-t", &exact])
-        .env_remove("TMUX")
-        .exec();
-    Err(Error::fail(ctx.cmd, format!("cannot run tmux: {err}")))
+    Err(ctx.tmux_err(ctx.tmux.attach(&exact)))
 }
 
 /// Session `name` exists afterwards, or an error says why not.
@@ -43,6 +36,7 @@ pub fn ensure(ctx: &Ctx, name: &str) -> Result<()> {
             eprintln!("roost: your roost.conf reported an error: {warning}");
             Ok(())
         }
+        Err(e) if e.0 == crate::tmux::MISSING => Err(ctx.tmux_err(e)),
         Err(e) => Err(Error::fail(
             ctx.cmd,
             format!("cannot start session {name}: {}", e.0),
@@ -55,6 +49,7 @@ pub fn kill(ctx: &Ctx, a: &mut Args) -> Result<u8> {
     let session = a.optional("SESSION")?;
     a.done()?;
     if !ctx.tmux.is_running() {
+        ctx.require_tmux()?;
         if let Some(s) = session {
             return Err(
                 Error::fail(ctx.cmd, format!("no session '{s}': roost is not running")).code(2),

@@ -1,14 +1,19 @@
 //! `spawn NAME [CMD...]`: a new window running an agent; prints its pane id.
+//! A program that cannot be run is refused before any window exists, and
+//! the window outlives its program (tmux's remain-on-exit), so an agent that
+//! stops keeps its last words on screen until it is killed or replaced.
 
 use super::{session, target, Args, Ctx};
 use crate::error::{Error, Result};
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 
 pub fn run(ctx: &Ctx, a: &mut Args) -> Result<u8> {
     a.options(&[])?;
     let name = a.required("NAME")?;
     let command = a.rest();
     target::check_name(ctx, "window name", &name)?;
+    let start = ctx.server_start()?;
+    check_program(ctx, &command, &start.path)?;
     let session = match ctx.tmux.caller_pane() {
         Some(pane) => ctx
             .tmux
@@ -22,15 +27,20 @@ pub fn run(ctx: &Ctx, a: &mut Args) -> Result<u8> {
         }
     };
     let panes = ctx.tmux.panes().map_err(|e| ctx.tmux_err(e))?;
-    if panes
+    let same_name: Vec<_> = panes
         .iter()
-        .any(|p| p.session == session && p.window_name == name)
-    {
+        .filter(|p| p.session == session && p.window_name == name)
+        .collect();
+    if same_name.iter().any(|p| !p.dead) {
         return Err(Error::fail(
             ctx.cmd,
             format!("a window named '{name}' already exists in session {session}"),
         )
         .hint("names address agents, so they must be unique: pick another NAME (roost status lists them)"));
+    }
+    // An agent that has exited is replaced: its window goes first.
+    for p in same_name {
+        let _ = ctx.tmux.run(&["kill-window", "-t", &p.window_id]);
     }
     let mut args: Vec<OsString> = ["new-window", "-d", "-P", "-F", "#{pane_id}", "-t"]
         .iter()
@@ -38,7 +48,7 @@ pub fn run(ctx: &Ctx, a: &mut Args) -> Result<u8> {
         .collect();
     args.push(format!("={session}:").into());
     args.push("-n".into());
-    args.push(name.into());
+    args.push(name.clone().into());
     if let Ok(cwd) = std::env::current_dir() {
         args.push("-c".into());
         args.push(cwd.into());
@@ -47,11 +57,107 @@ pub fn run(ctx: &Ctx, a: &mut Args) -> Result<u8> {
         args.push("--".into());
         args.extend(command);
     }
-    let start = ctx.server_start()?;
+    // In the same command list, so the server sets it before it can see the
+    // program exit, however fast that is. The name is unique in the session
+    // (checked above), so `=NAME` is the new window.
+    for word in [";", "set-option", "-w", "-t"] {
+        args.push(word.into());
+    }
+    args.push(format!("={session}:={name}").into());
+    args.push("remain-on-exit".into());
+    args.push("on".into());
     let out = ctx
         .tmux
         .run_spawning(&args, &start)
         .map_err(|e| ctx.tmux_err(e))?;
     println!("{}", out.trim_end());
     Ok(0)
+}
+
+/// Refuses a CMD whose program cannot be found or executed on the PATH the
+/// pane gets. One word is a shell command line: its first word is checked
+/// unless it is shell syntax or a shell builtin, which the shell runs.
+fn check_program(ctx: &Ctx, command: &[OsString], pane_path: &OsStr) -> Result<()> {
+    let program = match command {
+        [] => return Ok(()),
+        [line] => match first_word(&line.to_string_lossy()) {
+            Some(word) => word,
+            None => return Ok(()),
+        },
+        [first, ..] => first.to_string_lossy().into_owned(),
+    };
+    if crate::fsutil::find_program(&program, pane_path).is_some() {
+        return Ok(());
+    }
+    let why = if program.contains('/') {
+        "no such executable file"
+    } else {
+        "not found on PATH"
+    };
+    Err(Error::fail(ctx.cmd, format!("cannot run '{program}': {why}; no window was made")).hint(
+        "check the spelling, or give the program's full path (panes get roost's scripts, then your PATH)",
+    ))
+}
+
+/// What the shell runs first for `line`, when roost can tell: `None` for a
+/// builtin, a keyword, or anything but a plain word.
+fn first_word(line: &str) -> Option<String> {
+    const SHELL_OWN: &[&str] = &[
+        "!", ".", ":", "[", "{", "alias", "bg", "break", "case", "cd", "command", "continue",
+        "echo", "eval", "exec", "exit", "export", "false", "fg", "for", "getopts", "hash", "if",
+        "jobs", "kill", "local", "printf", "pwd", "read", "readonly", "return", "set", "shift",
+        "test", "time", "times", "trap", "true", "type", "ulimit", "umask", "unalias", "unset",
+        "until", "wait", "while",
+    ];
+    let words = shell_words::split(line).ok()?;
+    let word = words.into_iter().find(|w| !is_assignment(w))?;
+    let plain = !word.is_empty() && !word.contains(|c: char| "$`()<>|;&*?[]{}~\\'\"".contains(c));
+    (plain && !SHELL_OWN.contains(&word.as_str())).then_some(word)
+}
+
+/// `NAME=value` in front of a command.
+fn is_assignment(word: &str) -> bool {
+    word.split_once('=').is_some_and(|(name, _)| {
+        !name.is_empty()
+            && !name.starts_with(|c: char| c.is_ascii_digit())
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_word;
+
+    #[test]
+    fn the_first_word_of_a_shell_line_is_the_program() {
+        assert_eq!(first_word("claudee").as_deref(), Some("claudee"));
+        assert_eq!(first_word("aider --model x").as_deref(), Some("aider"));
+        assert_eq!(first_word("FOO=1 BAR=2 codex").as_deref(), Some("codex"));
+        assert_eq!(
+            first_word("'/opt/my agent/run' -x").as_deref(),
+            Some("/opt/my agent/run")
+        );
+        assert_eq!(first_word("./agent").as_deref(), Some("./agent"));
+    }
+
+    #[test]
+    fn shell_syntax_and_builtins_are_left_to_the_shell() {
+        for line in [
+            "exec claude",
+            "cd /x && claude",
+            "roost state working; sleep 1",
+            "$AGENT",
+            "(cd x; y)",
+            "while true; do sleep 1; done",
+            "echo hi",
+            "",
+            "'unterminated",
+        ] {
+            let got = first_word(line);
+            assert!(
+                got.is_none() || got.as_deref() == Some("roost"),
+                "{line:?} gave {got:?}"
+            );
+        }
+    }
 }

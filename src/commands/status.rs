@@ -14,6 +14,9 @@ pub fn run(ctx: &Ctx, a: &mut Args) -> Result<u8> {
     } else {
         None
     };
+    if fleet.is_none() {
+        ctx.require_tmux()?;
+    }
     if a.has("--json") {
         println!(
             "{}",
@@ -39,7 +42,7 @@ pub fn render(socket: &str, fleet: Option<&(Vec<Session>, Vec<Pane>)>) -> String
             s.name, s.windows
         ));
         for p in panes.iter().filter(|p| p.session == s.name) {
-            let state = if p.state.is_empty() { "-" } else { &p.state };
+            let state = shown_state(p);
             out.push_str(&format!(
                 "    {}  {} {}  [{state}]\n",
                 p.id,
@@ -49,6 +52,18 @@ pub fn render(socket: &str, fleet: Option<&(Vec<Session>, Vec<Pane>)>) -> String
         }
     }
     out
+}
+
+/// A pane's state as status shows it: `exited` (with the program's exit
+/// status when tmux knows it) once its program has stopped, whatever it
+/// stamped last; else its stamp, or `-`.
+fn shown_state(p: &Pane) -> String {
+    match (p.dead, p.dead_status) {
+        (true, Some(code)) => format!("exited {code}"),
+        (true, None) => "exited".to_string(),
+        (false, _) if p.state.is_empty() => "-".to_string(),
+        (false, _) => p.state.clone(),
+    }
 }
 
 fn to_json(socket: &str, fleet: Option<&(Vec<Session>, Vec<Pane>)>) -> serde_json::Value {
@@ -69,6 +84,7 @@ fn to_json(socket: &str, fleet: Option<&(Vec<Session>, Vec<Pane>)>) -> serde_jso
                         "window_id": p.window_id,
                         "state": if p.state.is_empty() { None } else { Some(&p.state) },
                         "dead": p.dead,
+                        "exit_status": p.dead_status,
                     })
                 })
                 .collect();

@@ -13,6 +13,7 @@ pub const DEFAULT_SESSION: &str = "main";
 pub fn resolve(ctx: &Ctx, target: &str) -> Result<Pane> {
     let missing = |why: String| Error::fail(ctx.cmd, why).code(2);
     if !ctx.tmux.is_running() {
+        ctx.require_tmux()?;
         return Err(missing(format!(
             "no such target '{target}': roost is not running"
         )));
@@ -111,6 +112,7 @@ mod tests {
             pane_index: pidx.into(),
             active,
             dead: false,
+            dead_status: None,
             state: String::new(),
             window_name: name.into(),
         }

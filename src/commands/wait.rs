@@ -38,6 +38,16 @@ pub fn run(ctx: &Ctx, a: &mut Args) -> Result<u8> {
             }
             _ => {}
         }
+        if Instant::now() >= deadline && now.state.is_empty() {
+            return Err(Error::fail(
+                ctx.cmd,
+                format!(
+                    "'{target}' ({}) has never reported a state, so roost cannot tell when it is done (waited {seconds}s)",
+                    pane.id
+                ),
+            )
+            .hint("its agent reports with `roost state done` from its hooks: see \"How agents report their state\" in roost(1) or the README"));
+        }
         if Instant::now() >= deadline {
             return Err(Error::fail(
                 ctx.cmd,

@@ -36,7 +36,7 @@ pub fn run(a: &mut Words) -> Result<u8> {
     if let Some(r) = &reference {
         names::check_ref(r).map_err(fail)?;
     }
-    let paths = super::paths(CMD)?;
+    let paths = super::writable_paths(CMD)?;
     let url = super::url_for(&repo);
     let shown_ref = reference.clone().unwrap_or_else(|| "HEAD".to_string());
     let fetched = fetch(&paths, &url, reference.as_deref()).map_err(fail)?;
@@ -233,7 +233,7 @@ impl Drop for Made {
 /// and conflicts apply, and `remove` never deletes DIR.
 fn link(dir: &str, yes: bool) -> Result<u8> {
     let fail = |msg: String| Error::fail(CMD, msg);
-    let paths = super::paths(CMD)?;
+    let paths = super::writable_paths(CMD)?;
     let dir = std::fs::canonicalize(dir).map_err(|e| fail(format!("cannot link {dir}: {e}")))?;
     let Some(shown) = dir.to_str().filter(|d| !d.chars().any(char::is_control)) else {
         return Err(fail(format!(

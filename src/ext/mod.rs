@@ -193,6 +193,16 @@ fn paths(cmd: &'static str) -> Result<Paths> {
     Paths::from_env().map_err(|e| Error::fail(cmd, e))
 }
 
+/// roost's places for a verb that writes them: checked before anything is
+/// fetched or any consent is asked.
+fn writable_paths(cmd: &'static str) -> Result<Paths> {
+    let paths = paths(cmd)?;
+    paths
+        .check_writable()
+        .map_err(|(msg, hint)| Error::fail(cmd, msg).hint(hint))?;
+    Ok(paths)
+}
+
 /// Where OWNER/REPO is fetched from: `${ROOST_EXT_GIT_BASE:-https://github.com/}`.
 pub fn url_for(repo: &str) -> String {
     let base = std::env::var("ROOST_EXT_GIT_BASE")

@@ -16,7 +16,7 @@ const CMD: &str = "ext update";
 pub fn run(a: &mut Words) -> Result<u8> {
     let yes = a.flag("--yes", Some("-y"));
     let words = std::mem::replace(a, Words::new(&[])).positionals(CMD, 1)?;
-    let paths = super::paths(CMD)?;
+    let paths = super::writable_paths(CMD)?;
     let lock = store::read_lock(&paths).map_err(|e| Error::fail(CMD, e))?;
     let names = super::chosen(CMD, &lock, words.into_iter().next())?;
     if names.is_empty() {

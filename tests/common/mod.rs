@@ -57,9 +57,16 @@ impl TestEnv {
     }
 
     /// The environment every process of the test runs with (nothing else).
+    /// The locale is C.UTF-8, or `LC_ALL=$ROOST_TEST_LOCALE` with no LANG
+    /// when that is set (CI runs the fleet tests under C and POSIX too).
     pub fn vars(&self) -> Vec<(String, String)> {
         let p = |s: &str| self.path(s).to_string_lossy().into_owned();
+        let locale = match std::env::var("ROOST_TEST_LOCALE") {
+            Ok(l) if !l.is_empty() => ("LC_ALL".to_string(), l),
+            _ => ("LANG".to_string(), "C.UTF-8".to_string()),
+        };
         vec![
+            locale,
             ("PATH".into(), std::env::var("PATH").unwrap_or_default()),
             ("HOME".into(), p("home")),
             ("XDG_CONFIG_HOME".into(), p("config")),
@@ -69,7 +76,6 @@ impl TestEnv {
             ("TMUX_TMPDIR".into(), p("tmux")),
             ("ROOST_SOCKET".into(), self.socket.clone()),
             ("SHELL".into(), "/bin/sh".into()),
-            ("LANG".into(), "C.UTF-8".into()),
             ("TERM".into(), "xterm-256color".into()),
             ("GIT_CONFIG_NOSYSTEM".into(), "1".into()),
             ("GIT_CONFIG_GLOBAL".into(), "/dev/null".into()),
@@ -450,6 +456,17 @@ fn mtime(p: &Path) -> Option<std::time::SystemTime> {
     std::fs::symlink_metadata(p).and_then(|m| m.modified()).ok()
 }
 
+/// Whether an executable `name` is on PATH (found without running it).
+pub fn on_path(name: &str) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::env::var_os("PATH").is_some_and(|path| {
+        std::env::split_paths(&path).any(|dir| {
+            std::fs::metadata(dir.join(name))
+                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
+    })
+}
+
 /// For a test that needs a tool this machine may lack: returns after a note
 /// (the caller then skips), or fails the test under ROOST_TEST_REQUIRE_ALL=1,
 /// which .ci/run sets because it installs every such tool.
@@ -459,4 +476,53 @@ pub fn skip_without(why: &str) {
         "ROOST_TEST_REQUIRE_ALL=1 but {why}"
     );
     eprintln!("skipped: {why}");
+}
+
+/// Makes `dir` unwritable for this process until dropped: chmod 0555 for a
+/// user, the immutable attribute for root (whom modes do not stop). None when
+/// neither can be had here (a file system without attributes).
+pub struct Unwritable(PathBuf, bool);
+
+impl Unwritable {
+    pub fn new(dir: &Path) -> Option<Unwritable> {
+        let root = unsafe_uid() == 0;
+        if root {
+            let ok = std::process::Command::new("chattr")
+                .arg("+i")
+                .arg(dir)
+                .stderr(std::process::Stdio::null())
+                .status()
+                .is_ok_and(|s| s.success());
+            if !ok {
+                return None;
+            }
+        } else {
+            std::fs::set_permissions(
+                dir,
+                <std::fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o555),
+            )
+            .unwrap();
+        }
+        let guard = Unwritable(dir.to_path_buf(), root);
+        // Proves it really is unwritable before relying on it.
+        std::fs::write(dir.join(".probe"), "")
+            .is_err()
+            .then_some(guard)
+    }
+}
+
+impl Drop for Unwritable {
+    fn drop(&mut self) {
+        if self.1 {
+            let _ = std::process::Command::new("chattr")
+                .arg("-i")
+                .arg(&self.0)
+                .status();
+        } else {
+            let _ = std::fs::set_permissions(
+                &self.0,
+                <std::fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o755),
+            );
+        }
+    }
 }

@@ -10,7 +10,7 @@ mod guard;
 mod remote;
 
 pub use guard::{Interrupts, INTERRUPTED};
-pub use remote::Remote;
+pub use remote::{missing_program, needs, Remote};
 
 use gix::bstr::BString;
 use gix::objs::tree::EntryKind;

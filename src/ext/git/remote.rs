@@ -225,6 +225,9 @@ fn connect(url: &str) -> Result<Live> {
             parsed.scheme.as_str()
         ));
     }
+    if let Some(missing) = missing_program(&parsed) {
+        return Err(missing);
+    }
     let mut opts = tio::connect::Options {
         version: gix::protocol::transport::Protocol::V2,
         ..Default::default()
@@ -271,6 +274,34 @@ fn connect(url: &str) -> Result<Live> {
         refs: None,
         _network: network,
     })
+}
+
+/// The program a kind of source needs on this machine: file:// runs git's
+/// `git-upload-pack` (or `git upload-pack`), ssh runs `ssh`; https runs
+/// nothing. `(the programs, any of which will do; what to say it is for)`.
+pub fn needs(url: &gix::Url) -> Option<(&'static [&'static str], &'static str)> {
+    match url.scheme {
+        gix::url::Scheme::File => Some((&["git-upload-pack", "git"], "git")),
+        gix::url::Scheme::Ssh => Some((&["ssh"], "ssh")),
+        _ => None,
+    }
+}
+
+/// Says which program is missing for this kind of source, if one is.
+pub fn missing_program(url: &gix::Url) -> Option<String> {
+    let (programs, what) = needs(url)?;
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    if programs
+        .iter()
+        .any(|p| crate::fsutil::find_program(p, &path).is_some())
+    {
+        return None;
+    }
+    Some(format!(
+        "a {scheme}:// source needs {what} installed, and it is not on PATH: install {what} \
+         (https sources need neither git nor ssh)",
+        scheme = url.scheme.as_str(),
+    ))
 }
 
 /// Why a file:// remote failed when there is nothing at its path. gix sends
