@@ -512,6 +512,19 @@ const VERB_DETAILS: &[(&str, &str)] = &[
         state directory is kept and its path printed; `--purge` deletes it too,
         also on a later `remove` *NAME* `--purge`.",
     ),
+    (
+        "new",
+        "For authors: write an extension to start from into *DIR* (default
+        `roost-`*NAME*, new or empty): `roost-ext.json`, an executable
+        `bin/roost-`*NAME* and a README. Then make *DIR* a git repository
+        (branch `main`) with one commit holding them, made as the author git
+        would name: `GIT_AUTHOR_NAME`, `GIT_AUTHOR_EMAIL`, `GIT_COMMITTER_NAME`
+        and `GIT_COMMITTER_EMAIL`, then `author.*`, `committer.*` and `user.*`
+        from your global and system git configuration;
+        `roost <roost@localhost>` stands in for a name or email none of them
+        sets. roost only reads those settings: no git program, hook or filter
+        runs.",
+    ),
 ];
 
 const EXT_BOTTOM: &str = r#"

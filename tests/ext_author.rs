@@ -363,6 +363,221 @@ fn ext_new_without_a_name_is_a_usage_error() {
     assert!(!env.path("work/a").exists());
 }
 
+/// `cmd` with `set` added to its environment and `unset` taken out of it.
+fn adjusted<'c>(cmd: &'c mut Command, set: &[(&str, &str)], unset: &[&str]) -> &'c mut Command {
+    cmd.envs(set.iter().copied());
+    for name in unset {
+        cmd.env_remove(name);
+    }
+    cmd
+}
+
+/// `roost ext new note DIR` with the test's environment changed by `set`
+/// and `unset`; the new commit's people, `author|committer`, as git shows
+/// them.
+fn new_commit_people(env: &TestEnv, dir: &Path, set: &[(&str, &str)], unset: &[&str]) -> String {
+    let mut cmd = env.roost([
+        "ext".as_ref(),
+        "new".as_ref(),
+        "note".as_ref(),
+        dir.as_os_str(),
+    ]);
+    clean(&adjusted(&mut cmd, set, unset).output().unwrap());
+    let people = git(env, dir, &["log", "-1", "--format=%an <%ae>|%cn <%ce>"]);
+    people.trim_end().to_string()
+}
+
+/// Whom git itself would name as author and committer of a commit in
+/// `dir`, in the test's environment changed by `set` and `unset`:
+/// `author|committer`.
+fn git_people(env: &TestEnv, dir: &Path, set: &[(&str, &str)], unset: &[&str]) -> String {
+    let ident = |var: &str| {
+        let mut cmd = Command::new("git");
+        cmd.arg("-C")
+            .arg(dir)
+            .args(["var", var])
+            .env_clear()
+            .envs(env.vars());
+        let out = adjusted(&mut cmd, set, unset).output().unwrap();
+        assert!(out.status.success(), "git var {var}: {}", describe(&out));
+        let line = String::from_utf8(out.stdout).unwrap();
+        // "Name <email> SECONDS ZONE"
+        line[..line.rfind("> ").unwrap() + 1].to_string()
+    };
+    format!(
+        "{}|{}",
+        ident("GIT_AUTHOR_IDENT"),
+        ident("GIT_COMMITTER_IDENT")
+    )
+}
+
+fn text(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+#[test]
+fn ext_new_commits_as_the_user_the_global_git_config_names() {
+    let env = TestEnv::new();
+    let global = env.write(
+        "gitconfig",
+        "[user]\n\tname = Ada Lovelace\n\temail = ada@example.org\n",
+    );
+    let set = [("GIT_CONFIG_GLOBAL", text(&global))];
+    let dir = env.path("authors/roost-note");
+    let people = new_commit_people(&env, &dir, &set, &[]);
+    assert_eq!(
+        people,
+        "Ada Lovelace <ada@example.org>|Ada Lovelace <ada@example.org>"
+    );
+    assert_eq!(people, git_people(&env, &dir, &set, &[]));
+}
+
+#[test]
+fn ext_new_takes_git_author_and_committer_variables_over_the_git_config() {
+    let env = TestEnv::new();
+    let global = env.write(
+        "gitconfig",
+        "[user]\n\tname = Ada Lovelace\n\temail = ada@example.org\n\
+         [author]\n\tname = Config Author\n",
+    );
+    // Each name and email is resolved on its own: the committer's email
+    // is still the configured one.
+    let set = [
+        ("GIT_CONFIG_GLOBAL", text(&global)),
+        ("GIT_AUTHOR_NAME", "Grace Hopper"),
+        ("GIT_AUTHOR_EMAIL", "grace@example.org"),
+        ("GIT_COMMITTER_NAME", "Linus Pauling"),
+    ];
+    let dir = env.path("authors/roost-note");
+    let people = new_commit_people(&env, &dir, &set, &[]);
+    assert_eq!(
+        people,
+        "Grace Hopper <grace@example.org>|Linus Pauling <ada@example.org>"
+    );
+    assert_eq!(people, git_people(&env, &dir, &set, &[]));
+}
+
+#[test]
+fn ext_new_commits_as_the_roost_placeholder_where_git_config_names_nobody() {
+    let env = TestEnv::new();
+    // Nothing configured at all (the test's global config is /dev/null).
+    let people = new_commit_people(&env, &env.path("authors/nobody"), &[], &[]);
+    assert_eq!(people, "roost <roost@localhost>|roost <roost@localhost>");
+    // A name but no email: the name is the user's, the email the placeholder's.
+    let global = env.write("gitconfig", "[user]\n\tname = Ada Lovelace\n");
+    let set = [("GIT_CONFIG_GLOBAL", text(&global))];
+    let people = new_commit_people(&env, &env.path("authors/name-only"), &set, &[]);
+    assert_eq!(
+        people,
+        "Ada Lovelace <roost@localhost>|Ada Lovelace <roost@localhost>"
+    );
+}
+
+#[test]
+fn ext_new_reads_the_xdg_and_home_git_config_when_git_config_global_is_unset() {
+    let env = TestEnv::new();
+    // Both files are read, ~/.gitconfig last, as git reads them; author.*
+    // and committer.* come before user.*.
+    env.write(
+        "config/git/config",
+        "[user]\n\tname = Ada Lovelace\n\temail = ada@xdg.example\n\
+         [committer]\n\tname = Ada's Robot\n",
+    );
+    env.write(
+        "home/.gitconfig",
+        "[user]\n\temail = ada@example.org\n[author]\n\temail = ada@author.example\n",
+    );
+    let unset = ["GIT_CONFIG_GLOBAL"];
+    let dir = env.path("authors/roost-note");
+    let people = new_commit_people(&env, &dir, &[], &unset);
+    assert_eq!(
+        people,
+        "Ada Lovelace <ada@author.example>|Ada's Robot <ada@example.org>"
+    );
+    assert_eq!(people, git_people(&env, &dir, &[], &unset));
+}
+
+#[test]
+fn ext_new_reads_the_system_git_config_unless_git_config_nosystem_is_set() {
+    let env = TestEnv::new();
+    let system = env.write(
+        "etc/gitconfig",
+        "[user]\n\tname = Sam Sysadmin\n\temail = sam@example.org\n",
+    );
+    let set = [("GIT_CONFIG_SYSTEM", text(&system))];
+    let unset = ["GIT_CONFIG_NOSYSTEM"];
+    let dir = env.path("authors/system");
+    let people = new_commit_people(&env, &dir, &set, &unset);
+    assert_eq!(
+        people,
+        "Sam Sysadmin <sam@example.org>|Sam Sysadmin <sam@example.org>"
+    );
+    assert_eq!(people, git_people(&env, &dir, &set, &unset));
+    // The test's environment sets GIT_CONFIG_NOSYSTEM=1.
+    let people = new_commit_people(&env, &env.path("authors/nosystem"), &set, &[]);
+    assert_eq!(people, "roost <roost@localhost>|roost <roost@localhost>");
+}
+
+#[test]
+fn ext_new_follows_git_config_includes_for_the_identity_and_runs_nothing_it_names() {
+    let env = TestEnv::new();
+    let marker = env.path("ran");
+    let trap = env.write(
+        "trap/run",
+        &format!(
+            "#!/bin/sh\necho \"$0 $*\" >> '{}'\nexit 1\n",
+            marker.display()
+        ),
+    );
+    std::fs::set_permissions(&trap, std::fs::Permissions::from_mode(0o755)).unwrap();
+    // A git first on PATH, and every hook, filter, monitor and signer the
+    // config can name, run the trap.
+    let bin = env.path("trap/bin");
+    let hooks = env.path("trap/hooks");
+    for (dir, names) in [
+        (&bin, &["git"][..]),
+        (&hooks, &["pre-commit", "commit-msg", "post-commit"][..]),
+    ] {
+        std::fs::create_dir_all(dir).unwrap();
+        for name in names {
+            symlink(&trap, dir.join(name)).unwrap();
+        }
+    }
+    let attributes = env.write("trap/attributes", "* filter=trap\n");
+    env.write("identity/name", "[user]\n\tname = Ada Lovelace\n");
+    env.write("identity/email", "[user]\n\temail = ada@example.org\n");
+    let global = env.write(
+        "gitconfig",
+        &format!(
+            "[include]\n\tpath = {identity}/name\n\
+             [includeIf \"gitdir:{authors}/\"]\n\tpath = {identity}/email\n\
+             [core]\n\thooksPath = {hooks}\n\tfsmonitor = {trap}\n\tattributesFile = {attributes}\n\
+             [filter \"trap\"]\n\tclean = {trap}\n\tsmudge = {trap}\n\tprocess = {trap}\n\
+             [commit]\n\tgpgSign = true\n[gpg]\n\tprogram = {trap}\n",
+            identity = env.path("identity").display(),
+            authors = env.path("authors").display(),
+            hooks = hooks.display(),
+            trap = trap.display(),
+            attributes = attributes.display(),
+        ),
+    );
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    let set = [
+        ("GIT_CONFIG_GLOBAL", text(&global)),
+        ("PATH", path.as_str()),
+    ];
+    let people = new_commit_people(&env, &env.path("authors/roost-note"), &set, &[]);
+    assert!(
+        !marker.exists(),
+        "roost ran {}",
+        std::fs::read_to_string(&marker).unwrap()
+    );
+    assert_eq!(
+        people,
+        "Ada Lovelace <ada@example.org>|Ada Lovelace <ada@example.org>"
+    );
+}
+
 // ----------------------------------------------------------- 2. ext check
 
 #[test]

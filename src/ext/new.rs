@@ -40,7 +40,8 @@ pub fn run(a: &mut Words) -> Result<u8> {
         );
     }
     scaffold(&dir, &name).map_err(|e| fail(format!("cannot write {}: {e}", dir.display())))?;
-    let commit = author::commit_dir(&dir, &format!("roost ext new {name}")).map_err(fail)?;
+    let commit =
+        author::commit_dir_as_author(&dir, &format!("roost ext new {name}")).map_err(fail)?;
     let shown = dir.display();
     println!(
         "created {shown}: a git repository with one commit ({})",
