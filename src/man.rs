@@ -241,9 +241,38 @@ of `idle`, `working`, `blocked`, `done` or `error` (through `roost state`,
 usually from agent hooks). Every pane of the roost server has roost's scripts
 directory first on its PATH, so `roost` is always available there.
 
+roost behaves the same in every locale (`LC_ALL=C`, `POSIX`, no locale at
+all, or UTF-8): it asks tmux for its output unchanged (`tmux -u`).
+
 Any word that is not one of the commands below runs an installed extension's
 command (see roost-ext(1)); when there is none, it is the usage error.
 Without a command, roost does what `roost up` does.
+
+# HOW AGENTS REPORT THEIR STATE
+`roost wait-done` can only tell that an agent is finished when the agent says
+so. Hook it up once per agent. Claude Code, in `~/.claude/settings.json`:
+
+```
+{
+  "hooks": {
+    "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "roost state working"}]}],
+    "Notification": [{"matcher": "permission_prompt",
+                      "hooks": [{"type": "command", "command": "roost state blocked"}]}],
+    "Stop": [{"hooks": [{"type": "command", "command": "roost state done"}]}]
+  }
+}
+```
+
+codex, in `~/.codex/config.toml`, runs a program with the finished turn as
+JSON in its last argument: `notify = ["sh", "-c", "roost state done", "roost-notify"]`.
+
+Any other command-line agent, through a wrapper that reports around it:
+`roost spawn bob sh -c 'roost state working; aider --message "$1"; roost state done' sh 'the task'`.
+
+Outside a roost pane `roost state` and `roost reply` do nothing and exit 0, so
+the hooks are harmless elsewhere. An unknown state exits 1 (never 2, which
+Claude Code reads as "block and show the model"), and Claude Code then shows
+the error without stopping the agent.
 
 # TARGETS
 Commands that take a *TARGET* accept:
@@ -278,7 +307,12 @@ const COMMAND_DETAILS: &[(&str, &str)] = &[
         "Open window *NAME* running *CMD* (your shell without one) in the
         caller's session inside roost, else in session `main`, and print the
         new pane id (`%N`). A window name must be unique in its session, must
-        not contain `:` or `.`, and must not start with `%`, `@`, `=` or `-`.",
+        not contain `:` or `.`, and must not start with `%`, `@`, `=` or `-`.
+        A *CMD* whose program cannot be found or executed on the pane's PATH is
+        refused (exit 1) before any window exists. When the program exits, its
+        window stays: `roost status` lists it as `exited` with its exit status,
+        and `roost screen` and `roost read` still show its last output, until
+        `roost kill` or a new `roost spawn` of the same name replaces it.",
     ),
     (
         "send",
@@ -308,19 +342,23 @@ const COMMAND_DETAILS: &[(&str, &str)] = &[
     (
         "state",
         "Stamp this pane's `@agent_state`: `idle`, `working`, `blocked`, `done` or
-        `error`; any other value means `idle`. A no-op outside roost.",
+        `error`. Any other word is refused (exit 1) and nothing is stamped. A
+        no-op outside roost.",
     ),
     (
         "wait-done",
         "Wait until the target's state is `done` or `idle` (exit 0); `error`, or
-        *SECONDS* (600) passing, exits 1; a target that is gone, exited or never
-        existed exits 2.",
+        *SECONDS* (600) passing, exits 1 (saying so when the target never
+        reported any state); a target that is gone, exited or never existed
+        exits 2.",
     ),
     (
         "status",
         "Print `roost: running (socket=SOCKET)`, then one line per session and
-        one per pane with its state (`-` when it has none), or
-        `roost: not running`. With `--json`, the same as JSON. Exit 0 either way.",
+        one per pane with its state (`-` when it has none, `exited` and the exit
+        status when its program has ended), or `roost: not running`. With
+        `--json`, the same as JSON. Exit 0 either way; exit 1 when tmux is not
+        installed.",
     ),
     (
         "kill",
@@ -333,9 +371,12 @@ const COMMAND_DETAILS: &[(&str, &str)] = &[
     ),
     (
         "doctor",
-        "Check the tmux version, the socket, roost's paths, `roost.conf` (parsed
-        in a throwaway server) and the installed extensions. Exit 1 when a
-        check fails; each failure says what to do.",
+        "Check the tmux version, the locale, the socket, that roost's data and
+        state directories can be written, `roost.conf` (loaded with roost's base
+        configuration into a throwaway server, as roost's server will load it,
+        so what it runs outside tmux runs then too), git for the kind of source
+        installs use, and the installed extensions. Exit 1 when a check fails;
+        each failure says what to do.",
     ),
     (
         "ext",

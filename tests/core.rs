@@ -52,6 +52,17 @@ fn wait_for_option(env: &TestEnv, pane: &str, name: &str, value: &str) {
     );
 }
 
+/// Waits until `roost read` prints a recorded reply (no notice) equal to `want`.
+fn wait_for_reply(env: &TestEnv, pane: &str, want: &str) {
+    let mut last = String::new();
+    let ok = wait_until(Duration::from_secs(10), || {
+        let out = env.run(["read", pane]);
+        last = stdout(&out);
+        out.stderr.is_empty() && last == want
+    });
+    assert!(ok, "{pane} never recorded {want:?} (last {last:?})");
+}
+
 fn wait_for_file(path: &Path) -> String {
     let mut text = String::new();
     let ok = wait_until(Duration::from_secs(10), || {
@@ -389,7 +400,7 @@ fn send_without_text_is_a_usage_error_with_exit_2() {
 fn read_prints_the_recorded_reply_with_empty_stderr() {
     let env = TestEnv::new();
     let pane = env.spawn("alice", "roost reply 'the answer'; sleep 100");
-    wait_for_option(&env, &pane, "@roost-reply", "the answer");
+    wait_for_reply(&env, &pane, "the answer\n");
     let out = env.run(["read", "alice"]);
     assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
     assert_eq!(stdout(&out), "the answer\n");
@@ -416,7 +427,7 @@ fn read_falls_back_to_the_screen_with_a_one_line_notice() {
 fn reply_dash_records_stdin() {
     let env = TestEnv::new();
     let pane = env.spawn("alice", r"printf 'one\ntwo\n' | roost reply -; sleep 100");
-    wait_for_option(&env, &pane, "@roost-reply", "one\ntwo");
+    wait_for_reply(&env, &pane, "one\ntwo\n");
     let out = env.run(["read", &pane]);
     assert_eq!(stdout(&out), "one\ntwo\n", "{}", describe(&out));
     assert_eq!(stderr(&out), "");

@@ -324,10 +324,9 @@ fn an_unwritable_state_directory_is_refused_and_nothing_is_written() {
     check_installed_set(&env, &["alpha", "bravo"].map(String::from).into());
 }
 
-/// The real state directory, holding the record, made unwritable: install,
-/// update and remove get as far as writing ext.lock, fail there, and undo
-/// everything they did (the clone moved into place, the state directory
-/// made, the journal note).
+/// The real state directory, holding the record, made unwritable: install
+/// and update refuse before they fetch or ask, naming the directory; remove
+/// gets as far as writing ext.lock, fails there, and undoes what it did.
 #[test]
 fn a_state_directory_that_refuses_writes_rolls_everything_back() {
     let env = TestEnv::new();
@@ -339,13 +338,13 @@ fn a_state_directory_that_refuses_writes_rolls_everything_back() {
     let none: &[(&str, &str)] = &[];
     refused_unchanged(
         &env,
-        &[
-            (INSTALL_BRAVO, none),
-            (UPDATE_ALPHA, none),
-            (REMOVE_ALPHA, none),
-        ],
-        "ext.lock",
+        &[(INSTALL_BRAVO, none), (UPDATE_ALPHA, none)],
+        &format!(
+            "cannot write roost's files: {} is not writable",
+            env.path("state/roost").display()
+        ),
     );
+    refused_unchanged(&env, &[(REMOVE_ALPHA, none)], "ext.lock");
     drop(guard);
     assert!(leftovers(&env.path("data/roost/ext")).is_empty());
     env.ok(["ext", "install", &repo_of("bravo"), "--yes"]);
@@ -421,7 +420,10 @@ fn a_data_directory_without_room_for_a_clone_is_refused_and_nothing_is_written()
     refused_unchanged(
         &env,
         &[(INSTALL_BRAVO, none), (UPDATE_ALPHA, none)],
-        "cannot create",
+        &format!(
+            "cannot write roost's files: {} is not writable",
+            data.display()
+        ),
     );
     std::fs::remove_file(&data).unwrap();
     std::fs::rename(&aside, &data).unwrap();
