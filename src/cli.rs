@@ -39,9 +39,9 @@ pub const COMMANDS: &[Spec] = &[
     Spec {
         name: "send",
         aliases: &[],
-        args: "[--force] TARGET TEXT...",
-        flags: &["--force"],
-        about: "paste TEXT into TARGET and press Enter (3: blocked, 2: no target)",
+        args: "[--force] [--wait SECONDS] TARGET TEXT...",
+        flags: &["--force", "--wait"],
+        about: "paste TEXT into TARGET exactly once, then press Enter",
     },
     Spec {
         name: "read",

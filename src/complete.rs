@@ -261,9 +261,12 @@ fn arguments(spec: &Spec, rest: &[&str], current: &str, src: &impl Source) -> Ve
     }
     // Options come first: the argument reader stops at `--` or the first
     // other word, and everything after is positional.
+    // An option that takes a value (`--wait SECONDS`) takes the next word.
+    const VALUED: &[&str] = &["--wait"];
     let mut leading = 0;
     let mut ended = false;
-    for w in rest {
+    let mut words = rest.iter();
+    while let Some(w) = words.next() {
         if *w == "--" {
             leading += 1;
             ended = true;
@@ -273,6 +276,13 @@ fn arguments(spec: &Spec, rest: &[&str], current: &str, src: &impl Source) -> Ve
             break;
         }
         leading += 1;
+        if VALUED.contains(w) {
+            match words.next() {
+                Some(_) => leading += 1,
+                // Its value is the word being completed: nothing to offer.
+                None => return Vec::new(),
+            }
+        }
     }
     if leading < rest.len() {
         return Vec::new();
@@ -537,7 +547,8 @@ mod tests {
     #[test]
     fn flags_are_offered_only_where_the_argument_reader_takes_them() {
         let src = Fake::default();
-        assert_eq!(values(&["send"], "--", &src), ["--force"]);
+        assert_eq!(values(&["send"], "--", &src), ["--force", "--wait"]);
+        assert!(values(&["send", "--wait"], "", &src).is_empty());
         assert_eq!(values(&["status"], "-", &src), ["--json"]);
         assert!(values(&["send", "%1"], "--", &src).is_empty());
         assert!(values(&["send", "--"], "-", &src).is_empty());
@@ -625,6 +636,7 @@ mod tests {
             );
         }
         assert_eq!(values(&["send", "--force"], "w", &src), ["work:bob"]);
+        assert_eq!(values(&["send", "--wait", "5"], "w", &src), ["work:bob"]);
         assert!(values(&["send", "alice"], "", &src).is_empty());
         assert_eq!(values(&["kill"], "", &src), ["main", "work"]);
         assert_eq!(values(&["session"], "w", &src), ["work"]);

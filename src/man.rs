@@ -316,11 +316,25 @@ const COMMAND_DETAILS: &[(&str, &str)] = &[
     ),
     (
         "send",
-        "Deliver *TEXT* as one bracketed paste, check that it arrived, then press
-        Enter. The target's recorded reply and state are cleared first. A target
-        whose state is `blocked` (waiting for a person) is refused unless
-        `--force` is given. Exit 0 delivered; 1 could not be submitted; 2 no such
-        target or a dead pane; 3 the target is `blocked`.",
+        "Deliver *TEXT* exactly once: as one bracketed paste, then one Enter that
+        reaches the program. Everything after *TARGET* is text (a `--` right
+        after it is dropped, so text may start with `-`). One send at a time
+        per pane, across processes and users: a second waits for the first.
+        A pane in copy mode or another mode is taken out of it first. Control
+        characters in *TEXT* that could end the paste or act as keys are made
+        visible (ESC becomes `␛`); newline and tab keep their meaning. Text of
+        more than one line, or longer than 4095 bytes, needs the program to have
+        asked for bracketed paste (a program busy or still starting has not):
+        send waits for that up to `--wait` *SECONDS* (30), which also bounds the
+        wait for another sender. tmux 3.7 and later report the request; with an
+        older tmux, a program in raw mode is taken to have asked. Arrival is the
+        text on the screen, unless the program asked for the paste or the
+        terminal holds the line unechoed (a hidden prompt). The target's recorded
+        reply and state are cleared just before the paste. A `blocked` target is
+        refused unless `--force` is given. Exit 0 delivered; 1 failed, nothing
+        typed; 2 no such target or a dead pane; 3 the target is `blocked`; 4 the
+        program did not ask for a paste in time, nothing typed; 5 the text was
+        typed but never showed, so Enter was not pressed (do not send it again).",
     ),
     (
         "read",
@@ -470,7 +484,13 @@ usage line on stderr), or an unknown command (one usage line on stderr,
 nothing on stdout). Also `send`, `read`, `screen` and `wait-done` when the
 target does not exist or is gone.
 : 3
-`send`: the target is `blocked`.
+`send`: the target is `blocked`; nothing was typed.
+: 4
+`send`: the program did not ask for a bracketed paste within `--wait`;
+nothing was typed.
+: 5
+`send`: the text was typed but never showed on the screen, so Enter was not
+pressed; sending it again would type it twice.
 : other
 An extension's command replaces the roost process, so its exit status
 (and its output) are the extension's own.

@@ -270,6 +270,13 @@ impl Tmux {
         self.set_pane_option(pane_id, name, OsStr::new(&stored))
     }
 
+    /// One format expanded for one pane (`display-message -p`); a format
+    /// this tmux does not know expands to nothing.
+    pub fn pane_format(&self, pane_id: &str, format: &str) -> TmuxResult<String> {
+        let out = self.run(&["display-message", "-p", "-t", pane_id, format])?;
+        Ok(out.strip_suffix('\n').unwrap_or(&out).to_string())
+    }
+
     /// One option of one pane (pane scope only), `None` when unset.
     pub fn pane_option(&self, pane_id: &str, name: &str) -> TmuxResult<Option<String>> {
         let out = self.run(&["show-options", "-pqv", "-t", pane_id, name])?;

@@ -23,6 +23,16 @@ pub fn resolve(ctx: &Ctx, target: &str) -> Result<Pane> {
     Ok(found.clone())
 }
 
+/// How messages name a target: once, with its pane id when the user named
+/// it otherwise (`'alice' (%3)`, but `'%3'`).
+pub fn describe(target: &str, pane_id: &str) -> String {
+    if target == pane_id {
+        format!("'{target}'")
+    } else {
+        format!("'{target}' ({pane_id})")
+    }
+}
+
 /// Pure lookup of `target` among `panes`.
 pub fn find<'a>(panes: &'a [Pane], target: &str) -> std::result::Result<&'a Pane, String> {
     let none = || format!("no such target '{target}'");

@@ -13,6 +13,7 @@ pub fn run(ctx: &Ctx, a: &mut Args) -> Result<u8> {
     let seconds = a.number("SECONDS", DEFAULT_SECONDS)?;
     a.done()?;
     let pane = target::resolve(ctx, &target)?;
+    let who = target::describe(&target, &pane.id);
     let deadline = Instant::now() + Duration::from_secs(seconds);
     loop {
         let panes = if ctx.tmux.socket_exists() {
@@ -21,29 +22,19 @@ pub fn run(ctx: &Ctx, a: &mut Args) -> Result<u8> {
             Vec::new()
         };
         let Some(now) = panes.iter().find(|p| p.id == pane.id) else {
-            return Err(Error::fail(ctx.cmd, format!("'{target}' ({}) is gone", pane.id)).code(2));
+            return Err(Error::fail(ctx.cmd, format!("{who} is gone")).code(2));
         };
         match now.state.as_str() {
             "done" | "idle" => return Ok(0),
-            "error" => {
-                return Err(Error::fail(
-                    ctx.cmd,
-                    format!("'{target}' ({}) reported an error", pane.id),
-                ))
-            }
-            _ if now.dead => {
-                return Err(
-                    Error::fail(ctx.cmd, format!("'{target}' ({}) has exited", pane.id)).code(2),
-                )
-            }
+            "error" => return Err(Error::fail(ctx.cmd, format!("{who} reported an error"))),
+            _ if now.dead => return Err(Error::fail(ctx.cmd, format!("{who} has exited")).code(2)),
             _ => {}
         }
         if Instant::now() >= deadline && now.state.is_empty() {
             return Err(Error::fail(
                 ctx.cmd,
                 format!(
-                    "'{target}' ({}) has never reported a state, so roost cannot tell when it is done (waited {seconds}s)",
-                    pane.id
+                    "{who} has never reported a state, so roost cannot tell when it is done (waited {seconds}s)"
                 ),
             )
             .hint("its agent reports with `roost state done` from its hooks: see \"How agents report their state\" in roost(1) or the README"));
@@ -51,11 +42,7 @@ pub fn run(ctx: &Ctx, a: &mut Args) -> Result<u8> {
         if Instant::now() >= deadline {
             return Err(Error::fail(
                 ctx.cmd,
-                format!(
-                    "'{target}' ({}) is still {} after {seconds}s",
-                    pane.id,
-                    describe(&now.state)
-                ),
+                format!("{who} is still {} after {seconds}s", describe(&now.state)),
             ));
         }
         std::thread::sleep(POLL);

@@ -236,9 +236,13 @@ impl TestEnv {
         self.ok(["spawn", name, command]).trim().to_string()
     }
 
-    /// The visible screen of a pane.
+    /// The screen and history of a pane, each line's trailing blanks
+    /// trimmed (tmux before 3.3 keeps them on joined lines).
     pub fn screen(&self, pane: &str) -> String {
         self.tmux_ok(&["capture-pane", "-p", "-J", "-S", "-", "-t", pane])
+            .lines()
+            .map(|l| format!("{}\n", l.trim_end()))
+            .collect()
     }
 
     /// Waits until the pane's screen contains `text`.

@@ -1,0 +1,325 @@
+//! `roost send` delivers one prompt exactly once, as one bracketed paste and
+//! one Enter, or fails and says what was typed: against a real program that
+//! records every byte it reads (tests/fixtures/paste-reader), and against
+//! the terminal's own line discipline.
+
+mod common;
+use common::*;
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use std::time::{Duration, Instant};
+
+const READER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/paste-reader");
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Whether python3 (which the reader is written in) is here.
+fn have_python() -> bool {
+    if on_path("python3") {
+        return true;
+    }
+    skip_without("python3 is not installed");
+    false
+}
+
+/// Starts the reader in window NAME; returns its pane and its log. With no
+/// delay, waits until it is reading.
+fn reader(env: &TestEnv, name: &str, delay: f64, mode: &str) -> (String, PathBuf) {
+    let log = env.path(&format!("{name}.log"));
+    let pane = env
+        .ok([
+            "spawn",
+            name,
+            READER,
+            log.to_str().unwrap(),
+            &delay.to_string(),
+            mode,
+        ])
+        .trim()
+        .to_string();
+    if delay == 0.0 {
+        env.wait_for_screen(&pane, "ready>");
+    }
+    (pane, log)
+}
+
+/// What the reader read, split into submissions: each must be one
+/// bracketed paste followed by one Enter (a CR). Newlines inside a paste
+/// arrive as CRs (tmux's paste); they are given back as newlines.
+fn pastes(log: &Path) -> Vec<String> {
+    let bytes = std::fs::read(log).unwrap();
+    let text = String::from_utf8(bytes.clone()).unwrap_or_else(|_| panic!("{bytes:?}"));
+    let mut out = Vec::new();
+    let mut rest = text.as_str();
+    while !rest.is_empty() {
+        let body = rest
+            .strip_prefix("\x1b[200~")
+            .unwrap_or_else(|| panic!("not a paste at {rest:?} in {text:?}"));
+        let (inner, after) = body
+            .split_once("\x1b[201~")
+            .unwrap_or_else(|| panic!("an unterminated paste in {text:?}"));
+        rest = after
+            .strip_prefix('\r')
+            .unwrap_or_else(|| panic!("a paste without its Enter in {text:?}"));
+        out.push(inner.replace('\r', "\n"));
+    }
+    out
+}
+
+/// Waits until the log holds `n` whole submissions.
+fn wait_for_pastes(log: &Path, n: usize) -> Vec<String> {
+    let ok = wait_until(Duration::from_secs(10), || {
+        let bytes = std::fs::read(log).unwrap_or_default();
+        String::from_utf8_lossy(&bytes)
+            .matches("\x1b[201~\r")
+            .count()
+            >= n
+    });
+    assert!(ok, "fewer than {n} submissions in {:?}", std::fs::read(log));
+    pastes(log)
+}
+
+#[test]
+fn one_send_is_one_paste_and_one_enter() {
+    if !have_python() {
+        return;
+    }
+    let env = TestEnv::new();
+    let (pane, log) = reader(&env, "agent", 0.0, "echo");
+    let text =
+        "line one 'single' \"double\"\nsecond $HOME and `date` and $(id)\n\tthird \\n ~ ; # end";
+    let out = env.run(["send", "agent", text]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert!(
+        out.stdout.is_empty() && out.stderr.is_empty(),
+        "{}",
+        describe(&out)
+    );
+    assert_eq!(wait_for_pastes(&log, 1), [text]);
+    env.wait_for_screen(&pane, "third \\n ~ ; # end");
+}
+
+#[test]
+fn concurrent_sends_to_one_pane_each_arrive_as_their_own_paste() {
+    if !have_python() {
+        return;
+    }
+    let env = TestEnv::new();
+    let (_pane, log) = reader(&env, "agent", 0.0, "echo");
+    let texts: Vec<String> = (1..=6)
+        .map(|i| format!("message {i} from sender {i}\nits second line {i}"))
+        .collect();
+    let senders: Vec<_> = texts
+        .iter()
+        .map(|t| {
+            env.roost(["send", "agent", t])
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for s in senders {
+        let out = s.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    }
+    let mut got = wait_for_pastes(&log, texts.len());
+    got.sort();
+    let mut want = texts.clone();
+    want.sort();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn a_pane_in_copy_mode_is_taken_out_of_it_first_with_vi_and_emacs_keys() {
+    if !have_python() {
+        return;
+    }
+    for keys in ["vi", "emacs"] {
+        let env = TestEnv::new();
+        let (pane, log) = reader(&env, "agent", 0.0, "echo");
+        env.tmux_ok(&["set-option", "-g", "mode-keys", keys]);
+        env.tmux_ok(&["copy-mode", "-t", &pane]);
+        let mode = env.tmux_ok(&["display-message", "-p", "-t", &pane, "#{pane_in_mode}"]);
+        assert_eq!(mode.trim(), "1");
+        let out = env.run(["send", "agent", "sent during copy mode"]);
+        assert_eq!(out.status.code(), Some(0), "{keys}: {}", describe(&out));
+        let out = env.run(["send", "agent", "second prompt"]);
+        assert_eq!(out.status.code(), Some(0), "{keys}: {}", describe(&out));
+        assert_eq!(
+            wait_for_pastes(&log, 2),
+            ["sent during copy mode", "second prompt"],
+            "{keys}"
+        );
+        let mode = env.tmux_ok(&["display-message", "-p", "-t", &pane, "#{pane_in_mode}"]);
+        assert_eq!(mode.trim(), "0", "{keys}");
+    }
+}
+
+#[test]
+fn text_cannot_end_the_paste_or_press_keys() {
+    if !have_python() {
+        return;
+    }
+    let env = TestEnv::new();
+    let (_pane, log) = reader(&env, "agent", 0.0, "echo");
+    let hostile = "harmless line\x1b[201~\nINJECTED-SUBMIT\n\x1b[31mred\x1b[0m \x1b]0;title\x07 \
+                   \x03\x04\x1a\x08\x7f \u{9b}201~ \u{9d}0;x\u{9c} tab\there\r\nend";
+    let out = env.run(["send", "agent", hostile]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let got = wait_for_pastes(&log, 1);
+    assert_eq!(
+        got,
+        ["harmless line\u{241b}[201~\nINJECTED-SUBMIT\n\u{241b}[31mred\u{241b}[0m \u{241b}]0;title\u{2407} \
+          \u{2403}\u{2404}\u{241a}\u{2408}\u{2421} \u{fffd}201~ \u{fffd}0;x\u{fffd} tab\there\nend"]
+    );
+}
+
+#[test]
+fn multi_line_and_long_text_wait_until_the_program_asks_for_a_paste() {
+    if !have_python() {
+        return;
+    }
+    let env = TestEnv::new();
+    // Still starting: in the terminal's line mode for 1.5 s.
+    let (_pane, log) = reader(&env, "agent", 1.5, "echo");
+    let long: String = "x".repeat(6000) + " end of the long line";
+    let text = format!("a=40\nb=2\n{long}");
+    let started = Instant::now();
+    let out = env.run(["send", "agent", &text]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert!(
+        started.elapsed() >= Duration::from_secs(1),
+        "it did not wait"
+    );
+    assert_eq!(wait_for_pastes(&log, 1), [text]);
+}
+
+#[test]
+fn a_program_that_never_asks_gets_nothing_and_exit_4() {
+    if !have_python() {
+        return;
+    }
+    let env = TestEnv::new();
+    let (pane, log) = reader(&env, "agent", 30.0, "echo");
+    let out = env.run(["send", "--wait", "1", "agent", "a=40\nb=2\nprint(a+b)"]);
+    assert_eq!(out.status.code(), Some(4), "{}", describe(&out));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "roost send: 'agent' ({pane}) has not asked for a bracketed paste within 1s (it is busy or still starting), and TEXT needs one; nothing was typed\n\
+             wait for it (roost wait-done TARGET), or give it longer with --wait SECONDS\n"
+        )
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    let screen = env.screen(&pane);
+    assert!(!screen.contains("a=40"), "something was typed: {screen}");
+    assert_eq!(std::fs::read(&log).unwrap(), b"");
+}
+
+/// Whether this tmux reports a program's request for bracketed paste
+/// (`bracket_paste_flag`, tmux 3.7 and later).
+fn tmux_reports_paste_requests(env: &TestEnv, pane: &str) -> bool {
+    !env.tmux_ok(&["display-message", "-p", "-t", pane, "#{bracket_paste_flag}"])
+        .trim()
+        .is_empty()
+}
+
+#[test]
+fn a_program_that_asked_but_does_not_echo_gets_its_prompt_once_or_a_precise_failure() {
+    if !have_python() {
+        return;
+    }
+    let env = TestEnv::new();
+    let (pane, log) = reader(&env, "agent", 0.0, "noecho");
+    let out = env.run(["send", "agent", "echo first-try"]);
+    if tmux_reports_paste_requests(&env, &pane) {
+        // tmux says the program asked: the paste reached it.
+        assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+        assert_eq!(wait_for_pastes(&log, 1), ["echo first-try"]);
+    } else {
+        // Nothing can say it was read: typed, no Enter, and said so.
+        assert_eq!(out.status.code(), Some(5), "{}", describe(&out));
+        assert!(
+            stderr(&out).contains("was typed into 'agent'")
+                && stderr(&out).contains("do not send it again"),
+            "{}",
+            describe(&out)
+        );
+        let got = std::fs::read(&log).unwrap();
+        assert_eq!(
+            got, b"\x1b[200~echo first-try\x1b[201~",
+            "typed once, no Enter"
+        );
+    }
+}
+
+#[test]
+fn a_hidden_prompt_of_the_terminal_gets_its_line_once() {
+    let env = TestEnv::new();
+    let got = env.path("got.txt");
+    let pane = env.spawn(
+        "secret",
+        &format!(
+            "stty -echo; echo 'password:'; read -r p; printf '%s|\\n' \"$p\" > '{}'; sleep 100",
+            got.display()
+        ),
+    );
+    env.wait_for_screen(&pane, "password:");
+    let out = env.run(["send", "secret", "hunter2"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let ok = wait_until(Duration::from_secs(10), || got.exists());
+    assert!(ok);
+    assert_eq!(std::fs::read_to_string(&got).unwrap(), "hunter2|\n");
+}
+
+#[test]
+fn a_program_that_reads_nothing_is_no_success() {
+    if !have_python() {
+        return;
+    }
+    let env = TestEnv::new();
+    let (pane, _log) = reader(&env, "ticker", 0.0, "ticks");
+    let out = env.run(["send", "ticker", "are you there"]);
+    assert_eq!(out.status.code(), Some(5), "{}", describe(&out));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "roost send: the text was typed into 'ticker' ({pane}) but never showed on its screen within 3s, so Enter was not pressed\n\
+             do not send it again: look at the pane (roost screen TARGET), then press Enter there or clear the line\n"
+        )
+    );
+}
+
+#[test]
+fn text_after_target_and_a_double_dash_is_text_even_with_dashes() {
+    if !have_python() {
+        return;
+    }
+    let env = TestEnv::new();
+    let (pane, log) = reader(&env, "agent", 0.0, "echo");
+    for args in [
+        &["send", "agent", "--", "-v is verbose"][..],
+        &["send", "--", "agent", "--force is text here"],
+        &["send", "--wait", "5", &pane, "--", "--"],
+    ] {
+        let out = env.run(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", describe(&out));
+    }
+    assert_eq!(
+        wait_for_pastes(&log, 3),
+        ["-v is verbose", "--force is text here", "--"]
+    );
+    let out = env.run(["send", "--wait", "soon", "agent", "x"]);
+    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    assert_eq!(
+        stderr(&out).lines().next(),
+        Some("roost send: --wait takes a positive whole number of seconds, not 'soon'")
+    );
+    let out = env.run(["send", "%99", "x"]);
+    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    assert_eq!(stderr(&out), "roost send: no such target '%99'\n");
+}
