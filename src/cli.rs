@@ -150,9 +150,17 @@ pub fn find(word: &[u8]) -> Option<&'static Spec> {
         .find(|c| c.name.as_bytes() == word || c.aliases.iter().any(|a| a.as_bytes() == word))
 }
 
-/// Whether an extension may never claim this word.
+/// Whether an extension may never claim this word: a built-in command, or
+/// an `ext` verb (so `roost remove x` can never pose as `roost ext remove x`).
 pub fn is_reserved(word: &str) -> bool {
-    find(word.as_bytes()).is_some()
+    find(word.as_bytes()).is_some() || is_ext_verb(word.as_bytes())
+}
+
+/// Whether the word is one of the `roost ext` verbs.
+pub fn is_ext_verb(word: &[u8]) -> bool {
+    crate::ext::VERBS
+        .iter()
+        .any(|(verb, _, _)| verb.as_bytes() == word)
 }
 
 /// The single line a typo, a miss or a disabled seam gets.
@@ -230,5 +238,10 @@ mod tests {
     fn aliases_are_reserved_but_prefixes_are_not() {
         assert!(is_reserved("stop") && is_reserved("--help") && is_reserved("status"));
         assert!(!is_reserved("stat") && !is_reserved("statuses") && !is_reserved(""));
+        for verb in [
+            "install", "list", "info", "verify", "update", "remove", "new", "check",
+        ] {
+            assert!(is_reserved(verb), "{verb}");
+        }
     }
 }

@@ -50,7 +50,8 @@ use Outcome::{Miss, Refused};
 /// Runs the extension command `word`, replacing this process; returns only
 /// when it cannot.
 fn extension(word: &[u8], args: &[OsString]) -> Outcome {
-    if std::env::var_os("ROOST_NO_EXT").is_some_and(|v| !v.is_empty()) {
+    // An `ext` verb is never an extension's, whatever an old index says.
+    if std::env::var_os("ROOST_NO_EXT").is_some_and(|v| !v.is_empty()) || cli::is_ext_verb(word) {
         return Miss;
     }
     let Ok(paths) = Paths::from_env() else {
@@ -66,8 +67,12 @@ fn extension(word: &[u8], args: &[OsString]) -> Outcome {
         return Miss;
     };
     let program = Path::new(OsStr::from_bytes(entry.path));
-    if !index::valid_name(entry.extension) || !program.is_absolute() || !is_executable_file(program)
-    {
+    if !index::valid_name(entry.extension) || !program.is_absolute() {
+        return Miss;
+    }
+    let name = String::from_utf8_lossy(entry.extension);
+    let dir = ext_dir(&paths, &name, entry.command, program);
+    if !is_runnable(program, &dir) {
         return Miss;
     }
     let tmux = Tmux::from_env();
@@ -81,7 +86,6 @@ fn extension(word: &[u8], args: &[OsString]) -> Outcome {
         return Refused(refuse_authority(&entry, unknown));
     }
     let fleet = entry.authorities().next().is_some();
-    let name = String::from_utf8_lossy(entry.extension);
     let state = paths.ext_state(&name);
     if std::fs::create_dir_all(&state).is_err() {
         eprintln!(
@@ -94,10 +98,7 @@ fn extension(word: &[u8], args: &[OsString]) -> Outcome {
     env.set("ROOST_HOME", paths.roost_home());
     env.set("ROOST_VERSION", crate::VERSION);
     env.set("ROOST_CONTRACT", crate::CONTRACT.to_string());
-    env.set(
-        "ROOST_EXT_DIR",
-        ext_dir(&paths, &name, entry.command, program),
-    );
+    env.set("ROOST_EXT_DIR", &dir);
     env.set("ROOST_EXT_STATE", &state);
     if fleet {
         // What `fleet` hands over: roost's socket, and roost's scripts
@@ -175,15 +176,26 @@ fn ext_dir(paths: &Paths, name: &str, command: &[u8], program: &Path) -> PathBuf
     }
 }
 
-fn is_executable_file(path: &Path) -> bool {
-    match std::fs::metadata(path) {
-        Ok(m) => {
-            m.is_file()
-                && m.permissions().mode() & 0o111 != 0
-                && nix::unistd::access(path, nix::unistd::AccessFlags::X_OK).is_ok()
-        }
-        Err(_) => false,
+/// An executable regular file, or a link to one inside `dir`, the
+/// extension's own tree: a `bin/roost-CMD` swapped for a link to anything
+/// outside it (`/usr/bin/id`) is not run. A plain file costs one lstat.
+fn is_runnable(program: &Path, dir: &Path) -> bool {
+    let Ok(meta) = std::fs::symlink_metadata(program) else {
+        return false;
+    };
+    if !meta.file_type().is_symlink() {
+        return is_executable(program, &meta);
     }
+    let (Ok(target), Ok(dir)) = (std::fs::canonicalize(program), std::fs::canonicalize(dir)) else {
+        return false;
+    };
+    target.starts_with(&dir) && std::fs::metadata(&target).is_ok_and(|m| is_executable(&target, &m))
+}
+
+fn is_executable(path: &Path, meta: &std::fs::Metadata) -> bool {
+    meta.is_file()
+        && meta.permissions().mode() & 0o111 != 0
+        && nix::unistd::access(path, nix::unistd::AccessFlags::X_OK).is_ok()
 }
 
 fn refuse_authority(entry: &Entry, unknown: &[u8]) -> u8 {

@@ -591,9 +591,16 @@ const VERB_DETAILS: &[(&str, &str)] = &[
 const EXT_BOTTOM: &str = r#"
 # CONSENT
 Before anything is written, install and update show a block: the
-repository, the ref, the commit it resolved to (pinned), the contract it
-was written for, the roost versions it says it supports, the commands it
-claims, and the authority it asks for. Then they ask `Install? [y/N]`.
+repository, the ref, the commit it resolved to (pinned, in full: all 40
+hex digits, as in the install and update messages, since a short prefix can
+be matched by another commit in seconds), the contract it was written for,
+the roost versions it says it supports, the commands it claims, and the
+authority it asks for. Then they ask `Install? [y/N]`.
+
+The names of the `roost ext` verbs (`install`, `list`, `info`, `verify`,
+`update`, `remove`, `new`, `check`) are reserved like the built-in commands:
+no extension may claim one, so `roost remove` can never pose as
+`roost ext remove`.
 With no terminal on stdin and no `--yes`, they refuse and write nothing;
 `--yes` means you have read the same block somewhere else first.
 

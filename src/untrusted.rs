@@ -1,14 +1,15 @@
 //! Printing text roost did not write (manifests, lock and index fields, git
-//! messages): control characters and bidi overrides become visible escapes,
-//! so nothing printed can repaint the terminal or forge a line.
+//! messages): control characters, line and paragraph separators, direction
+//! controls and invisible characters become visible escapes, so nothing
+//! printed can repaint the terminal, forge a line or hide a word.
 
-/// `bytes` as printable text: C0, DEL, C1 and bidi controls escaped as `\xNN`
-/// or `\u{NNNN}`, invalid UTF-8 as `\xNN`.
+/// `bytes` as printable text: C0, DEL, C1 and every character `hidden`
+/// names escaped as `\xNN` or `\u{NNNN}`, invalid UTF-8 as `\xNN`.
 pub fn printable(bytes: &[u8]) -> String {
     let mut out = String::with_capacity(bytes.len());
     for chunk in bytes.utf8_chunks() {
         for c in chunk.valid().chars() {
-            if c.is_control() || is_bidi(c) {
+            if c.is_control() || hidden(c) {
                 if (c as u32) < 0x100 {
                     out.push_str(&format!("\\x{:02x}", c as u32));
                 } else {
@@ -32,7 +33,7 @@ pub fn json(v: &serde_json::Value) -> String {
     let text = serde_json::to_string_pretty(v).unwrap_or_default();
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
-        if c == '\n' || !(c.is_control() || is_bidi(c)) {
+        if c == '\n' || !(c.is_control() || hidden(c)) {
             out.push(c);
         } else {
             out.push_str(&format!("\\u{:04x}", c as u32));
@@ -41,9 +42,23 @@ pub fn json(v: &serde_json::Value) -> String {
     out
 }
 
-/// Unicode's explicit direction controls (they reorder what follows).
-fn is_bidi(c: char) -> bool {
-    matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+/// Characters that move or hide text rather than show it: the line and
+/// paragraph separators (a terminal may break the line there), direction
+/// controls (they reorder what follows), and the invisible ones (zero-width
+/// spaces and joiners, word joiner, invisible operators, the byte-order
+/// mark, soft hyphen, Mongolian vowel separator, interlinear annotations).
+fn hidden(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00ad}'
+            | '\u{061c}'
+            | '\u{180e}'
+            | '\u{200b}'..='\u{200f}'
+            | '\u{2028}'..='\u{202e}'
+            | '\u{2060}'..='\u{2069}'
+            | '\u{feff}'
+            | '\u{fff9}'..='\u{fffb}'
+    )
 }
 
 #[cfg(test)]
@@ -62,5 +77,28 @@ mod tests {
             printable("caf\u{e9} \u{2014}".as_bytes()),
             "caf\u{e9} \u{2014}"
         );
+    }
+
+    #[test]
+    fn separators_and_invisible_characters_are_escaped() {
+        assert_eq!(
+            printable(">=1.0.0\u{2028}needs  none".as_bytes()),
+            ">=1.0.0\\u{2028}needs  none"
+        );
+        assert_eq!(printable("a\u{2029}b".as_bytes()), "a\\u{2029}b");
+        assert_eq!(printable("ro\u{200b}ost".as_bytes()), "ro\\u{200b}ost");
+        assert_eq!(
+            printable("x\u{200d}\u{2060}\u{feff}\u{ad}".as_bytes()),
+            "x\\u{200d}\\u{2060}\\u{feff}\\xad"
+        );
+        for c in [
+            '\u{2028}', '\u{2029}', '\u{200b}', '\u{2066}', '\u{202e}', '\u{061c}',
+        ] {
+            assert!(!printable(c.to_string().as_bytes()).contains(c), "{c:?}");
+            assert!(
+                !super::json(&serde_json::json!(c.to_string())).contains(c),
+                "{c:?}"
+            );
+        }
     }
 }

@@ -117,21 +117,24 @@ fn demo_installs_runs_verifies_and_removes_the_example_extension() {
         .lines()
         .find(|l| l.starts_with("installed tally at "))
         .unwrap_or_else(|| panic!("no install line in\n{text}"));
-    let short = &installed["installed tally at ".len()..][..7];
+    let commit = &installed["installed tally at ".len()..][..40];
+    assert!(commit.bytes().all(|b| b.is_ascii_hexdigit()), "{installed}");
     assert_eq!(
         installed,
-        format!("installed tally at {short}: roost tally")
+        format!("installed tally at {commit}: roost tally")
     );
     assert!(
-        text.contains(&format!("  commit    {short}... (pinned)\n")),
+        text.contains(&format!("  commit    {commit} (pinned)\n")),
         "{text}"
     );
 
     // Its output: alice done, bob idle, the main window's shell unstamped.
     let ran = "$ roost tally\n   1  done\n   1  idle\n   1  no state\n";
     assert!(text.contains(ran), "want {ran:?} in\n{text}");
-    let listed =
-        format!("$ roost ext list\ntally  {short}  tally\n$ roost ext verify\ntally: ok\n");
+    let listed = format!(
+        "$ roost ext list\ntally  {}  tally\n$ roost ext verify\ntally: ok\n",
+        &commit[..7]
+    );
     assert!(text.contains(&listed), "want {listed:?} in\n{text}");
     let removed = format!(
         "$ roost ext remove tally --purge\nremoved tally\ndeleted its data: {}\n",

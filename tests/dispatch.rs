@@ -333,6 +333,15 @@ fn an_index_line_claiming_a_core_command_never_shadows_it() {
 }
 
 #[test]
+fn an_index_line_claiming_an_ext_verb_never_runs() {
+    let env = TestEnv::new();
+    let program = install_fixture(&env, "squat", "remove", "argv-ext");
+    write_index(&env, &format!("remove\tsquat\t{}\t\n", program.display()));
+    let out = env.run(["remove", "squat"]);
+    assert_usage_error(&env, &out);
+}
+
+#[test]
 fn dispatch_needs_no_python3_or_jq() {
     let env = TestEnv::new();
     one_command(&env, "args", "argv-ext", Some("fleet"));
@@ -439,4 +448,35 @@ fn no_linked_library_adds_start_up_code() {
     );
     assert_eq!(size_of(".preinit_array"), None, "{sections}");
     assert_eq!(size_of(".ctors"), None, "{sections}");
+}
+
+#[test]
+fn a_command_swapped_for_a_link_out_of_its_tree_is_a_miss() {
+    let env = TestEnv::new();
+    let path = one_command(&env, "who", "argv-ext", None);
+    std::fs::remove_file(&path).unwrap();
+    std::os::unix::fs::symlink("/usr/bin/id", &path).unwrap();
+    let out = env.run(["who"]);
+    assert_usage_error(&env, &out);
+    // A relative link that climbs out of the tree is the same.
+    std::fs::remove_file(&path).unwrap();
+    std::os::unix::fs::symlink("../../../../../../../../usr/bin/id", &path).unwrap();
+    assert_usage_error(&env, &env.run(["who"]));
+}
+
+#[test]
+fn a_command_linked_to_a_file_inside_its_tree_runs() {
+    let env = TestEnv::new();
+    let path = one_command(&env, "who", "argv-ext", None);
+    let lib = path.parent().unwrap().parent().unwrap().join("lib");
+    std::fs::create_dir_all(&lib).unwrap();
+    std::fs::rename(&path, lib.join("real")).unwrap();
+    std::os::unix::fs::symlink("../lib/real", &path).unwrap();
+    let out = env.run(["who", "a b"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("a b"),
+        "{}",
+        describe(&out)
+    );
 }

@@ -145,7 +145,7 @@ fn block(url: &str, reference: &str, commit: &str, claims: &str, fleet: bool) ->
     format!(
         "  repo      {url}\n\
          \x20 ref       {reference}\n\
-         \x20 commit    {}... (pinned)\n\
+         \x20 commit    {} (pinned)\n\
          \x20 contract  {:<width$}  ok\n\
          \x20 roost     {:<width$}  ok\n\
          \x20 claims    {claims}\n\
@@ -159,9 +159,7 @@ fn block(url: &str, reference: &str, commit: &str, claims: &str, fleet: bool) ->
          NOT checked whether the code is honest. It cannot.\n\
          \n\
          Nothing runs during install. Code runs when you type those commands.\n",
-        &commit[..7],
-        "1 (roost speaks 1)",
-        range,
+        commit, "1 (roost speaks 1)", range,
     )
 }
 
@@ -988,6 +986,21 @@ fn install_refuses_a_claim_on_a_core_command() {
 }
 
 #[test]
+fn install_refuses_a_claim_on_an_ext_verb() {
+    for verb in [
+        "remove", "verify", "install", "list", "update", "info", "check", "new",
+    ] {
+        gate_manifest(
+            json!({"name": "squat", "contract": 1, "commands": ["squat", verb]}),
+            &["squat", verb],
+            &format!(
+                "command \"{verb}\" is a verb of roost ext (roost ext {verb}); an extension cannot claim it"
+            ),
+        );
+    }
+}
+
+#[test]
 fn install_refuses_a_command_claimed_twice() {
     gate_manifest(
         json!({"name": "note", "contract": 1, "commands": ["note", "note"]}),
@@ -1073,7 +1086,7 @@ fn the_consent_block_for_a_fleet_extension() {
          installed note at {}: roost note, roost notes\n\
          its data directory: {}\n",
         block(&url, "v0.1.0", &commit, "roost note, roost notes", true),
-        &commit[..7],
+        commit,
         env.path("state/roost/ext/note").display(),
     );
     assert_eq!(succeeded(&out), want);
@@ -1103,7 +1116,7 @@ fn the_consent_block_for_an_extension_that_does_not_ask_for_the_fleet() {
     let want = format!(
         "  repo      {url}\n\
          \x20 ref       HEAD\n\
-         \x20 commit    {short}... (pinned)\n\
+         \x20 commit    {commit} (pinned)\n\
          \x20 contract  {contract:<w$}  ok\n\
          \x20 roost     {range}  ok\n\
          \x20 claims    roost mark\n\
@@ -1120,10 +1133,9 @@ fn the_consent_block_for_an_extension_that_does_not_ask_for_the_fleet() {
          Nothing runs during install. Code runs when you type those commands.\n\
          \n\
          Install? [y/N] yes (--yes)\n\
-         installed mark at {short}: roost mark\n\
+         installed mark at {commit}: roost mark\n\
          its data directory: {state}\n",
         url = url_of(&env, "owner/roost-mark"),
-        short = &commit[..7],
         contract = "1 (roost speaks 1)",
         state = env.path("state/roost/ext/mark").display(),
     );

@@ -744,7 +744,7 @@ fn update_with_an_unchanged_ref_says_so_and_writes_nothing() {
     assert_eq!(exits(&out, 0), "");
     assert_eq!(
         stdout(&out),
-        format!("note: up to date (HEAD is still {})\n", short(&f.head()))
+        format!("note: up to date (HEAD is still {})\n", f.head())
     );
     assert_eq!(snapshot(&env, "note"), before);
     // Without a name: every extension.
@@ -776,8 +776,7 @@ fn update_shows_the_change_and_moves_the_pin() {
     let text = stdout(&out);
     let head = format!(
         "note: {} -> {}\n\nchanged files:\n  A NEWS\n  D README\n  M bin/roost-note\n\n",
-        short(&old),
-        short(&new)
+        old, new
     );
     assert!(text.starts_with(&head), "{text}");
     // The diff of each file is git's (from the hunk header on).
@@ -811,11 +810,7 @@ fn update_shows_the_change_and_moves_the_pin() {
     );
     assert!(text.contains("\nUpdate? [y/N] yes (--yes)\n"), "{text}");
     assert!(
-        text.ends_with(&format!(
-            "updated note: {} -> {}\n",
-            short(&old),
-            short(&new)
-        )),
+        text.ends_with(&format!("updated note: {} -> {}\n", old, new)),
         "{text}"
     );
     let l = lock(&env);
@@ -854,8 +849,7 @@ fn update_shows_mode_and_symlink_changes_as_git_does() {
         .collect();
     let want = format!(
         "note: {} -> {}\n\nchanged files:\n  M link\n  T tool\n\n{git}\n",
-        short(&old),
-        short(&new)
+        old, new
     );
     assert!(text.starts_with(&want), "{text}\n--- wanted\n{want}");
     assert_eq!(lock(&env)["note"]["tree"], f.tree("HEAD"));
@@ -897,7 +891,7 @@ fn update_without_yes_and_without_a_terminal_refuses_and_changes_nothing() {
         "roost ext update: note: not updated: stdin is not a terminal\nread the change above, then pass --yes to update from a script\n"
     );
     // The change was shown before refusing.
-    assert!(stdout(&out).starts_with(&format!("note: {} -> {}\n", short(&old), short(&new))));
+    assert!(stdout(&out).starts_with(&format!("note: {} -> {}\n", old, new)));
     assert!(!stdout(&out).contains("Update?"));
     assert_eq!(snapshot(&env, "note"), before);
     assert_eq!(lock(&env)["note"]["commit"], old);
@@ -1317,10 +1311,7 @@ fn update_without_a_name_updates_each_and_reports_every_refusal() {
     );
     let text = stdout(&out);
     assert!(
-        text.ends_with(&format!(
-            "zed: up to date (HEAD is still {})\n",
-            short(&zed.head())
-        )),
+        text.ends_with(&format!("zed: up to date (HEAD is still {})\n", zed.head())),
         "{text}"
     );
     assert_eq!(lock(&env)["note"]["commit"], note.head());

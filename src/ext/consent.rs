@@ -46,7 +46,9 @@ pub fn render(offer: &Offer) -> String {
             ("ref", printable(offer.reference.as_bytes()), ""),
             (
                 "commit",
-                format!("{}... (pinned)", super::short(commit)),
+                // In full: a 7-digit prefix can be matched by another
+                // commit in seconds, and this is the line agreed to.
+                format!("{commit} (pinned)"),
                 "",
             ),
         ],

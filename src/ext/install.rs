@@ -80,7 +80,7 @@ pub fn run(a: &mut Words) -> Result<u8> {
     println!(
         "installed {} at {}: {}",
         manifest.name,
-        super::short(&fetched.commit),
+        fetched.commit,
         claims.join(", ")
     );
     println!("its data directory: {}", state.display());

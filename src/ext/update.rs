@@ -101,8 +101,7 @@ fn update_one(paths: &Paths, name: &str, yes: bool) -> Result<()> {
     if commit == old_commit.as_str() {
         println!(
             "{name}: up to date ({} is still {})",
-            recorded_ref,
-            super::short(&old_commit)
+            recorded_ref, old_commit
         );
         return Ok(());
     }
@@ -160,11 +159,7 @@ fn update_one(paths: &Paths, name: &str, yes: bool) -> Result<()> {
         }
     }
     swap(paths, name, &old_commit, &repo, &recorded_ref, &fetched).map_err(fail)?;
-    println!(
-        "updated {name}: {} -> {}",
-        super::short(&old_commit),
-        super::short(&fetched.commit)
-    );
+    println!("updated {name}: {} -> {}", old_commit, fetched.commit);
     Ok(())
 }
 
@@ -190,11 +185,7 @@ fn show_change(paths: &Paths, name: &str, old_commit: &str, fetched: &Fetched) -
             .1
     };
     let (_, new) = hash::hash_dir(&fetched.dir, &git::Leaves::new()).map_err(fail)?;
-    let mut text = format!(
-        "{name}: {} -> {}\n",
-        super::short(old_commit),
-        super::short(&fetched.commit)
-    );
+    let mut text = format!("{name}: {} -> {}\n", old_commit, fetched.commit);
     if missing {
         text.push_str(&format!(
             "({} is missing: every file shows as added)\n",
