@@ -71,14 +71,12 @@ impl Error {
 }
 
 /// Messages carry text roost did not write (git's errors, paths, names from
-/// the command line): neutralised here, where every error is printed, line
-/// by line so a deliberate line break survives.
+/// a tree or the command line): neutralised here, where every error is
+/// printed, newlines included, so the message and its hint are one line each
+/// and nothing in them can print a line of its own (a file named
+/// "x\ninstalled go at 1234567" cannot forge a success line).
 fn shown(text: &str) -> String {
-    let lines: Vec<String> = text
-        .split('\n')
-        .map(|l| crate::untrusted::printable(l.as_bytes()))
-        .collect();
-    lines.join("\n")
+    crate::untrusted::printable(text.as_bytes())
 }
 
 impl fmt::Display for Error {
@@ -100,5 +98,24 @@ impl fmt::Display for Error {
                 Ok(())
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Error;
+
+    #[test]
+    fn an_error_and_its_hint_are_one_line_each_whatever_they_carry() {
+        let e = Error::fail(
+            "ext install",
+            "refusing x: bin/a\ninstalled go at 1234567: roost go",
+        )
+        .hint("remove \u{1b}[2Jit\r\n");
+        assert_eq!(
+            e.to_string(),
+            "roost ext install: refusing x: bin/a\\x0ainstalled go at 1234567: roost go\n\
+             remove \\x1b[2Jit\\x0d\\x0a\n"
+        );
     }
 }

@@ -713,3 +713,87 @@ fn a_tree_carrying_a_git_directory_is_refused() {
         assert!(!env.path("data/roost").exists(), "{name}");
     }
 }
+
+/// `git mktree -z`: entries separated by NUL, so a name may hold a newline.
+fn mktree_z(f: &Fixture, entries: &[String]) -> String {
+    let path = f.work.join(".git/crafted-tree-z");
+    let mut bytes = Vec::new();
+    for e in entries {
+        bytes.extend_from_slice(e.as_bytes());
+        bytes.push(0);
+    }
+    std::fs::write(&path, bytes).unwrap();
+    let out = Command::new("git")
+        .args(["mktree", "-z"])
+        .current_dir(&f.work)
+        .stdin(std::fs::File::open(&path).unwrap())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", describe(&out));
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
+/// Tree entries named with newlines cannot make a refusal print a line of
+/// their own (a forged success line): the error stays on one line.
+#[test]
+fn a_name_with_newlines_cannot_forge_a_line_in_an_error() {
+    let env = TestEnv::new();
+    let outside = env.path("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    let f = note_repo(&env);
+    f.commit("base");
+    let forged = "l\ninstalled note at 1234567: roost note\nits data directory: here";
+    let target = blob_of(&f, &outside.to_string_lossy());
+    let sub = tree_of(&f, "pwned", "pwned\n");
+    let mut entries: Vec<String> = f
+        .git(&["ls-tree", "HEAD"])
+        .lines()
+        .map(str::to_string)
+        .collect();
+    entries.push(format!("120000 blob {target}\t{forged}"));
+    entries.push(format!("040000 tree {sub}\t{forged}"));
+    let tree = mktree_z(&f, &entries);
+    let commit = f.git(&["commit-tree", &tree, "-p", "HEAD", "-m", "crafted"]);
+    f.git(&["update-ref", "refs/heads/main", commit.trim()]);
+    f.push();
+    let run = install(&env, &f.repo);
+    let err = refused(&run.out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(run.out.stdout.is_empty(), "{}", describe(&run.out));
+    assert!(err.contains("\\x0ainstalled note at 1234567"), "{err}");
+    assert_eq!(std::fs::read_dir(&outside).unwrap().count(), 0);
+    assert!(!env.path("data/roost").exists());
+}
+
+/// A submodule's directory is checked out empty; a file put inside it later
+/// is named by verify as added (it is not hidden behind the gitlink), and
+/// verify is ok again once it is gone.
+#[test]
+fn verify_names_a_file_added_inside_a_gitlink_directory() {
+    let env = TestEnv::new();
+    let other = env.simple_ext("outside/other", "other", &["other"], &[]);
+    let f = note_repo(&env);
+    f.git(&[
+        "update-index",
+        "--add",
+        "--cacheinfo",
+        &format!("160000,{},vendor/plugins", other.head()),
+    ]);
+    f.git(&["add", "roost-ext.json", "bin/roost-note"]);
+    commit_staged(&f, "a gitlink");
+    succeeded(&install(&env, &f.repo).out);
+    let plugins = env.path("data/roost/ext/note/vendor/plugins");
+    assert_eq!(std::fs::read_dir(&plugins).unwrap().count(), 0);
+    assert!(verify(&env).out.status.success());
+    std::fs::write(plugins.join("evil.sh"), "#!/bin/sh\nid\n").unwrap();
+    let run = verify(&env);
+    assert_eq!(run.out.status.code(), Some(1), "{}", describe(&run.out));
+    let text = String::from_utf8_lossy(&run.out.stdout).into_owned();
+    assert!(
+        text.contains("vendor/plugins/evil.sh"),
+        "{}",
+        describe(&run.out)
+    );
+    std::fs::remove_file(plugins.join("evil.sh")).unwrap();
+    assert!(verify(&env).out.status.success());
+}

@@ -86,9 +86,12 @@ fn walk(
                 slot: files.len() - 1,
             }
         } else if ft.is_dir() {
+            // A submodule's directory is checked out empty, and stands for
+            // its gitlink only while it stays empty: anything put inside it
+            // is hashed like the rest, so verify names it.
             match gitlinks.get(&rel) {
-                Some(link) => Node::Known(*link),
-                None => {
+                Some(link) if is_empty_dir(&path)? => Node::Known(*link),
+                _ => {
                     let sub = [&rel[..], b"/"].concat();
                     Node::Dir(walk(&path, &sub, gitlinks, files)?)
                 }
@@ -102,6 +105,12 @@ fn walk(
         nodes.push((name, node));
     }
     Ok(nodes)
+}
+
+fn is_empty_dir(path: &Path) -> Result<bool> {
+    let mut entries =
+        std::fs::read_dir(path).map_err(|e| io(&format!("cannot read {}", path.display()), e))?;
+    Ok(entries.next().is_none())
 }
 
 /// The tree id of walked `nodes` (None when nothing is in it), recording
