@@ -797,3 +797,25 @@ fn verify_names_a_file_added_inside_a_gitlink_directory() {
     std::fs::remove_file(plugins.join("evil.sh")).unwrap();
     assert!(verify(&env).out.status.success());
 }
+
+/// `bin -> .git/../realbin`: the link resolves inside the clone today, but
+/// through its `.git`, which verify does not hash and which can be swapped
+/// for a link later. Refused at install; nothing is left.
+#[test]
+fn a_link_through_the_clones_git_directory_is_refused() {
+    let env = TestEnv::new();
+    let f = env.ext_repo("owner/roost-note");
+    f.manifest("note", &["note"], &[]);
+    f.exec("realbin/roost-note", "#!/bin/sh\necho note\n");
+    std::os::unix::fs::symlink(".git/../realbin", f.work.join("bin")).unwrap();
+    f.commit("bin through .git");
+    let run = install(&env, &f.repo);
+    let err = refused(&run.out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("the symlink bin points to .git/../realbin, through the clone's .git, outside the extension"),
+        "{err}"
+    );
+    assert!(!env.path("data/roost").exists() || listing(&env.path("data/roost/ext")).is_empty());
+    assert!(!lock_file(&env).exists());
+}

@@ -122,6 +122,15 @@ fn resolve(
             }
             Component::Normal(name) => {
                 at.push(name.to_owned());
+                // The clone's .git is not part of the extension (verify does
+                // not hash it, and it can be swapped): a path through it
+                // leaves the tree.
+                if at.len() == 1 && name.as_bytes().eq_ignore_ascii_case(b".git") {
+                    return Err(format!(
+                        "points to {}, through the clone's .git, outside the extension",
+                        printable(target.as_os_str().as_bytes())
+                    ));
+                }
                 let here: PathBuf = at.iter().fold(root.to_path_buf(), |p, c| p.join(c));
                 let is_link =
                     std::fs::symlink_metadata(&here).is_ok_and(|m| m.file_type().is_symlink());
@@ -189,6 +198,27 @@ mod tests {
         symlink(".", d.path().join("here")).unwrap();
         symlink("here/../secret", d.path().join("x")).unwrap();
         assert!(check(&d).unwrap_err().contains("outside"));
+    }
+
+    #[test]
+    fn a_link_through_the_clones_git_directory_is_refused() {
+        for (name, target) in [
+            ("bin", ".git/../sub"),
+            ("x", ".git/config"),
+            ("y", "sub/../.git"),
+            ("z", "./.GIT/hooks"),
+        ] {
+            let d = tree();
+            std::fs::create_dir_all(d.path().join(".git")).unwrap();
+            symlink(target, d.path().join(name)).unwrap();
+            let err = check(&d).unwrap_err();
+            assert!(err.contains("through the clone's .git"), "{target}: {err}");
+        }
+        // A directory named .git below the top is only a name.
+        let d = tree();
+        std::fs::create_dir_all(d.path().join("sub/.git")).unwrap();
+        symlink("sub/.git", d.path().join("inner")).unwrap();
+        assert!(check(&d).is_ok());
     }
 
     #[test]
