@@ -571,7 +571,10 @@ const VERB_DETAILS: &[(&str, &str)] = &[
         "remove",
         "Drop *NAME* from ext.lock and ext.index, then delete its clone. Its
         state directory is kept and its path printed; `--purge` deletes it too,
-        also on a later `remove` *NAME* `--purge`.",
+        also on a later `remove` *NAME* `--purge`. A later install of any
+        repository under the same *NAME* would read the kept data, so its
+        consent block says that the directory exists and which repository left
+        it.",
     ),
     (
         "new",

@@ -100,6 +100,12 @@ impl Paths {
     pub fn ext_state(&self, name: &str) -> PathBuf {
         self.state.join("ext").join(name)
     }
+
+    /// Who left NAME's data behind at `remove` (beside the data, never in
+    /// it: `.` is outside the name grammar, so no extension owns this file).
+    pub fn ext_state_left_by(&self, name: &str) -> PathBuf {
+        self.state.join("ext").join(format!("{name}.left-by"))
+    }
 }
 
 fn passwd_home() -> Option<PathBuf> {

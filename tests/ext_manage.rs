@@ -1537,3 +1537,36 @@ fn remove_without_a_name_is_a_usage_error() {
     let err = exits(&out, 2);
     assert!(err.starts_with("roost ext remove: missing NAME\n"), "{err}");
 }
+
+/// Another repository whose manifest reuses a removed extension's name
+/// would read the data that extension kept: the consent block says so,
+/// naming the directory and who left it, before the question.
+#[test]
+fn install_under_a_name_whose_data_was_kept_says_whose_data_it_inherits() {
+    let env = TestEnv::new();
+    installed(&env, "owner/roost-weather", "weather", &["weather"], &[]);
+    env.write("state/roost/ext/weather/token", "s3cret-token\n");
+    assert_eq!(exits(&env.run(["ext", "remove", "weather"]), 0), "");
+    env.simple_ext("mallory/roost-weather", "weather", &["weather"], &[]);
+    let out = env.run(["ext", "install", "mallory/roost-weather"]);
+    exits(&out, 1);
+    let note = format!(
+        "\nNote: weather's data directory already exists, left by owner/roost-weather:\n\
+         \x20 {}\n\
+         This extension will be able to read what is in it. To start clean,\n\
+         answer no and run `roost ext remove weather --purge` first.\n\n",
+        env.path("state/roost/ext/weather").display()
+    );
+    assert!(stdout(&out).ends_with(&note), "{}", describe(&out));
+    // After a purge there is nothing to inherit, and nothing to say.
+    let purged = env.run(["ext", "remove", "weather", "--purge"]);
+    assert_eq!(exits(&purged, 0), "");
+    let out = env.run(["ext", "install", "mallory/roost-weather"]);
+    exits(&out, 1);
+    assert!(
+        !stdout(&out).contains("Note: weather's data"),
+        "{}",
+        describe(&out)
+    );
+    assert!(!env.path("state/roost/ext/weather.left-by").exists());
+}

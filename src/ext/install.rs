@@ -55,6 +55,7 @@ pub fn run(a: &mut Words) -> Result<u8> {
             commit: Some(&fetched.commit),
             manifest,
         },
+        &paths,
         yes,
     )?;
 
@@ -88,8 +89,11 @@ pub fn run(a: &mut Words) -> Result<u8> {
 }
 
 /// Shows the consent block and asks; anything but yes refuses the install.
-fn agreed(offer: &Offer, yes: bool) -> Result<()> {
+fn agreed(offer: &Offer, paths: &Paths, yes: bool) -> Result<()> {
     print!("{}", consent::render(offer));
+    if let Some(note) = inherited(paths, &offer.manifest.name) {
+        print!("\n{note}");
+    }
     println!();
     let refused = |msg: &str| Error::fail(CMD, msg.to_string());
     match consent::ask("Install?", yes) {
@@ -98,6 +102,30 @@ fn agreed(offer: &Offer, yes: bool) -> Result<()> {
         Answer::NoTerminal => Err(refused("not installed: stdin is not a terminal")
             .hint("read the block above, then pass --yes to install from a script")),
     }
+}
+
+/// When NAME's data directory is already there (kept by an earlier
+/// `remove`): what the block must add, since whatever installs under NAME
+/// reads it. Says who left it when roost knows.
+fn inherited(paths: &Paths, name: &str) -> Option<String> {
+    let state = paths.ext_state(name);
+    if !state.is_dir() {
+        return None;
+    }
+    let from = match std::fs::read(paths.ext_state_left_by(name)) {
+        Ok(b) => format!(
+            "left by {}",
+            crate::untrusted::printable(b.strip_suffix(b"\n").unwrap_or(&b))
+        ),
+        Err(_) => "left by an earlier install".to_string(),
+    };
+    Some(format!(
+        "Note: {name}'s data directory already exists, {from}:\n\
+         \x20 {}\n\
+         This extension will be able to read what is in it. To start clean,\n\
+         answer no and run `roost ext remove {name} --purge` first.\n",
+        state.display()
+    ))
 }
 
 /// A pinned commit fetched and checked, waiting in a temporary directory
@@ -255,6 +283,7 @@ fn link(dir: &str, yes: bool) -> Result<u8> {
             commit: None,
             manifest: &manifest,
         },
+        &paths,
         yes,
     )?;
     let store = Store::open(&paths).map_err(fail)?;

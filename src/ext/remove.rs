@@ -26,11 +26,16 @@ pub fn run(a: &mut Words) -> Result<u8> {
     let state = paths.ext_state(&name);
     // A linked extension's directory is the author's checkout: never deleted.
     let linked = lock.get(&name).and_then(|e| e.linked().map(String::from));
+    let source = lock
+        .get(&name)
+        .and_then(|e| e.linked().or(e.repo()).map(String::from));
+    let left_by = paths.ext_state_left_by(&name);
     if !lock.remove(&name) {
         // Removed before with its data kept: --purge still deletes the data.
         if purge && state.exists() {
             std::fs::remove_dir_all(&state)
                 .map_err(|e| fail(format!("cannot delete {}: {e}", state.display())))?;
+            let _ = std::fs::remove_file(&left_by);
             println!("deleted the kept data of {name}: {}", state.display());
             return Ok(0);
         }
@@ -55,8 +60,15 @@ pub fn run(a: &mut Words) -> Result<u8> {
     }
     if purge {
         remove_tree(&state).map_err(|e| fail(format!("cannot delete {}: {e}", state.display())))?;
+        let _ = std::fs::remove_file(&left_by);
         println!("deleted its data: {}", state.display());
     } else if state.exists() {
+        // So that a later install of another repository under this name
+        // can say whose data it would inherit. Best effort: the data is
+        // kept either way.
+        if let Some(source) = &source {
+            let _ = crate::fsutil::write_atomic(&left_by, format!("{source}\n").as_bytes(), 0o644);
+        }
         println!("kept its data: {}", state.display());
         println!("(roost ext remove {name} --purge deletes it)");
     }
