@@ -648,6 +648,24 @@ What is installed: repository, ref, commit, tree hash, commands, authority.
 : `${XDG_STATE_HOME:-~/.local/state}/roost/ext.index`
 The dispatch table, derived from ext.lock and rewritten with it.
 
+# LIMITS
+No real extension comes near these; a hostile repository or server meets
+one while the pack arrives or while its tree is read, before anything is
+checked out, and the install or update is refused with one line naming the
+limit and what was found. Nothing is written and nothing is left.
+: files
+20,000 in the tree (links count as files).
+: one file
+64 MiB; one object in the pack (a delta's declared result included), 128 MiB.
+: all files
+256 MiB together.
+: depth
+256 directories.
+: pack
+320 MiB received from the server.
+: manifest
+1 MiB, naming at most 256 commands.
+
 # EXIT STATUS
 0 on success; 1 for a refusal (the message says what and why) or when
 `verify` finds a difference; 2 for a malformed command line.

@@ -423,8 +423,8 @@ fn a_deep_tree_is_installed_and_verified_in_bounded_time() {
 
 /// A path 2,000 directories deep (6 KB, beyond PATH_MAX; git's own limit
 /// is 2,048 levels), which no work tree can hold but a tree object can
-/// (made with fast-import straight into the remote):
-/// refused in bounded time, no crash, nothing left.
+/// (made with fast-import straight into the remote): refused by the depth
+/// limit before anything is checked out, no crash, nothing left.
 #[test]
 fn a_path_deeper_than_the_system_allows_is_refused_in_bounded_time() {
     let env = TestEnv::new();
@@ -446,7 +446,11 @@ fn a_path_deeper_than_the_system_allows_is_refused_in_bounded_time() {
     let run = install(&env, &f.repo);
     let err = refused(&run.out);
     eprintln!("2,000 deep: {:?}: {err}", run.took);
-    assert!(err.contains("File name too long"), "{err}");
+    assert!(
+        err.contains("the tree is deeper than 256 directories (at dd/dd/"),
+        "{err}"
+    );
+    assert!(err.ends_with("), the limit for one extension\n"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(!env.path("data/roost").exists());
 }
@@ -818,4 +822,95 @@ fn a_link_through_the_clones_git_directory_is_refused() {
     );
     assert!(!env.path("data/roost").exists() || listing(&env.path("data/roost/ext")).is_empty());
     assert!(!lock_file(&env).exists());
+}
+
+/// Each tree level lists the one below ten times: six levels of a few
+/// hundred bytes stand for 1,000,000 copies of one file. Refused by the
+/// file limit while the tree is read, before anything is checked out.
+#[test]
+fn a_fan_out_tree_is_refused_by_the_file_limit_before_checkout() {
+    let env = TestEnv::new();
+    let f = note_repo(&env);
+    f.commit("base");
+    let blob = blob_of(&f, "same\n");
+    let mut level = mktree(
+        &f,
+        &(0..10)
+            .map(|i| format!("100644 blob {blob}\tf{i}\n"))
+            .collect::<String>(),
+    );
+    for _ in 0..5 {
+        level = mktree(
+            &f,
+            &(0..10)
+                .map(|i| format!("040000 tree {level}\td{i}\n"))
+                .collect::<String>(),
+        );
+    }
+    crafted(&f, &[format!("040000 tree {level}\tfan")]);
+    let run = install(&env, &f.repo);
+    let err = refused(&run.out);
+    assert_eq!(
+        err.lines().next().unwrap().split(": ").last(),
+        Some("the tree holds more than 20000 files, the limit for one extension"),
+        "{err}"
+    );
+    assert!(run.peak_kib < 256 * 1024, "peak {} KiB", run.peak_kib);
+    assert!(!env.path("data/roost").exists() || leftovers_in(&env).is_empty());
+}
+
+/// One 65 MiB file (sparse zeros: a small remote) is over the limit for one
+/// file; a 40 MiB file named seven times is over the limit for all files;
+/// a 200 MiB object is refused while the pack is read. All refused before
+/// checkout, naming the limit, in bounded memory.
+#[test]
+fn big_files_are_refused_by_size_before_checkout() {
+    for (size_mib, names, want) in [
+        (
+            65u64,
+            1usize,
+            "big0 is 65.0 MiB; the limit for one file is 64.0 MiB",
+        ),
+        (
+            200,
+            1,
+            "an object in the pack is larger than 128.0 MiB, the limit for one object",
+        ),
+        (
+            40,
+            7,
+            "the tree's files add up to more than 256.0 MiB, the limit for one extension",
+        ),
+    ] {
+        let env = TestEnv::new();
+        let f = note_repo(&env);
+        f.commit("base");
+        let path = f.work.join(".git/big-blob");
+        std::fs::File::create(&path)
+            .unwrap()
+            .set_len(size_mib << 20)
+            .unwrap();
+        let blob = f.git(&["hash-object", "-w", "--no-filters", &path.to_string_lossy()]);
+        let entries: Vec<String> = (0..names)
+            .map(|i| format!("100644 blob {}\tbig{i}", blob.trim()))
+            .collect();
+        crafted(&f, &entries);
+        let run = install(&env, &f.repo);
+        let err = refused(&run.out);
+        assert!(err.trim_end().ends_with(want), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(run.peak_kib < 256 * 1024, "peak {} KiB", run.peak_kib);
+        assert!(!env.path("data/roost").exists() || leftovers_in(&env).is_empty());
+    }
+}
+
+/// What a refused install left under roost's data directory (nothing).
+fn leftovers_in(env: &TestEnv) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for (path, _) in listing(&env.path("data/roost")) {
+        if !path.starts_with("home") {
+            out.push(path);
+        }
+    }
+    out
 }

@@ -80,8 +80,9 @@ fn notes(m: &super::manifest::Manifest) -> Vec<String> {
     if lock.get(&m.name).is_some() {
         out.push(format!("{} is already installed here", m.name));
     }
+    let claims = lock.claims();
     for c in &m.commands {
-        if let Some(owner) = lock.owner_of(c).filter(|o| *o != m.name) {
+        if let Some(owner) = claims.get(c.as_str()).filter(|o| **o != m.name) {
             out.push(format!(
                 "command {c} is claimed here by the installed extension {owner}"
             ));

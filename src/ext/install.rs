@@ -339,8 +339,9 @@ pub fn conflicts(lock: &Lock, manifest: &Manifest, paths: &Paths, clone: bool) -
             "update it with `roost ext update {name}`, or remove it first with `roost ext remove {name}`"
         )));
     }
+    let claims = lock.claims();
     for command in &manifest.commands {
-        if let Some(owner) = lock.owner_of(command) {
+        if let Some(owner) = claims.get(command.as_str()) {
             return Err(Error::fail(
                 CMD,
                 format!("command {command} is already claimed by the installed extension {owner}"),

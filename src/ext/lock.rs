@@ -149,18 +149,18 @@ impl Lock {
         self.entries.remove(name).is_some()
     }
 
-    /// The extension that claims `command`: the first by name, if a hand
-    /// edit made two claim it (the same one the index keeps).
-    pub fn owner_of(&self, command: &str) -> Option<&str> {
-        self.entries
-            .iter()
-            .find(|(_, value)| {
-                LockEntry { value }
-                    .commands()
-                    .unwrap_or_default()
-                    .contains(&command)
-            })
-            .map(|(name, _)| name.as_str())
+    /// Every claimed command and the extension that claims it: the first by
+    /// name, if a hand edit made two claim it (the same one the index
+    /// keeps). One pass, so checking a manifest against many installed
+    /// commands stays linear.
+    pub fn claims(&self) -> std::collections::HashMap<&str, &str> {
+        let mut claims = std::collections::HashMap::new();
+        for (name, value) in &self.entries {
+            for command in (LockEntry { value }).commands().unwrap_or_default() {
+                claims.entry(command).or_insert(name.as_str());
+            }
+        }
+        claims
     }
 
     /// The ext.index lines this lock stands for, sorted by command.
@@ -174,6 +174,7 @@ impl Lock {
     /// twice keeps its first claimant (by extension name).
     pub fn index_entries(&self, clone_dir: impl Fn(&str) -> PathBuf) -> Vec<IndexLine> {
         let mut lines: Vec<IndexLine> = Vec::new();
+        let mut taken = std::collections::HashSet::new();
         for (name, value) in &self.entries {
             let entry = LockEntry { value };
             let (Some(commands), Some(needs)) = (entry.commands(), entry.needs()) else {
@@ -190,7 +191,7 @@ impl Lock {
             };
             let bin = base.join("bin");
             for command in commands {
-                if !valid_name(command.as_bytes()) || lines.iter().any(|l| l.command == command) {
+                if !valid_name(command.as_bytes()) || taken.contains(command) {
                     continue;
                 }
                 let path = bin.join(format!("roost-{command}"));
@@ -199,6 +200,7 @@ impl Lock {
                 {
                     continue;
                 }
+                taken.insert(command);
                 lines.push(IndexLine {
                     command: command.to_string(),
                     extension: name.clone(),
@@ -575,10 +577,11 @@ mod tests {
             .map(|l| (l.command.as_str(), l.extension.as_str()))
             .collect();
         assert_eq!(owners, [("dup", "abe"), ("z", "zed")]);
-        assert_eq!(l.owner_of("dup"), Some("abe"));
-        assert_eq!(l.owner_of("z"), Some("zed"));
-        assert_eq!(l.owner_of("d"), None);
-        assert_eq!(l.owner_of("zed"), None);
+        let claims = l.claims();
+        assert_eq!(claims.get("dup"), Some(&"abe"));
+        assert_eq!(claims.get("z"), Some(&"zed"));
+        assert_eq!(claims.get("d"), None);
+        assert_eq!(claims.get("zed"), None);
     }
 
     #[test]

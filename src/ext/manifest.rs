@@ -12,6 +12,10 @@ use serde_json::{Map, Value};
 /// Largest manifest read; a bigger file is refused before it is parsed.
 pub const MAX_BYTES: usize = 1024 * 1024;
 
+/// Commands one extension may claim: far more than any real one, and few
+/// enough that every check over them stays cheap.
+pub const MAX_COMMANDS: usize = 256;
+
 /// The only contract this roost speaks.
 const CONTRACT: u32 = crate::CONTRACT;
 
@@ -175,7 +179,14 @@ fn commands(fields: &Map<String, Value>) -> Result<Vec<String>, String> {
     if commands.is_empty() {
         return Err("field \"commands\" must name at least one command".to_string());
     }
-    for (i, command) in commands.iter().enumerate() {
+    if commands.len() > MAX_COMMANDS {
+        return Err(format!(
+            "field \"commands\" names {} commands; the limit for one extension is {MAX_COMMANDS}",
+            commands.len()
+        ));
+    }
+    let mut seen = std::collections::HashSet::new();
+    for command in &commands {
         let shown = printable(command.as_bytes());
         if !valid_name(command.as_bytes()) {
             return Err(format!(
@@ -192,7 +203,7 @@ fn commands(fields: &Map<String, Value>) -> Result<Vec<String>, String> {
                 "command \"{shown}\" is a roost core command; an extension cannot claim it"
             ));
         }
-        if commands[..i].contains(command) {
+        if !seen.insert(command.as_str()) {
             return Err(format!("command \"{shown}\" appears twice in \"commands\""));
         }
     }
@@ -394,6 +405,31 @@ mod tests {
                 description: Some("Bookmarks for panes".into()),
             }
         );
+    }
+
+    #[test]
+    fn at_most_256_commands_are_claimed_and_100000_are_refused_at_once() {
+        let names = |n: usize| {
+            (0..n)
+                .map(|i| format!("\"c{i}\""))
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let m = parse_str(&format!(
+            r#"{{"name":"many","contract":1,"commands":[{}]}}"#,
+            names(256)
+        ))
+        .unwrap();
+        assert_eq!(m.commands.len(), 256);
+        let start = std::time::Instant::now();
+        assert_eq!(
+            refusal(&format!(
+                r#"{{"name":"many","contract":1,"commands":[{}]}}"#,
+                names(100_000)
+            )),
+            "field \"commands\" names 100000 commands; the limit for one extension is 256"
+        );
+        assert!(start.elapsed() < std::time::Duration::from_secs(2));
     }
 
     #[test]

@@ -117,8 +117,9 @@ fn update_one(paths: &Paths, name: &str, yes: bool) -> Result<()> {
             "remove {name}, then install the repository under its new name"
         )));
     }
+    let claims = lock.claims();
     for command in &manifest.commands {
-        if let Some(owner) = lock.owner_of(command).filter(|o| *o != name) {
+        if let Some(owner) = claims.get(command.as_str()).filter(|o| **o != name) {
             return Err(fail(format!(
                 "{name}: the new commit claims {command}, which the installed extension {owner} holds; nothing was changed"
             )));
@@ -249,8 +250,9 @@ fn swap(
         ));
     }
     // Another extension may have been installed since the first check.
+    let claims = lock.claims();
     for command in &fetched.manifest.commands {
-        if let Some(owner) = lock.owner_of(command).filter(|o| *o != name) {
+        if let Some(owner) = claims.get(command.as_str()).filter(|o| **o != name) {
             return Err(format!(
                 "{name}: the new commit claims {command}, which the installed extension {owner} holds; nothing was changed"
             ));

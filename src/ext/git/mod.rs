@@ -7,6 +7,7 @@
 //! `ssh` for ssh:// remotes).
 
 mod guard;
+pub mod limits;
 mod remote;
 
 pub use guard::{Interrupts, INTERRUPTED};

@@ -4,6 +4,7 @@
 //! Nothing of the repository is executed.
 
 use super::guard::{Network, INTERRUPTED};
+use super::limits;
 use super::{chain, io, Result};
 use gix::bstr::{BString, ByteSlice};
 use gix::protocol::fetch::negotiate;
@@ -126,7 +127,10 @@ impl Remote {
             thread_limit: None,
             index_version: Default::default(),
             iteration_mode: gix::odb::pack::data::input::Mode::Verify,
-            alloc_limit_bytes: None,
+            // No object, and no delta's declared result, may make roost
+            // allocate more than a file may hold (a 395-byte pack can
+            // declare a 12 GiB result).
+            alloc_limit_bytes: Some(2 * limits::MAX_FILE_BYTES as usize),
             compression: Default::default(),
         };
         let pack_dir = repo.objects.store_ref().path().join("pack");
@@ -136,8 +140,9 @@ impl Remote {
         gix::protocol::fetch(
             &mut wants,
             |pack, progress, interrupt| {
+                let mut pack = limits::Bounded::new(pack);
                 let written = gix::odb::pack::Bundle::write_to_directory(
-                    pack,
+                    &mut pack,
                     Some(&pack_dir),
                     progress,
                     interrupt,
@@ -169,6 +174,11 @@ impl Remote {
             // git-upload-pack's words for a want it will not serve.
             if why.contains("not our ref") {
                 format!("the repository has no commit {commit}")
+            } else if why.contains("too large to fit in memory") {
+                format!(
+                    "an object in the pack is larger than {}, the limit for one object",
+                    limits::size(2 * limits::MAX_FILE_BYTES)
+                )
             } else {
                 why
             }
@@ -407,6 +417,8 @@ fn check_out(repo: &gix::Repository, commit: ObjectId) -> Result<ObjectId> {
         .tree_id()
         .map_err(|e| chain(&e))?
         .detach();
+    // Before anything is written: the tree is bounded.
+    limits::check_tree(&repo, tree)?;
     std::fs::write(repo.git_dir().join("HEAD"), format!("{commit}\n"))
         .map_err(|e| io("cannot write HEAD", e))?;
     let mut index = repo.index_from_tree(&tree).map_err(|e| chain(&e))?;

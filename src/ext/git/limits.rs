@@ -1,0 +1,177 @@
+//! The bounds on what a remote may make roost do: no real extension comes
+//! near them, and every hostile input meets one while it arrives or before
+//! anything is checked out. Each refusal names the limit and what was found.
+
+use super::{chain, Result};
+use gix::objs::tree::EntryKind;
+use gix::ObjectId;
+
+/// Files (and links) in the checked-out tree.
+pub const MAX_FILES: usize = 20_000;
+/// One file's size.
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
+/// All files together.
+pub const MAX_TOTAL_BYTES: u64 = 256 << 20;
+/// Directories a path may pass through.
+pub const MAX_DEPTH: usize = 256;
+/// Bytes of pack the server may send.
+pub const MAX_PACK_BYTES: u64 = 320 << 20;
+
+/// `n` bytes as people read sizes (binary units).
+pub fn size(n: u64) -> String {
+    const UNITS: [&str; 4] = ["bytes", "KiB", "MiB", "GiB"];
+    let mut value = n as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit < UNITS.len() - 1 {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{n} bytes")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
+}
+
+/// Walks `tree` in the object database, reading object headers only (a
+/// blob's size comes from its header, a delta's from the size it declares),
+/// and stops at the first limit it meets. Nothing is written.
+pub fn check_tree(repo: &gix::Repository, tree: ObjectId) -> Result<()> {
+    let mut files = 0usize;
+    let mut total = 0u64;
+    // (tree, depth, path) still to read; depth first, so memory follows
+    // the depth, not the width.
+    let mut stack: Vec<(ObjectId, usize, String)> = vec![(tree, 0, String::new())];
+    while let Some((id, depth, path)) = stack.pop() {
+        let tree = repo.find_tree(id).map_err(|e| chain(&e))?;
+        let decoded = tree.decode().map_err(|e| chain(&e))?;
+        for entry in decoded.entries {
+            let name = crate::untrusted::printable(entry.filename);
+            let rel = if path.is_empty() {
+                name
+            } else {
+                format!("{path}/{name}")
+            };
+            match entry.mode.kind() {
+                EntryKind::Tree => {
+                    if depth + 1 > MAX_DEPTH {
+                        return Err(format!(
+                            "the tree is deeper than {MAX_DEPTH} directories (at {rel}), the limit for one extension"
+                        ));
+                    }
+                    stack.push((entry.oid.to_owned(), depth + 1, rel));
+                }
+                EntryKind::Commit => {}
+                EntryKind::Blob | EntryKind::BlobExecutable | EntryKind::Link => {
+                    files += 1;
+                    if files > MAX_FILES {
+                        return Err(format!(
+                            "the tree holds more than {MAX_FILES} files, the limit for one extension"
+                        ));
+                    }
+                    let bytes = repo
+                        .find_header(entry.oid.to_owned())
+                        .map_err(|e| chain(&e))?
+                        .size();
+                    if bytes > MAX_FILE_BYTES {
+                        return Err(format!(
+                            "{rel} is {}; the limit for one file is {}",
+                            size(bytes),
+                            size(MAX_FILE_BYTES)
+                        ));
+                    }
+                    total += bytes;
+                    if total > MAX_TOTAL_BYTES {
+                        return Err(format!(
+                            "the tree's files add up to more than {}, the limit for one extension",
+                            size(MAX_TOTAL_BYTES)
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The pack as it arrives, refused once it passes `MAX_PACK_BYTES`: a
+/// server cannot fill the disk or the memory however much it sends.
+pub struct Bounded<'a> {
+    inner: &'a mut dyn std::io::BufRead,
+    read: u64,
+}
+
+impl<'a> Bounded<'a> {
+    pub fn new(inner: &'a mut dyn std::io::BufRead) -> Bounded<'a> {
+        Bounded { inner, read: 0 }
+    }
+
+    fn over(&self) -> std::io::Error {
+        std::io::Error::other(format!(
+            "the server sent more than {} of pack, the limit for one extension",
+            size(MAX_PACK_BYTES)
+        ))
+    }
+}
+
+impl std::io::Read for Bounded<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = std::io::BufRead::fill_buf(self)?.len().min(buf.len());
+        buf[..n].copy_from_slice(&self.inner.fill_buf()?[..n]);
+        std::io::BufRead::consume(self, n);
+        Ok(n)
+    }
+}
+
+impl std::io::BufRead for Bounded<'_> {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        if self.read > MAX_PACK_BYTES {
+            return Err(self.over());
+        }
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.read += n as u64;
+        self.inner.consume(n);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Read;
+
+    #[test]
+    fn sizes_read_as_people_read_them() {
+        assert_eq!(size(512), "512 bytes");
+        assert_eq!(size(64 << 20), "64.0 MiB");
+        assert_eq!(size(3 << 30), "3.0 GiB");
+    }
+
+    #[test]
+    fn a_pack_past_the_limit_is_an_error_not_a_buffer() {
+        struct Endless;
+        impl Read for Endless {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                buf.fill(b'x');
+                Ok(buf.len())
+            }
+        }
+        let mut endless = std::io::BufReader::with_capacity(1 << 20, Endless);
+        let mut bounded = Bounded::new(&mut endless);
+        let mut sink = [0u8; 1 << 16];
+        let mut total = 0u64;
+        let err = loop {
+            match bounded.read(&mut sink) {
+                Ok(n) => total += n as u64,
+                Err(e) => break e,
+            }
+        };
+        assert!(total > MAX_PACK_BYTES && total <= MAX_PACK_BYTES + (1 << 20));
+        assert!(
+            err.to_string().contains("more than 320.0 MiB of pack"),
+            "{err}"
+        );
+    }
+}
