@@ -91,13 +91,54 @@ impl Drop for StderrFilter {
     }
 }
 
+/// The longest line of a remote's stderr that is shown; the rest of a longer
+/// one is dropped as it arrives (never held), and the cut is said.
+const MAX_STDERR_LINE: usize = 4096;
+
 fn copy_printable(from: std::io::PipeReader, mut to: std::fs::File) {
-    use std::io::{BufRead, Write};
-    for line in std::io::BufReader::new(from).split(b'\n') {
-        let Ok(line) = line else { break };
-        let line = line.strip_suffix(b"\r").unwrap_or(&line);
-        let _ = writeln!(to, "{}", crate::untrusted::printable(line));
+    copy_lines(std::io::BufReader::new(from), &mut to);
+}
+
+/// Copies `from` to `to` a line at a time through `untrusted::printable`,
+/// holding at most `MAX_STDERR_LINE` bytes of a line, however long it is.
+fn copy_lines(mut from: impl std::io::BufRead, to: &mut impl std::io::Write) {
+    let mut line: Vec<u8> = Vec::new();
+    let mut cut = false;
+    let mut emit = |line: &mut Vec<u8>, cut: &mut bool| {
+        let text = line.strip_suffix(b"\r").unwrap_or(line);
+        let more = if *cut { " [line cut at 4 KiB]" } else { "" };
+        let _ = writeln!(to, "{}{more}", crate::untrusted::printable(text));
+        line.clear();
+        *cut = false;
+    };
+    loop {
+        let (used, ended) = match from.fill_buf() {
+            Ok([]) | Err(_) => break,
+            Ok(buf) => match buf.iter().position(|&b| b == b'\n') {
+                Some(i) => {
+                    keep(&mut line, &buf[..i], &mut cut);
+                    (i + 1, true)
+                }
+                None => {
+                    keep(&mut line, buf, &mut cut);
+                    (buf.len(), false)
+                }
+            },
+        };
+        from.consume(used);
+        if ended {
+            emit(&mut line, &mut cut);
+        }
     }
+    if !line.is_empty() || cut {
+        emit(&mut line, &mut cut);
+    }
+}
+
+fn keep(line: &mut Vec<u8>, bytes: &[u8], cut: &mut bool) {
+    let room = MAX_STDERR_LINE.saturating_sub(line.len());
+    line.extend_from_slice(&bytes[..bytes.len().min(room)]);
+    *cut |= bytes.len() > room;
 }
 
 /// Set when the user interrupts while `Interrupts` is alive: a fetch or
@@ -139,5 +180,31 @@ impl Drop for Interrupts {
             // SAFETY: restores the action saved in `catch`.
             let _ = unsafe { sigaction(*sig, old) };
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stderr_lines_are_neutralised_and_a_flood_is_cut_not_held() {
+        let mut out = Vec::new();
+        copy_lines(&b"banner \x1b[2J\r\nsecond"[..], &mut out);
+        assert_eq!(out, b"banner \\x1b[2J\nsecond\n");
+        // 64 MiB with no newline: at most 4 KiB of it is ever kept.
+        struct Flood(usize);
+        impl std::io::Read for Flood {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                let n = buf.len().min(self.0);
+                buf[..n].fill(b'A');
+                self.0 -= n;
+                Ok(n)
+            }
+        }
+        let mut out = Vec::new();
+        copy_lines(std::io::BufReader::new(Flood(64 << 20)), &mut out);
+        assert_eq!(out.len(), 4096 + " [line cut at 4 KiB]\n".len());
+        assert!(out.ends_with(b"AAAA [line cut at 4 KiB]\n"));
     }
 }
