@@ -665,6 +665,12 @@ limit and what was found. Nothing is written and nothing is left.
 320 MiB received from the server.
 : manifest
 1 MiB, naming at most 256 commands.
+: update's diff
+2,000 lines or 256 KiB shown, and nothing past that is computed; a file
+over 4 MiB is named, not diffed.
+: a remote's stderr
+4 KiB of any one line is shown; the rest of a longer line is dropped as it
+arrives.
 
 # EXIT STATUS
 0 on success; 1 for a refusal (the message says what and why) or when

@@ -1570,3 +1570,43 @@ fn install_under_a_name_whose_data_was_kept_says_whose_data_it_inherits() {
     );
     assert!(!env.path("state/roost/ext/weather.left-by").exists());
 }
+
+/// An update that changes a file larger than roost diffs (a 6 MiB text
+/// file) names it instead of diffing it, and many changed files past the
+/// cap are counted, not diffed: the update stays fast and small.
+#[test]
+fn update_names_a_file_too_large_to_diff_and_stops_diffing_past_the_cap() {
+    let env = TestEnv::new();
+    let f = installed(&env, "owner/roost-note", "note", &["note"], &[]);
+    let big: String = (0..700_000).map(|i| format!("l{i}\n")).collect();
+    assert!(big.len() > 4 << 20);
+    f.write("big.txt", &big);
+    for i in 0..300 {
+        f.write(
+            &format!("many/{i:03}.txt"),
+            &(0..20).map(|j| format!("{i} {j}\n")).collect::<String>(),
+        );
+    }
+    f.commit("big and many");
+    let run = bounded(
+        env.roost(["ext", "update", "note", "--yes"]),
+        std::time::Duration::from_secs(60),
+    );
+    assert_eq!(exits(&run.out, 0), "");
+    let text = stdout(&run.out);
+    assert!(
+        text.contains(&format!(
+            "diff --git a/big.txt b/big.txt\nnew file mode 100644\n(a file of {:.1} MiB: larger than the 4.0 MiB roost diffs; compare it yourself)\n",
+            big.len() as f64 / (1 << 20) as f64
+        )),
+        "{}",
+        &text[..text.len().min(3000)]
+    );
+    assert!(
+        text.contains(" more changed files not shown]\n"),
+        "{}",
+        &text[text.len().saturating_sub(3000)..]
+    );
+    assert!(run.peak_kib < 128 * 1024, "peak {} KiB", run.peak_kib);
+    assert_eq!(lock(&env)["note"]["commit"], f.head());
+}

@@ -16,6 +16,10 @@ use std::path::Path;
 pub const MAX_LINES: usize = 2000;
 pub const MAX_BYTES: usize = 256 * 1024;
 
+/// Largest file diffed line by line: a diff's memory grows with its input
+/// many times over, so a bigger one is named, not read.
+pub const MAX_FILE_BYTES: u64 = 4 << 20;
+
 /// `A path`, `D path`, `M path` (and `T` when only the mode changed).
 pub fn changed_files(old: &Leaves, new: &Leaves) -> Vec<String> {
     let mut out = Vec::new();
@@ -43,15 +47,24 @@ pub fn unified(old_dir: &Path, old: &Leaves, new_dir: &Path, new: &Leaves) -> St
         .collect();
     paths.sort();
     let mut out = String::new();
-    for path in paths {
-        let (a, b) = (old.get(path), new.get(path));
-        if a == b {
-            continue;
+    let changed: Vec<_> = paths
+        .into_iter()
+        .filter(|p| old.get(*p) != new.get(*p))
+        .collect();
+    let mut left = 0;
+    let mut line_count = 0;
+    for (i, path) in changed.iter().enumerate() {
+        // Past the cap nothing more is diffed, only counted.
+        if out.len() > MAX_BYTES || line_count > MAX_LINES {
+            left = changed.len() - i;
+            break;
         }
-        out.push_str(&file_diff(path, old_dir, a, new_dir, b));
+        let text = file_diff(path, old_dir, old.get(*path), new_dir, new.get(*path));
+        line_count += text.matches('\n').count();
+        out.push_str(&text);
     }
     let lines: Vec<&str> = out.lines().collect();
-    if lines.len() <= MAX_LINES && out.len() <= MAX_BYTES {
+    if lines.len() <= MAX_LINES && out.len() <= MAX_BYTES && left == 0 {
         return out;
     }
     // Whole lines only, so that one huge line cannot get past the cap.
@@ -65,7 +78,13 @@ pub fn unified(old_dir: &Path, old: &Leaves, new_dir: &Path, new: &Leaves) -> St
         capped.push('\n');
         shown += 1;
     }
-    capped.push_str(&format!("[diff cut at {shown} of {} lines]\n", lines.len()));
+    if left == 0 {
+        capped.push_str(&format!("[diff cut at {shown} of {} lines]\n", lines.len()));
+    } else {
+        capped.push_str(&format!(
+            "[diff cut at {shown} lines; {left} more changed files not shown]\n"
+        ));
+    }
     capped
 }
 
@@ -104,6 +123,22 @@ fn file_diff(
         _ => {}
     }
     if a.map(|l| l.id) == b.map(|l| l.id) {
+        return out;
+    }
+    let size = |dir: &Path, leaf: Option<&Leaf>| {
+        leaf.filter(|l| l.kind != EntryKind::Link && l.kind != EntryKind::Commit)
+            .and_then(|_| {
+                std::fs::symlink_metadata(dir.join(std::ffi::OsStr::from_bytes(path))).ok()
+            })
+            .map_or(0, |m| m.len())
+    };
+    let largest = size(old_dir, a).max(size(new_dir, b));
+    if largest > MAX_FILE_BYTES {
+        out.push_str(&format!(
+            "(a file of {}: larger than the {} roost diffs; compare it yourself)\n",
+            super::git::limits::size(largest),
+            super::git::limits::size(MAX_FILE_BYTES)
+        ));
         return out;
     }
     let before = content(old_dir, path, a);
