@@ -914,3 +914,65 @@ fn leftovers_in(env: &TestEnv) -> Vec<PathBuf> {
     }
     out
 }
+
+/// A server whose pack carries an object the pinned commit does not use
+/// (a stand-in upload-pack first on PATH): refused, nothing left. The same
+/// server naming an object the commit does use installs, so the stand-in
+/// is a working server and the refusal is about the extra object.
+#[test]
+fn objects_a_server_added_to_the_pack_are_refused() {
+    if !on_path("python3") {
+        skip_without("python3 (the stand-in server) is not installed");
+        return;
+    }
+    let env = TestEnv::new();
+    let f = note_repo(&env);
+    f.commit("base");
+    let extra = Command::new("git")
+        .args(["hash-object", "-w", "--stdin"])
+        .current_dir(&f.bare)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            use std::io::Write;
+            c.stdin
+                .take()
+                .unwrap()
+                .write_all(b"payload the commit never names\n")?;
+            c.wait_with_output()
+        })
+        .unwrap();
+    let extra = String::from_utf8(extra.stdout).unwrap().trim().to_string();
+    let bin = env.path("stand-in");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/upload-pack-with-extra"
+        ),
+        bin.join("git-upload-pack"),
+    )
+    .unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    let used = f
+        .git(&["rev-parse", "HEAD:roost-ext.json"])
+        .trim()
+        .to_string();
+    let run_with = |object: &str| {
+        let mut cmd = env.roost(["ext", "install", &f.repo, "--yes"]);
+        cmd.env("PATH", &path).env("EXTRA_OBJECT", object);
+        bounded(cmd, LIMIT)
+    };
+    let run = run_with(&extra);
+    let err = refused(&run.out);
+    let want = format!(
+        "roost ext install: cannot fetch {head} from file://{bare}: the server sent 1 object(s) that commit {head} does not use; refusing them\n",
+        head = f.head(),
+        bare = f.bare.display(),
+    );
+    assert_eq!(err, want);
+    assert!(!env.path("data/roost").exists() || leftovers_in(&env).is_empty());
+    assert!(!lock_file(&env).exists());
+    succeeded(&run_with(&used).out);
+}

@@ -60,6 +60,40 @@ pub fn mode(kind: EntryKind) -> &'static str {
 /// Every non-directory entry of a tree, by path.
 pub type Leaves = BTreeMap<BString, Leaf>;
 
+/// How many objects of the repository at `git_dir` `commit` uses: itself,
+/// its trees and blobs, and those of every ancestor the repository has.
+pub fn reachable(git_dir: &Path, commit: ObjectId) -> Result<usize> {
+    let repo = gix::open_opts(git_dir, gix::open::Options::isolated()).map_err(|e| chain(&e))?;
+    let mut seen = std::collections::HashSet::new();
+    let mut commits = vec![commit];
+    let mut trees = Vec::new();
+    while let Some(id) = commits.pop() {
+        if !seen.insert(id) {
+            continue;
+        }
+        let object = repo.find_commit(id).map_err(|e| chain(&e))?;
+        let decoded = object.decode().map_err(|e| chain(&e))?;
+        trees.push(decoded.tree());
+        commits.extend(decoded.parents().filter(|p| repo.has_object(p)));
+    }
+    while let Some(id) = trees.pop() {
+        if !seen.insert(id) {
+            continue;
+        }
+        let tree = repo.find_tree(id).map_err(|e| chain(&e))?;
+        for entry in tree.decode().map_err(|e| chain(&e))?.entries {
+            match entry.mode.kind() {
+                EntryKind::Tree => trees.push(entry.oid.to_owned()),
+                EntryKind::Commit => {}
+                _ => {
+                    seen.insert(entry.oid.to_owned());
+                }
+            }
+        }
+    }
+    Ok(seen.len())
+}
+
 /// The leaves of the commit checked out in the work tree `dir` (None when
 /// `dir` holds no git repository, or one with no commit yet).
 pub fn committed_leaves(dir: &Path) -> Option<Leaves> {

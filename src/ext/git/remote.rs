@@ -137,6 +137,7 @@ impl Remote {
         let shallow_file = repo.shallow_file().map_err(|e| chain(&e))?;
         let objects = repo.objects.clone();
         let mut keep = None;
+        let mut received = 0usize;
         gix::protocol::fetch(
             &mut wants,
             |pack, progress, interrupt| {
@@ -152,6 +153,7 @@ impl Remote {
                 )
                 .map_err(gix::Error::from_error)?;
                 keep = written.keep_path;
+                received = written.index.num_objects as usize;
                 Ok(true)
             },
             gix::progress::Discard,
@@ -186,6 +188,17 @@ impl Remote {
         // The conversation is over; the server may go.
         let _ = live.transport.indicate_end_of_interaction();
         let tree = check_out(&repo, commit)?;
+        // The clone holds the pinned commit's objects (and, from a server
+        // that does not cut history, its ancestors') and nothing else: an
+        // object it does not use would stay readable to the pinned code
+        // while verify says ok.
+        let used = super::reachable(repo.git_dir(), commit)?;
+        if received > used {
+            return Err(format!(
+                "the server sent {} object(s) that commit {commit} does not use; refusing them",
+                received - used
+            ));
+        }
         // The pack is reachable from HEAD now: gc may keep it without a
         // .keep file, as after `git clone`.
         if let Some(keep) = keep {
