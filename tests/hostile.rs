@@ -949,7 +949,7 @@ fn objects_a_server_added_to_the_pack_are_refused() {
     std::os::unix::fs::symlink(
         concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/tests/fixtures/upload-pack-with-extra"
+            "/tests/fixtures/hostile-upload-pack"
         ),
         bin.join("git-upload-pack"),
     )
@@ -975,4 +975,44 @@ fn objects_a_server_added_to_the_pack_are_refused() {
     assert!(!env.path("data/roost").exists() || leftovers_in(&env).is_empty());
     assert!(!lock_file(&env).exists());
     succeeded(&run_with(&used).out);
+}
+
+/// A few hundred bytes of pack whose one delta declares a 12 GiB result:
+/// refused while the pack is read, without reserving that memory, naming
+/// the limit; nothing left.
+#[test]
+fn a_delta_declaring_a_huge_result_is_refused_in_bounded_memory() {
+    if !on_path("python3") {
+        skip_without("python3 (the stand-in server) is not installed");
+        return;
+    }
+    let env = TestEnv::new();
+    let f = note_repo(&env);
+    f.commit("base");
+    let bin = env.path("stand-in");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/hostile-upload-pack"
+        ),
+        bin.join("git-upload-pack"),
+    )
+    .unwrap();
+    let mut cmd = env.roost(["ext", "install", &f.repo, "--yes"]);
+    cmd.env(
+        "PATH",
+        format!("{}:{}", bin.display(), std::env::var("PATH").unwrap()),
+    )
+    .env("DELTA_BOMB", "1");
+    let run = bounded(cmd, LIMIT);
+    let err = refused(&run.out);
+    assert!(
+        err.ends_with(
+            ": an object in the pack is larger than 128.0 MiB, the limit for one object\n"
+        ),
+        "{err}"
+    );
+    assert!(run.peak_kib < 256 * 1024, "peak {} KiB", run.peak_kib);
+    assert!(!env.path("data/roost").exists() || leftovers_in(&env).is_empty());
 }
