@@ -670,7 +670,8 @@ limit and what was found. Nothing is written and nothing is left.
 over 4 MiB is named, not diffed.
 : a remote's stderr
 4 KiB of any one line is shown; the rest of a longer line is dropped as it
-arrives.
+arrives. What ssh writes there is cut into lines of at most 4 KiB, and at
+most 64 KiB in all, before anything reads it.
 
 # EXIT STATUS
 0 on success; 1 for a refusal (the message says what and why) or when

@@ -1819,3 +1819,43 @@ fn installs_started_at_the_same_time_are_all_recorded() {
         .collect();
     assert!(left.is_empty(), "temp dirs left: {left:?}");
 }
+
+/// An ssh remote that floods stderr with 64 MiB and no newline: what is
+/// shown is cut (4 KiB a line, 64 KiB in all), nothing holds the flood, and
+/// the install still completes over the same connection.
+#[test]
+fn an_ssh_stderr_flood_is_cut_and_never_held() {
+    let env = TestEnv::new();
+    note_repo(&env).commit("first");
+    let bin = env.path("ssh-bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let ssh = bin.join("ssh");
+    std::fs::write(
+        &ssh,
+        "#!/bin/sh\n\
+         head -c 67108864 /dev/zero | tr '\\000' 'A' >&2\n\
+         while [ $# -gt 0 ]; do case $1 in -o|-p) shift 2;; -*) shift;; *) break;; esac; done\n\
+         shift\n\
+         exec sh -c \"$*\"\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&ssh, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut cmd = env.roost(["ext", "install", "owner/roost-note", "--yes"]);
+    cmd.env(
+        "PATH",
+        format!("{}:{}", bin.display(), std::env::var("PATH").unwrap()),
+    )
+    .env(
+        "ROOST_EXT_GIT_BASE",
+        format!("ssh://example.invalid{}/", env.path("remote").display()),
+    );
+    let run = bounded(cmd, Duration::from_secs(60));
+    succeeded(&run.out);
+    assert!(
+        run.out.stderr.len() <= 80 * 1024,
+        "{} bytes of stderr",
+        run.out.stderr.len()
+    );
+    assert!(run.peak_kib < 64 * 1024, "peak {} KiB", run.peak_kib);
+    assert_eq!(succeeded(&env.roost(["note"]).output().unwrap()), "note\n");
+}

@@ -16,9 +16,11 @@ use std::path::Path;
 
 /// How ssh is run: never a prompt (a password or host-key question fails
 /// instead), and a host that does not answer, or stops answering, is given
-/// up on within about a minute.
-const SSH: &str =
-    "ssh -o BatchMode=yes -o ConnectTimeout=30 -o ServerAliveInterval=15 -o ServerAliveCountMax=3";
+/// up on within about a minute. Its stderr (where the remote's banners and
+/// errors arrive) is cut into lines of at most 4 KiB and 64 KiB in all
+/// before gix reads it: gix holds a whole line of it, however long.
+const SSH: &str = "{ ssh -o BatchMode=yes -o ConnectTimeout=30 -o ServerAliveInterval=15 \
+     -o ServerAliveCountMax=3 \"$@\" 2>&1 1>&3 3>&- | fold -b -w 4096 | head -c 65536 1>&2; } 3>&1";
 
 /// How long an https server may take to connect (TLS included), and how
 /// long a transfer may stall, before roost gives up on it.
