@@ -652,7 +652,8 @@ The dispatch table, derived from ext.lock and rewritten with it.
 No real extension comes near these; a hostile repository or server meets
 one while the pack arrives or while its tree is read, before anything is
 checked out, and the install or update is refused with one line naming the
-limit and what was found. Nothing is written and nothing is left.
+limit and what was found. Nothing is written and nothing is left. Whatever
+a remote sends, no `roost ext` command holds more than 256 MiB of memory.
 : files
 20,000 in the tree (links count as files).
 : one file

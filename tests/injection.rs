@@ -1,7 +1,8 @@
 //! Terminal injection: ESC sequences (`\x1b[2J`, `\x1b]0;title\x07`), a C1
-//! control (U+009B) and a bidi override (U+202E) put into every field roost
-//! prints. None of those bytes may reach stdout or stderr; the escaped form
-//! must. One test per field.
+//! control (U+009B), a bidi override (U+202E), a line separator (U+2028)
+//! and a zero-width space (U+200B) put into every field roost prints. None
+//! of those bytes may reach stdout or stderr; the escaped form must. One
+//! test per field.
 
 mod common;
 use common::*;
@@ -10,16 +11,23 @@ use std::path::PathBuf;
 use std::process::Output;
 
 /// What a hostile field holds.
-const EVIL: &str = "a\u{1b}[2Jb\u{1b}]0;title\u{7}c\u{9b}d\u{202e}e";
+const EVIL: &str = "a\u{1b}[2Jb\u{1b}]0;title\u{7}c\u{9b}d\u{202e}e\u{2028}f\u{200b}g";
 
 /// `EVIL` as `untrusted::printable` shows it.
-const SHOWN: &str = "a\\x1b[2Jb\\x1b]0;title\\x07c\\x9bd\\u{202e}e";
+const SHOWN: &str = "a\\x1b[2Jb\\x1b]0;title\\x07c\\x9bd\\u{202e}e\\u{2028}f\\u{200b}g";
 
 /// `EVIL` as a JSON string inside roost's `--json` output.
-const SHOWN_JSON: &str = "a\\u001b[2Jb\\u001b]0;title\\u0007c\\u009bd\\u202ee";
+const SHOWN_JSON: &str = "a\\u001b[2Jb\\u001b]0;title\\u0007c\\u009bd\\u202ee\\u2028f\\u200bg";
 
 /// The raw bytes that must never be printed.
-const RAW: &[&[u8]] = &[b"\x1b", b"\x07", b"\xc2\x9b", b"\xe2\x80\xae"];
+const RAW: &[&[u8]] = &[
+    b"\x1b",
+    b"\x07",
+    b"\xc2\x9b",
+    b"\xe2\x80\xae",
+    b"\xe2\x80\xa8",
+    b"\xe2\x80\x8b",
+];
 
 fn contains(hay: &[u8], needle: &[u8]) -> bool {
     hay.windows(needle.len()).any(|w| w == needle)
@@ -108,6 +116,15 @@ fn manifest_roost_range_with_controls_is_refused_naming_the_field() {
     let out = install(&env, "owner/roost-note");
     assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
     assert_neutralised(&out, "field \"roost\" contains a control character");
+}
+
+#[test]
+fn manifest_roost_range_with_a_line_separator_cannot_forge_a_row() {
+    let env = TestEnv::new();
+    with_manifest_field(&env, "roost", ">=0.1.0 <9.0.0\u{2028}  needs     none");
+    let out = install(&env, "owner/roost-note");
+    assert!(out.status.success(), "{}", describe(&out));
+    assert_neutralised(&out, ">=0.1.0 <9.0.0\\u{2028}  needs     none");
 }
 
 #[test]
