@@ -1685,25 +1685,13 @@ fn what_ssh_and_the_remote_print_reaches_the_terminal_neutralised() {
     // banner or error could (a title change, a screen clear, a bidi
     // override), then runs the remote command on this machine, joining
     // the words after the host as ssh does.
-    let bin = env.path("ssh-bin");
-    std::fs::create_dir_all(&bin).unwrap();
-    let ssh = bin.join("ssh");
-    std::fs::write(
-        &ssh,
-        "#!/bin/sh\n\
-         printf 'remote: hi \\033]0;owned\\007 \\033[2J \\342\\200\\256txt\\r\\n' >&2\n\
-         while [ $# -gt 0 ]; do case $1 in -o|-p) shift 2;; -*) shift;; *) break;; esac; done\n\
-         shift\n\
-         exec sh -c \"$*\"\n",
-    )
-    .unwrap();
-    std::fs::set_permissions(&ssh, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = local_ssh_path(
+        &env,
+        r"printf 'remote: hi \033]0;owned\007 \033[2J \342\200\256txt\r\n' >&2",
+    );
     let out = env
         .roost(["ext", "install", "owner/roost-note", "--yes"])
-        .env(
-            "PATH",
-            format!("{}:{}", bin.display(), std::env::var("PATH").unwrap()),
-        )
+        .env("PATH", &path)
         .env(
             "ROOST_EXT_GIT_BASE",
             format!("ssh://example.invalid{}/", env.path("remote").display()),
@@ -1827,25 +1815,9 @@ fn installs_started_at_the_same_time_are_all_recorded() {
 fn an_ssh_stderr_flood_is_cut_and_never_held() {
     let env = TestEnv::new();
     note_repo(&env).commit("first");
-    let bin = env.path("ssh-bin");
-    std::fs::create_dir_all(&bin).unwrap();
-    let ssh = bin.join("ssh");
-    std::fs::write(
-        &ssh,
-        "#!/bin/sh\n\
-         head -c 67108864 /dev/zero | tr '\\000' 'A' >&2\n\
-         while [ $# -gt 0 ]; do case $1 in -o|-p) shift 2;; -*) shift;; *) break;; esac; done\n\
-         shift\n\
-         exec sh -c \"$*\"\n",
-    )
-    .unwrap();
-    std::fs::set_permissions(&ssh, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = local_ssh_path(&env, r"head -c 67108864 /dev/zero | tr '\000' 'A' >&2");
     let mut cmd = env.roost(["ext", "install", "owner/roost-note", "--yes"]);
-    cmd.env(
-        "PATH",
-        format!("{}:{}", bin.display(), std::env::var("PATH").unwrap()),
-    )
-    .env(
+    cmd.env("PATH", &path).env(
         "ROOST_EXT_GIT_BASE",
         format!("ssh://example.invalid{}/", env.path("remote").display()),
     );
@@ -1858,4 +1830,25 @@ fn an_ssh_stderr_flood_is_cut_and_never_held() {
     );
     assert!(run.peak_kib < 64 * 1024, "peak {} KiB", run.peak_kib);
     assert_eq!(succeeded(&env.roost(["note"]).output().unwrap()), "note\n");
+}
+
+/// A PATH whose `ssh` runs the shell line `first` (what a remote prints,
+/// say), then the remote command on this machine, joining the words after
+/// the host as ssh does.
+fn local_ssh_path(env: &TestEnv, first: &str) -> String {
+    let bin = env.path("ssh-bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let ssh = bin.join("ssh");
+    std::fs::write(
+        &ssh,
+        format!(
+            "#!/bin/sh\n{first}\n\
+             while [ $# -gt 0 ]; do case $1 in -o|-p) shift 2;; -*) shift;; *) break;; esac; done\n\
+             shift\n\
+             exec sh -c \"$*\"\n"
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&ssh, std::fs::Permissions::from_mode(0o755)).unwrap();
+    format!("{}:{}", bin.display(), std::env::var("PATH").unwrap())
 }

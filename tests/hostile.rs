@@ -944,17 +944,7 @@ fn objects_a_server_added_to_the_pack_are_refused() {
         })
         .unwrap();
     let extra = String::from_utf8(extra.stdout).unwrap().trim().to_string();
-    let bin = env.path("stand-in");
-    std::fs::create_dir_all(&bin).unwrap();
-    std::os::unix::fs::symlink(
-        concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/fixtures/hostile-upload-pack"
-        ),
-        bin.join("git-upload-pack"),
-    )
-    .unwrap();
-    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    let path = hostile_server_path(&env);
     let used = f
         .git(&["rev-parse", "HEAD:roost-ext.json"])
         .trim()
@@ -989,22 +979,9 @@ fn a_delta_declaring_a_huge_result_is_refused_in_bounded_memory() {
     let env = TestEnv::new();
     let f = note_repo(&env);
     f.commit("base");
-    let bin = env.path("stand-in");
-    std::fs::create_dir_all(&bin).unwrap();
-    std::os::unix::fs::symlink(
-        concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/fixtures/hostile-upload-pack"
-        ),
-        bin.join("git-upload-pack"),
-    )
-    .unwrap();
     let mut cmd = env.roost(["ext", "install", &f.repo, "--yes"]);
-    cmd.env(
-        "PATH",
-        format!("{}:{}", bin.display(), std::env::var("PATH").unwrap()),
-    )
-    .env("DELTA_BOMB", "1");
+    cmd.env("PATH", hostile_server_path(&env))
+        .env("DELTA_BOMB", "1");
     let run = bounded(cmd, LIMIT);
     let err = refused(&run.out);
     assert!(
@@ -1015,4 +992,19 @@ fn a_delta_declaring_a_huge_result_is_refused_in_bounded_memory() {
     );
     assert!(run.peak_kib < 256 * 1024, "peak {} KiB", run.peak_kib);
     assert!(!env.path("data/roost").exists() || leftovers_in(&env).is_empty());
+}
+
+/// A PATH whose `git-upload-pack` is tests/fixtures/hostile-upload-pack.
+fn hostile_server_path(env: &TestEnv) -> String {
+    let bin = env.path("stand-in");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/hostile-upload-pack"
+        ),
+        bin.join("git-upload-pack"),
+    )
+    .unwrap();
+    format!("{}:{}", bin.display(), std::env::var("PATH").unwrap())
 }
