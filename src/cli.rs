@@ -163,6 +163,47 @@ pub fn is_ext_verb(word: &[u8]) -> bool {
         .any(|(verb, _, _)| verb.as_bytes() == word)
 }
 
+/// The built-in name (or alias) closest to a mistyped `word`, when one is
+/// close: at most one edit (insertion, deletion, substitution or swap of
+/// two neighbours) for a short word, two for a longer one, letter case
+/// ignored. Only built-in names are offered, so what a word gets never
+/// depends on what is installed.
+pub fn suggestion(word: &[u8]) -> Option<&'static str> {
+    let word: Vec<u8> = word.to_ascii_lowercase();
+    if word.is_empty() || word.len() > 32 {
+        return None;
+    }
+    let most = if word.len() <= 4 { 1 } else { 2 };
+    COMMANDS
+        .iter()
+        .flat_map(|c| std::iter::once(c.name).chain(c.aliases.iter().copied()))
+        .filter(|name| !name.starts_with('-'))
+        .map(|name| (distance(&word, name.as_bytes()), name))
+        .filter(|(d, _)| *d <= most)
+        // On a tie, a name the word begins is the likelier one.
+        .min_by_key(|(d, name)| (*d, !name.as_bytes().starts_with(&word)))
+        .map(|(_, name)| name)
+}
+
+/// Edits between `a` and `b` (optimal string alignment: insert, delete,
+/// substitute, or swap two neighbours).
+fn distance(a: &[u8], b: &[u8]) -> usize {
+    let mut prev2: Vec<usize> = Vec::new();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for i in 1..=a.len() {
+        let mut row = vec![i; b.len() + 1];
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            row[j] = (prev[j] + 1).min(row[j - 1] + 1).min(prev[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                row[j] = row[j].min(prev2[j - 2] + 1);
+            }
+        }
+        prev2 = std::mem::replace(&mut prev, row);
+    }
+    prev[b.len()]
+}
+
 /// The single line a typo, a miss or a disabled seam gets.
 pub fn usage_line() -> String {
     let names: Vec<&str> = COMMANDS.iter().map(|c| c.name).collect();
@@ -232,6 +273,22 @@ mod tests {
         for c in COMMANDS {
             assert!(line.contains(c.name), "{} missing from {line}", c.name);
         }
+    }
+
+    #[test]
+    fn a_close_built_in_name_is_suggested() {
+        assert_eq!(suggestion(b"sapwn"), Some("spawn"));
+        assert_eq!(suggestion(b"Status"), Some("status"));
+        assert_eq!(suggestion(b"stat"), Some("state"));
+        assert_eq!(suggestion(b"statu"), Some("status"));
+        assert_eq!(suggestion(b"sned"), Some("send"));
+        assert_eq!(suggestion(b"doctr"), Some("doctor"));
+        assert_eq!(suggestion(b"wait"), None);
+        assert_eq!(suggestion(b"wiat-done"), Some("wait-done"));
+        assert_eq!(suggestion(b"note"), None);
+        assert_eq!(suggestion(b"--bogus"), None);
+        assert_eq!(suggestion(b""), None);
+        assert_eq!(suggestion(&[b'x'; 100]), None);
     }
 
     #[test]

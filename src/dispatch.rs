@@ -35,7 +35,7 @@ pub fn main(args: &[OsString]) -> u8 {
     }
     match extension(word, rest) {
         Refused(code) => code,
-        Miss => usage_error(),
+        Miss => usage_error(word),
     }
 }
 
@@ -210,11 +210,19 @@ fn refuse_authority(entry: &Entry, unknown: &[u8]) -> u8 {
     1
 }
 
-/// What a typo, a miss and a disabled seam all get: byte-identical.
-fn usage_error() -> u8 {
-    Error::Usage {
-        cmd: None,
-        msg: String::new(),
-    }
-    .report()
+/// What a typo, a miss and a disabled seam all get: byte-identical for the
+/// same word, whatever is installed (a suggestion comes from the built-in
+/// names alone).
+fn usage_error(word: &[u8]) -> u8 {
+    let shown = untrusted::printable(word);
+    let what = if word.starts_with(b"-") {
+        "option"
+    } else {
+        "command"
+    };
+    let msg = match cli::suggestion(word) {
+        Some(name) => format!("unknown {what} '{shown}'; did you mean '{name}'?"),
+        None => format!("unknown {what} '{shown}'"),
+    };
+    Error::Usage { cmd: None, msg }.report()
 }

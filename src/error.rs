@@ -82,7 +82,12 @@ fn shown(text: &str) -> String {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Usage { cmd: None, .. } => writeln!(f, "{}", crate::cli::usage_line()),
+            Error::Usage { cmd: None, msg } => {
+                if !msg.is_empty() {
+                    writeln!(f, "roost: {}", shown(msg))?;
+                }
+                writeln!(f, "{}", crate::cli::usage_line())
+            }
             Error::Usage {
                 cmd: Some(cmd),
                 msg,

@@ -480,8 +480,10 @@ A refusal or failure you can act on; the message on stderr says what
 happened and, when there is something to do, what to do.
 : 2
 A usage error: a malformed command line (the message and that command's
-usage line on stderr), or an unknown command (one usage line on stderr,
-nothing on stdout). Also `send`, `read`, `screen` and `wait-done` when the
+usage line on stderr), or an unknown command (on stderr
+`roost: unknown command 'WORD'`, with a suggestion when a built-in name is
+close, then the usage line; nothing on stdout; the same for a disabled or
+removed extension's command as for a word never installed). Also `send`, `read`, `screen` and `wait-done` when the
 target does not exist or is gone.
 : 3
 `send`: the target is `blocked`; nothing was typed.

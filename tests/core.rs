@@ -134,29 +134,60 @@ fn version_words_print_the_bare_version_alone_on_stdout() {
 }
 
 #[test]
-fn unknown_words_get_one_identical_usage_line_and_exit_2() {
+fn unknown_words_name_the_word_suggest_a_close_built_in_and_exit_2() {
     let env = TestEnv::new();
-    let mut first: Option<Vec<u8>> = None;
-    for word in ["nope", "stat", "statu", "-x", "--bogus", "Status"] {
+    let usage = roost::cli::usage_line();
+    for (word, first) in [
+        ("nope", "roost: unknown command 'nope'"),
+        (
+            "sapwn",
+            "roost: unknown command 'sapwn'; did you mean 'spawn'?",
+        ),
+        (
+            "Status",
+            "roost: unknown command 'Status'; did you mean 'status'?",
+        ),
+        (
+            "doctr",
+            "roost: unknown command 'doctr'; did you mean 'doctor'?",
+        ),
+        ("-x", "roost: unknown option '-x'"),
+        ("--bogus", "roost: unknown option '--bogus'"),
+        ("a\u{1b}[2Jb", "roost: unknown command 'a\\x1b[2Jb'"),
+    ] {
         let out = env.run([word]);
         assert_eq!(out.status.code(), Some(2), "{word}: {}", describe(&out));
         assert!(out.stdout.is_empty(), "{word}: {}", describe(&out));
-        let err = stderr(&out);
-        assert!(err.starts_with("usage: roost "), "{word}: {err:?}");
-        assert!(
-            err.ends_with('\n') && err.lines().count() == 1,
-            "{word}: {err:?}"
-        );
-        assert_eq!(err, format!("{}\n", roost::cli::usage_line()));
-        match &first {
-            None => first = Some(out.stderr.clone()),
-            Some(f) => assert_eq!(f, &out.stderr, "{word}: usage differs"),
-        }
+        assert_eq!(stderr(&out), format!("{first}\n{usage}\n"), "{word}");
     }
     assert!(
         !env.socket_file().exists(),
         "a usage error started a server"
     );
+}
+
+/// The user guide's promise: a disabled, removed or broken extension's
+/// command gets exactly what a word that was never installed gets.
+#[test]
+fn a_disabled_extension_command_gets_what_a_never_installed_word_gets() {
+    let env = TestEnv::new();
+    env.simple_ext("owner/roost-note", "note", &["note"], &[]);
+    env.ok(["ext", "install", "owner/roost-note", "--yes"]);
+    assert!(env.run(["note"]).status.success());
+    let never = TestEnv::new().run(["note"]);
+    let off = env
+        .roost(["note"])
+        .env("ROOST_NO_EXT", "1")
+        .output()
+        .unwrap();
+    assert_eq!(
+        (off.status.code(), off.stdout, off.stderr),
+        (never.status.code(), never.stdout, never.stderr.clone())
+    );
+    env.ok(["ext", "remove", "note"]);
+    let removed = env.run(["note"]);
+    assert_eq!(removed.stderr, never.stderr);
+    assert_eq!(removed.status.code(), Some(2));
 }
 
 #[test]

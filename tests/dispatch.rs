@@ -35,18 +35,20 @@ fn one_command(env: &TestEnv, cmd: &str, file: &str, authorities: Option<&str>) 
     path
 }
 
-fn typo(env: &TestEnv) -> Output {
-    env.run(["definitely-not-a-command"])
-}
-
-/// The miss: the exact bytes a typo gets.
-fn assert_usage_error(env: &TestEnv, out: &Output) {
-    let reference = typo(env);
+/// The miss: exactly the bytes the same word gets where nothing was ever
+/// installed (a fresh environment), and exit 2.
+fn assert_usage_error(word: &str, out: &Output) {
+    let reference = TestEnv::new().run([word]);
     assert_eq!(reference.status.code(), Some(2));
     assert_eq!(out.status.code(), Some(2), "{}", describe(out));
     assert!(out.stdout.is_empty(), "{}", describe(out));
     assert_eq!(out.stderr, reference.stderr);
-    assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .starts_with(&format!("roost: unknown command '{word}'")),
+        "{}",
+        describe(out)
+    );
 }
 
 /// `NAME=value` lines of the env fixture.
@@ -170,7 +172,7 @@ fn roost_no_ext_disables_for_any_non_empty_value() {
             .env("ROOST_NO_EXT", value)
             .output()
             .unwrap();
-        assert_usage_error(&env, &out);
+        assert_usage_error("envx", &out);
     }
     let out = env
         .roost(["envx"])
@@ -203,7 +205,7 @@ fn the_server_switch_off_disables_and_on_or_unset_do_not() {
         "only exactly `off` disables"
     );
     env.tmux_ok(&["set", "-g", "@roost-ext-enabled", "off"]);
-    assert_usage_error(&env, &env.run(["envx"]));
+    assert_usage_error("envx", &env.run(["envx"]));
 }
 
 #[test]
@@ -223,7 +225,7 @@ fn roost_conf_switches_the_seam_off_when_no_server_runs() {
         "config/roost/roost.conf",
         "set -g status on\nset -g @roost-ext-enabled off\n",
     );
-    assert_usage_error(&env, &env.run(["envx"]));
+    assert_usage_error("envx", &env.run(["envx"]));
     env.write(
         "config/roost/roost.conf",
         "set -g @roost-ext-enabled off\nset-option -g @roost-ext-enabled on\n",
@@ -289,27 +291,27 @@ fn a_path_that_is_not_an_executable_file_is_a_miss() {
     let env = TestEnv::new();
     let program = one_command(&env, "envx", "env-ext", Some(""));
     std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o644)).unwrap();
-    assert_usage_error(&env, &env.run(["envx"]));
+    assert_usage_error("envx", &env.run(["envx"]));
     std::fs::remove_file(&program).unwrap();
-    assert_usage_error(&env, &env.run(["envx"]));
+    assert_usage_error("envx", &env.run(["envx"]));
     std::fs::create_dir(&program).unwrap();
-    assert_usage_error(&env, &env.run(["envx"]));
+    assert_usage_error("envx", &env.run(["envx"]));
 }
 
 #[test]
 fn a_missing_index_or_line_is_a_miss() {
     let env = TestEnv::new();
-    assert_usage_error(&env, &env.run(["envx"]));
+    assert_usage_error("envx", &env.run(["envx"]));
     one_command(&env, "envx", "env-ext", Some(""));
-    assert_usage_error(&env, &env.run(["other"]));
+    assert_usage_error("other", &env.run(["other"]));
 }
 
 #[test]
 fn a_prefix_of_an_indexed_command_is_a_miss() {
     let env = TestEnv::new();
     one_command(&env, "notes", "env-ext", Some(""));
-    assert_usage_error(&env, &env.run(["note"]));
-    assert_usage_error(&env, &env.run(["notesx"]));
+    assert_usage_error("note", &env.run(["note"]));
+    assert_usage_error("notesx", &env.run(["notesx"]));
     assert_eq!(env.run(["notes"]).status.code(), Some(7));
 }
 
@@ -318,7 +320,7 @@ fn an_extension_name_outside_the_grammar_never_becomes_a_path() {
     let env = TestEnv::new();
     let program = install_fixture(&env, "fixture", "envx", "env-ext");
     write_index(&env, &format!("envx\t../escape\t{}\t\n", program.display()));
-    assert_usage_error(&env, &env.run(["envx"]));
+    assert_usage_error("envx", &env.run(["envx"]));
     assert!(!env.path("state/roost/escape").exists());
 }
 
@@ -338,7 +340,7 @@ fn an_index_line_claiming_an_ext_verb_never_runs() {
     let program = install_fixture(&env, "squat", "remove", "argv-ext");
     write_index(&env, &format!("remove\tsquat\t{}\t\n", program.display()));
     let out = env.run(["remove", "squat"]);
-    assert_usage_error(&env, &out);
+    assert_usage_error("remove", &out);
 }
 
 #[test]
@@ -457,11 +459,11 @@ fn a_command_swapped_for_a_link_out_of_its_tree_is_a_miss() {
     std::fs::remove_file(&path).unwrap();
     std::os::unix::fs::symlink("/usr/bin/id", &path).unwrap();
     let out = env.run(["who"]);
-    assert_usage_error(&env, &out);
+    assert_usage_error("who", &out);
     // A relative link that climbs out of the tree is the same.
     std::fs::remove_file(&path).unwrap();
     std::os::unix::fs::symlink("../../../../../../../../usr/bin/id", &path).unwrap();
-    assert_usage_error(&env, &env.run(["who"]));
+    assert_usage_error("who", &env.run(["who"]));
 }
 
 #[test]

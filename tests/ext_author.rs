@@ -100,9 +100,10 @@ fn roost_files(env: &TestEnv) -> Vec<(PathBuf, u32, Vec<u8>)> {
     all
 }
 
-/// What a command that never existed gets: (stdout, stderr, exit code).
-fn typo(env: &TestEnv) -> (Vec<u8>, Vec<u8>, Option<i32>) {
-    let out = env.run(["no-such-command-at-all"]);
+/// What `word` gets where nothing was ever installed: (stdout, stderr,
+/// exit code).
+fn typo(word: &str) -> (Vec<u8>, Vec<u8>, Option<i32>) {
+    let out = TestEnv::new().run([word]);
     (out.stdout, out.stderr, out.status.code())
 }
 
@@ -1015,10 +1016,10 @@ fn the_authors_loop_from_new_to_remove_keeps_the_checkout() {
     let out = env.run(["note", "x"]);
     assert_eq!(
         (out.stdout, out.stderr, out.status.code()),
-        typo(&env),
+        typo("note"),
         "`roost note` after remove is not the usage error"
     );
-    assert_eq!(typo(&env).2, Some(2));
+    assert_eq!(typo("note").2, Some(2));
     // The edit is still there, uncommitted: roost never ran git in it.
     assert_eq!(
         git(&env, &dir, &["status", "--porcelain"]),
