@@ -558,7 +558,11 @@ const VERB_DETAILS: &[(&str, &str)] = &[
         compare it with the one recorded at install: `NAME: ok`, or every file
         that was added, removed or modified (content, mode or symlink target),
         and a non-zero exit. `ok` means the files match what was recorded,
-        nothing more; the clone's own `.git` is not part of the comparison.",
+        nothing more; the clone's own `.git` is not part of the comparison. A
+        file put inside a submodule's (empty) directory is named as added. An
+        ext.lock entry whose name install could never have written (a hand
+        edit) is named too, and fails the check; `list` marks it and `doctor`
+        fails on it. Such an entry is never run.",
     ),
     (
         "update",

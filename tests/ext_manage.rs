@@ -1610,3 +1610,37 @@ fn update_names_a_file_too_large_to_diff_and_stops_diffing_past_the_cap() {
     assert!(run.peak_kib < 128 * 1024, "peak {} KiB", run.peak_kib);
     assert_eq!(lock(&env)["note"]["commit"], f.head());
 }
+
+/// An ext.lock entry whose name install could never have written (a hand
+/// edit) is never run, and never hidden: verify and doctor fail naming it,
+/// list marks it.
+#[test]
+fn an_entry_named_outside_the_grammar_is_reported_not_hidden() {
+    let env = TestEnv::new();
+    installed(&env, "owner/roost-note", "note", &["note"], &[]);
+    edit_lock(&env, |v| {
+        v["../x"] = v["note"].clone();
+    });
+    let want =
+        "../x: not a name install could have written (a hand edit of ext.lock?); never run\n";
+    let out = env.run(["ext", "verify"]);
+    exits(&out, 1);
+    assert!(stdout(&out).starts_with(want), "{}", describe(&out));
+    assert!(stdout(&out).contains("note: ok\n"), "{}", describe(&out));
+    let out = env.run(["ext", "list"]);
+    exits(&out, 0);
+    assert!(
+        stdout(&out).ends_with(
+            "../x  (not a name install could have written (a hand edit of ext.lock?); never run)\n"
+        ),
+        "{}",
+        describe(&out)
+    );
+    let out = env.run(["doctor"]);
+    exits(&out, 1);
+    assert!(
+        stdout(&out).contains("FAIL  extension ../x: not a name install could have written (a hand edit of ext.lock?); never run\n"),
+        "{}",
+        describe(&out)
+    );
+}

@@ -184,6 +184,16 @@ fn extensions(r: &mut Report, paths: &crate::paths::Paths) {
         }
     };
     let names: Vec<String> = lock.valid_names().map(String::from).collect();
+    for bad in lock.invalid_names() {
+        r.bad(
+            &format!(
+                "extension {}: {}",
+                crate::untrusted::printable(bad.as_bytes()),
+                ext::verify::INVALID
+            ),
+            "remove that entry from ext.lock by hand (roost ext remove refuses names outside the grammar)",
+        );
+    }
     let problems = ext::list::disagreements(&lock, paths);
     if names.is_empty() && problems.is_empty() {
         return r.ok("extensions: none installed");

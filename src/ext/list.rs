@@ -34,7 +34,7 @@ pub fn run(a: &mut Words) -> Result<u8> {
             "{}",
             crate::untrusted::json(&serde_json::Value::from(items))
         );
-    } else if rows.is_empty() {
+    } else if rows.is_empty() && lock.invalid_names().next().is_none() {
         println!("no extensions installed");
     } else {
         let width = rows.iter().map(|r| r.name.len()).max().unwrap_or(0);
@@ -52,6 +52,13 @@ pub fn run(a: &mut Words) -> Result<u8> {
                 "{:<width$}  {pin}  {}{linked}{missing}",
                 r.name,
                 printable(r.commands.join(", ").as_bytes())
+            );
+        }
+        for bad in lock.invalid_names() {
+            println!(
+                "{}  ({})",
+                printable(bad.as_bytes()),
+                super::verify::INVALID
             );
         }
     }

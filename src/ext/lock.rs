@@ -111,6 +111,13 @@ impl Lock {
         self.names().filter(|n| valid_name(n.as_bytes()))
     }
 
+    /// The names install could never have written (`../x`, `A B`): a hand
+    /// edit. They never become paths and are never run, but they are
+    /// reported, not hidden.
+    pub fn invalid_names(&self) -> impl Iterator<Item = &str> {
+        self.names().filter(|n| !valid_name(n.as_bytes()))
+    }
+
     pub fn get(&self, name: &str) -> Option<LockEntry<'_>> {
         self.entries.get(name).map(|value| LockEntry { value })
     }

@@ -16,12 +16,20 @@ pub fn run(a: &mut Words) -> Result<u8> {
     let words = std::mem::replace(a, Words::new(&[])).positionals(CMD, 1)?;
     let paths = super::paths(CMD)?;
     let lock = store::read_lock(&paths).map_err(|e| Error::fail(CMD, e))?;
-    let names = super::chosen(CMD, &lock, words.into_iter().next())?;
-    if names.is_empty() {
+    let one = words.into_iter().next();
+    let everything = one.is_none();
+    let names = super::chosen(CMD, &lock, one)?;
+    let mut differing = 0;
+    if everything {
+        for bad in lock.invalid_names() {
+            differing += 1;
+            println!("{}: {INVALID}", printable(bad.as_bytes()));
+        }
+    }
+    if names.is_empty() && differing == 0 {
         println!("no extensions installed");
         return Ok(0);
     }
-    let mut differing = 0;
     for name in &names {
         let entry = lock.get(name);
         if let Some(dir) = entry.as_ref().and_then(|e| e.linked()) {
@@ -48,6 +56,11 @@ pub fn run(a: &mut Words) -> Result<u8> {
     }
     Ok(if differing == 0 { 0 } else { 1 })
 }
+
+/// What verify, list and doctor say of an ext.lock entry named outside the
+/// name grammar.
+pub const INVALID: &str =
+    "not a name install could have written (a hand edit of ext.lock?); never run";
 
 /// The outcome for one extension.
 pub struct Report {
