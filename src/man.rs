@@ -570,8 +570,11 @@ const VERB_DETAILS: &[(&str, &str)] = &[
         Otherwise fetch the new commit fresh (git never runs inside the
         installed clone), show the old and new commit, the changed files and
         the diff (capped, through `$PAGER` on a terminal), run every install
-        check again, call out on its own line any authority that grew, and ask
-        again.",
+        check again, call out on its own line, directly above the question, any
+        authority that grew and what it lets the code do, and ask again. With
+        `--yes`, an authority that grew is refused (exit 1, nothing changed)
+        unless it is named with `--grant` *AUTHORITY*: a script never grants
+        new authority by accident.",
     ),
     (
         "remove",

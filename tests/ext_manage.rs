@@ -898,30 +898,57 @@ fn update_without_yes_and_without_a_terminal_refuses_and_changes_nothing() {
     assert_eq!(env.ok(["note", "a"]), "note [a]\n");
 }
 
+const GROWN: &str = "NOTE: it now asks for more than before: fleet (it had: none); with fleet its code could read any pane's screen and send prompts to any agent";
+
 #[test]
-fn update_calls_out_grown_authority_on_the_line_above_the_prompt() {
+fn update_with_yes_refuses_grown_authority_unless_granted_by_name() {
     let env = TestEnv::new();
     let f = installed(&env, "owner/roost-note", "note", &["note"], &[]);
+    let old = f.head();
     f.manifest("note", &["note"], &["fleet"]);
     f.commit("now wants the fleet");
+    let lock_before = std::fs::read(lock_file(&env)).unwrap();
+    let index_before = std::fs::read(index_file(&env)).unwrap();
     let out = env.run(["ext", "update", "note", "--yes"]);
-    assert_eq!(exits(&out, 0), "");
-    let text = stdout(&out);
     assert_eq!(
-        line_above(&text, "Update? [y/N]"),
-        "NOTE: it now asks for more than before: fleet (it had: none)",
-        "{text}"
+        exits(&out, 1),
+        "roost ext update: note: not updated: it asks for fleet now, and --yes does not grant new authority\n\
+         read the change above; to accept it from a script, add --grant fleet\n"
     );
     assert!(
-        text.contains("This extension asks to drive your agents."),
-        "{text}"
+        stdout(&out).ends_with(&format!("{GROWN}\n")),
+        "{}",
+        describe(&out)
     );
+    assert!(
+        stdout(&out).contains("If you update it, the code"),
+        "{}",
+        describe(&out)
+    );
+    assert!(
+        stdout(&out).contains("Nothing runs during update."),
+        "{}",
+        describe(&out)
+    );
+    assert_eq!(std::fs::read(lock_file(&env)).unwrap(), lock_before);
+    assert_eq!(std::fs::read(index_file(&env)).unwrap(), index_before);
+    assert_eq!(lock(&env)["note"]["commit"], old);
+    // Named on the command line, it is granted.
+    let out = env.run(["ext", "update", "note", "--yes", "--grant", "fleet"]);
+    assert_eq!(exits(&out, 0), "");
+    let text = stdout(&out);
+    assert_eq!(line_above(&text, "Update? [y/N]"), GROWN, "{text}");
     assert_eq!(lock(&env)["note"]["needs"], serde_json::json!(["fleet"]));
     assert!(
         index(&env).ends_with("/bin/roost-note\tfleet\n"),
         "{}",
         index(&env)
     );
+    // An authority this roost does not know cannot be granted.
+    let out = env.run(["ext", "update", "note", "--yes", "--grant", "network"]);
+    assert!(exits(&out, 2).starts_with(
+        "roost ext update: --grant network: not an authority this roost knows (fleet)\n"
+    ));
 }
 
 #[test]
@@ -948,11 +975,7 @@ fn update_prompt_on_a_terminal_follows_the_grown_authority_line_and_no_keeps_the
     let out = child.wait_with_output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout).replace('\r', "");
     assert!(!text.contains("panicked"), "{text}");
-    assert_eq!(
-        line_above(&text, "Update? [y/N] "),
-        "NOTE: it now asks for more than before: fleet (it had: none)",
-        "{text}"
-    );
+    assert_eq!(line_above(&text, "Update? [y/N] "), GROWN, "{text}");
     assert!(
         text.contains("roost ext update: note: not updated\n"),
         "{text}"

@@ -16,9 +16,11 @@ pub struct Offer<'a> {
     /// The pinned commit; `None` for an extension linked to a checkout.
     pub commit: Option<&'a str>,
     pub manifest: &'a Manifest,
+    /// An update of an installed extension (the block speaks of updating).
+    pub update: bool,
 }
 
-const FLEET: &str = "This extension asks to drive your agents. If you install it, the code
+const FLEET: &str = "This extension asks to drive your agents. If you VERB it, the code
 in it can read any pane's screen and send prompts to any agent, the
 same as you can.";
 
@@ -34,7 +36,10 @@ const LINKED: &str = "Roost has NOT pinned this: it runs whatever that directory
 you type its commands. It has NOT checked whether the code is honest.
 It cannot.";
 
-const NOTHING_RUNS: &str = "Nothing runs during install. Code runs when you type those commands.";
+const NOTHING_RUNS: &str = "Nothing runs during VERB. Code runs when you type those commands.";
+
+/// What the `fleet` authority lets an extension's code do, in a few words.
+pub const FLEET_MEANS: &str = "its code could read any pane's screen and send prompts to any agent";
 
 /// The consent block (without the question).
 pub fn render(offer: &Offer) -> String {
@@ -124,9 +129,10 @@ pub fn render(offer: &Offer) -> String {
     } else {
         LINKED
     };
+    let verb = if offer.update { "update" } else { "install" };
     for paragraph in [authority, DID_NOT_ASK, pinned, NOTHING_RUNS] {
         out.push('\n');
-        out.push_str(paragraph);
+        out.push_str(&paragraph.replace("VERB", verb));
         out.push('\n');
     }
     out
@@ -215,6 +221,7 @@ mod tests {
                 reference: "HEAD",
                 commit: Some("0123456789012345678901234567890123456789"),
                 manifest: &m,
+                update: false,
             })
             .to_lowercase();
             for word in ["safe", "trusted", "scanned", "clean", "secure", "verified"] {

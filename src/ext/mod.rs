@@ -51,7 +51,7 @@ pub const VERBS: &[(&str, &str, &str)] = &[
     ),
     (
         "update",
-        "[NAME] [--yes]",
+        "[NAME] [--yes] [--grant AUTHORITY]",
         "move the pin: shows the diff and asks again",
     ),
     (

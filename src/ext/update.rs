@@ -15,6 +15,22 @@ const CMD: &str = "ext update";
 
 pub fn run(a: &mut Words) -> Result<u8> {
     let yes = a.flag("--yes", Some("-y"));
+    // `--grant AUTHORITY` (repeatable): the authority a scripted update
+    // may add. Without it, --yes never grants more than before.
+    let mut grants = Vec::new();
+    while let Some(grant) = a.value(CMD, "--grant")? {
+        if !crate::dispatch::KNOWN_AUTHORITIES.contains(&grant.as_str()) {
+            return Err(Error::usage(
+                CMD,
+                format!(
+                    "--grant {}: not an authority this roost knows ({})",
+                    crate::untrusted::printable(grant.as_bytes()),
+                    crate::dispatch::KNOWN_AUTHORITIES.join(", ")
+                ),
+            ));
+        }
+        grants.push(grant);
+    }
     let words = std::mem::replace(a, Words::new(&[])).positionals(CMD, 1)?;
     let paths = super::writable_paths(CMD)?;
     let lock = store::read_lock(&paths).map_err(|e| Error::fail(CMD, e))?;
@@ -25,7 +41,7 @@ pub fn run(a: &mut Words) -> Result<u8> {
     }
     let mut failed = None;
     for name in &names {
-        if let Err(e) = update_one(&paths, name, yes) {
+        if let Err(e) = update_one(&paths, name, yes, &grants) {
             failed = Some(e);
             if names.len() > 1 {
                 if let Some(e) = failed.take() {
@@ -41,7 +57,7 @@ pub fn run(a: &mut Words) -> Result<u8> {
     failed.map_or(Ok(0), Err)
 }
 
-fn update_one(paths: &Paths, name: &str, yes: bool) -> Result<()> {
+fn update_one(paths: &Paths, name: &str, yes: bool, grants: &[String]) -> Result<()> {
     let fail = |e: String| Error::fail(CMD, e);
     let lock = store::read_lock(paths).map_err(fail)?;
     let entry = lock.get(name).ok_or_else(|| super::no_such(CMD, name))?;
@@ -133,6 +149,7 @@ fn update_one(paths: &Paths, name: &str, yes: bool) -> Result<()> {
             reference: &recorded_ref,
             commit: Some(&fetched.commit),
             manifest,
+            update: true,
         })
     );
     let grown: Vec<&String> = manifest
@@ -143,11 +160,35 @@ fn update_one(paths: &Paths, name: &str, yes: bool) -> Result<()> {
     println!();
     if !grown.is_empty() {
         let list: Vec<&str> = grown.iter().map(|s| s.as_str()).collect();
+        let means = if list.contains(&"fleet") {
+            format!("; with fleet {}", consent::FLEET_MEANS)
+        } else {
+            String::new()
+        };
         println!(
-            "NOTE: it now asks for more than before: {} (it had: {})",
+            "NOTE: it now asks for more than before: {} (it had: {}){means}",
             list.join(", "),
             describe(&old_needs)
         );
+        let ungranted: Vec<&str> = list
+            .iter()
+            .copied()
+            .filter(|n| !grants.iter().any(|g| g == n))
+            .collect();
+        if yes && !ungranted.is_empty() {
+            return Err(fail(format!(
+                "{name}: not updated: it asks for {} now, and --yes does not grant new authority",
+                ungranted.join(", ")
+            ))
+            .hint(format!(
+                "read the change above; to accept it from a script, add {}",
+                ungranted
+                    .iter()
+                    .map(|g| format!("--grant {g}"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            )));
+        }
     }
     match consent::ask("Update?", yes) {
         Answer::Yes => {}
