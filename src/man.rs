@@ -566,7 +566,9 @@ const VERB_DETAILS: &[(&str, &str)] = &[
     ),
     (
         "update",
-        "Resolve the recorded ref again. Unchanged: say so and write nothing.
+        "Resolve the recorded ref again, at the source the extension was
+        installed from (recorded in ext.lock; `ROOST_EXT_GIT_BASE` only shapes
+        new installs). Unchanged: say so and write nothing.
         Otherwise fetch the new commit fresh (git never runs inside the
         installed clone), show the old and new commit, the changed files and
         the diff (capped, through `$PAGER` on a terminal), run every install
@@ -653,7 +655,8 @@ The clone.
 : `${XDG_STATE_HOME:-~/.local/state}/roost/ext/`*NAME*`/`
 The extension's own data, kept by `remove` unless `--purge`.
 : `${XDG_STATE_HOME:-~/.local/state}/roost/ext.lock`
-What is installed: repository, ref, commit, tree hash, commands, authority.
+What is installed: repository, the source URL it was fetched from, ref,
+commit, tree hash, commands, authority.
 : `${XDG_STATE_HOME:-~/.local/state}/roost/ext.index`
 The dispatch table, derived from ext.lock and rewritten with it.
 

@@ -402,7 +402,8 @@ fn default_ref_pins_the_remote_head_and_records_it_exactly() {
     "needs": [],
     "ref": "HEAD",
     "repo": "owner/roost-mark",
-    "tree": "{mt}"
+    "tree": "{mt}",
+    "url": "{mu}"
   }},
   "note": {{
     "commands": [
@@ -417,10 +418,13 @@ fn default_ref_pins_the_remote_head_and_records_it_exactly() {
     ],
     "ref": "HEAD",
     "repo": "owner/roost-note",
-    "tree": "{nt}"
+    "tree": "{nt}",
+    "url": "{nu}"
   }}
 }}
 "#,
+        mu = url_of(&env, "owner/roost-mark"),
+        nu = url_of(&env, "owner/roost-note"),
         mc = m.head(),
         mi = lock["mark"]["installed"].as_str().unwrap(),
         mt = m.tree("HEAD"),

@@ -1667,3 +1667,28 @@ fn an_entry_named_outside_the_grammar_is_reported_not_hidden() {
         describe(&out)
     );
 }
+
+/// The source an extension was installed from is recorded in its entry,
+/// and update fetches from there: ROOST_EXT_GIT_BASE only shapes new
+/// installs. `list --json` shows it.
+#[test]
+fn update_fetches_from_the_recorded_source_not_todays_git_base() {
+    let env = TestEnv::new();
+    let f = installed(&env, "owner/roost-note", "note", &["note"], &[]);
+    let url = format!("file://{}/owner/roost-note", env.path("remote").display());
+    assert_eq!(lock(&env)["note"]["url"], url.as_str());
+    f.exec("bin/roost-note", "#!/bin/sh\necho two\n");
+    f.commit("two");
+    let out = env
+        .roost(["ext", "update", "note", "--yes"])
+        .env("ROOST_EXT_GIT_BASE", "file:///nowhere/at/all/")
+        .output()
+        .unwrap();
+    assert_eq!(exits(&out, 0), "");
+    assert_eq!(lock(&env)["note"]["commit"], f.head());
+    assert_eq!(lock(&env)["note"]["url"], url.as_str());
+    assert_eq!(env.ok(["note"]), "two\n");
+    let listed: serde_json::Value =
+        serde_json::from_str(&env.ok(["ext", "list", "--json"])).unwrap();
+    assert_eq!(listed[0]["url"], url.as_str());
+}

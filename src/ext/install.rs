@@ -72,6 +72,7 @@ pub fn run(a: &mut Words) -> Result<u8> {
         needs: manifest.needs.clone(),
         contract: manifest.contract,
         installed: utc_timestamp(std::time::SystemTime::now()),
+        url: Some(url.clone()),
     };
     let state = commit(&store, &mut lock, &fetched.dir, manifest, &entry).map_err(fail)?;
     let claims: Vec<String> = manifest
@@ -302,6 +303,7 @@ fn link(dir: &str, yes: bool) -> Result<u8> {
         needs: manifest.needs.clone(),
         contract: manifest.contract,
         installed: utc_timestamp(std::time::SystemTime::now()),
+        url: None,
     };
     let result = std::fs::create_dir_all(&state)
         .map_err(|e| format!("cannot create {}: {e}", state.display()))

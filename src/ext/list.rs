@@ -25,7 +25,7 @@ pub fn run(a: &mut Words) -> Result<u8> {
         let items: Vec<_> = rows
             .iter()
             .map(|r| {
-                json!({"name": r.name, "repo": r.repo, "ref": r.reference, "commit": r.commit,
+                json!({"name": r.name, "repo": r.repo, "url": r.url, "ref": r.reference, "commit": r.commit,
                        "commands": r.commands, "needs": r.needs, "contract": r.contract,
                        "installed": r.installed, "linked": r.linked, "missing": r.missing})
             })
@@ -79,6 +79,7 @@ pub fn run(a: &mut Words) -> Result<u8> {
 struct Row {
     name: String,
     repo: String,
+    url: Option<String>,
     reference: String,
     commit: String,
     commands: Vec<String>,
@@ -102,6 +103,7 @@ fn row(lock: &Lock, paths: &Paths, name: &str) -> Row {
     Row {
         name: name.to_string(),
         repo: text(e.as_ref().and_then(|e| e.repo())),
+        url: e.as_ref().and_then(|e| e.url()).map(String::from),
         reference: text(e.as_ref().and_then(|e| e.git_ref())),
         commit: text(e.as_ref().and_then(|e| e.commit())),
         commands: list(e.as_ref().and_then(|e| e.commands())),

@@ -37,6 +37,9 @@ pub struct NewEntry {
     pub contract: u32,
     /// `YYYY-MM-DDTHH:MM:SSZ` (see `utc_timestamp`).
     pub installed: String,
+    /// The source actually fetched from (later updates use it, not today's
+    /// `ROOST_EXT_GIT_BASE`); `None` for a linked checkout.
+    pub url: Option<String>,
 }
 
 /// One ext.index line derived from the lock.
@@ -135,6 +138,9 @@ impl Lock {
         fields.insert("ref".into(), entry.git_ref.clone().into());
         fields.insert("repo".into(), entry.repo.clone().into());
         fields.insert("tree".into(), entry.tree.clone().into());
+        if let Some(url) = &entry.url {
+            fields.insert("url".into(), url.clone().into());
+        }
         self.entries.insert(name.to_string(), Value::Object(fields));
     }
 
@@ -239,6 +245,12 @@ impl<'a> LockEntry<'a> {
     }
 
     /// `ref`: what the user asked for.
+    /// Where it was fetched from, when this roost recorded it (entries
+    /// written before carry only `repo`).
+    pub fn url(&self) -> Option<&'a str> {
+        self.value.get("url")?.as_str()
+    }
+
     pub fn git_ref(&self) -> Option<&'a str> {
         self.string("ref")
     }
@@ -354,6 +366,7 @@ mod tests {
             needs: needs.iter().map(|n| n.to_string()).collect(),
             contract: 1,
             installed: "2026-09-08T10:14:22Z".into(),
+            url: None,
         }
     }
 

@@ -107,7 +107,12 @@ fn update_one(paths: &Paths, name: &str, yes: bool, grants: &[String]) -> Result
         .into_iter()
         .map(String::from)
         .collect();
-    let url = super::url_for(&repo);
+    // The source it was installed from; ROOST_EXT_GIT_BASE only shapes new
+    // installs (an entry from before sources were recorded has none).
+    let url = entry
+        .url()
+        .map(String::from)
+        .unwrap_or_else(|| super::url_for(&repo));
     let mut remote = git::Remote::new(&url);
     let commit = remote.resolve(reference).map_err(|e| {
         fail(format!(
@@ -200,7 +205,16 @@ fn update_one(paths: &Paths, name: &str, yes: bool, grants: &[String]) -> Result
             )
         }
     }
-    swap(paths, name, &old_commit, &repo, &recorded_ref, &fetched).map_err(fail)?;
+    swap(
+        paths,
+        name,
+        &old_commit,
+        &repo,
+        &recorded_ref,
+        &url,
+        &fetched,
+    )
+    .map_err(fail)?;
     println!("updated {name}: {} -> {}", old_commit, fetched.commit);
     Ok(())
 }
@@ -276,6 +290,7 @@ fn swap(
     old_commit: &str,
     repo: &str,
     git_ref: &str,
+    url: &str,
     fetched: &Fetched,
 ) -> std::result::Result<(), String> {
     let store = Store::open(paths)?;
@@ -334,6 +349,7 @@ fn swap(
             needs: m.needs.clone(),
             contract: m.contract,
             installed: utc_timestamp(std::time::SystemTime::now()),
+            url: Some(url.to_string()),
         },
     );
     let state = paths.ext_state(name);
