@@ -531,7 +531,11 @@ const VERB_DETAILS: &[(&str, &str)] = &[
         "install",
         "Check *OWNER/REPO* (each part letters, digits, `.`, `_` or `-`; no URLs)
         and *REF* before anything touches the network. Resolve *REF* (default:
-        the remote's HEAD) to a full commit and fetch exactly that commit from
+        the remote's HEAD) to a full commit; a commit given in full must be
+        reachable from a branch or tag the repository advertises (a server may
+        hold, and serve, commits the repository never published, such as a
+        fork's), which roost checks against the history of those refs fetched
+        without file contents. Fetch exactly that commit from
         `${ROOST_EXT_GIT_BASE:-https://github.com/}`*OWNER/REPO*, over the
         connection that resolved it and without its history when the server
         allows, with nothing of the repository executed: no submodules, no LFS or other filters, no

@@ -624,7 +624,8 @@ fn an_unknown_full_sha_is_refused_with_nothing_left_behind() {
     assert_eq!(
         err,
         format!(
-            "roost ext install: cannot fetch {sha} from {url}: the repository has no commit {sha}\n"
+            "roost ext install: cannot resolve {sha} at {url}: commit {sha} is on no branch or tag of this repository; \
+             refusing a commit the repository does not publish (a fork's commit can be served under its parent's name)\n"
         )
     );
     assert!(out.stdout.is_empty());
@@ -1855,4 +1856,50 @@ fn local_ssh_path(env: &TestEnv, first: &str) -> String {
     .unwrap();
     std::fs::set_permissions(&ssh, std::fs::Permissions::from_mode(0o755)).unwrap();
     format!("{}:{}", bin.display(), std::env::var("PATH").unwrap())
+}
+
+/// An "imposter" commit: the server has the object (as GitHub serves every
+/// fork's objects through the parent), but no branch or tag of the named
+/// repository reaches it. Refused, with nothing fetched into place; a
+/// commit in the history of a branch installs.
+#[test]
+fn a_commit_no_branch_or_tag_reaches_is_refused_as_not_published() {
+    let env = TestEnv::new();
+    let (f, [one, _, _]) = three_commits(&env);
+    // A commit on a branch that is then deleted: the object stays on the
+    // server, reachable from no ref.
+    f.git(&["checkout", "-q", "-b", "fork"]);
+    f.exec("bin/roost-note", "#!/bin/sh\necho not published\n");
+    f.git(&["commit", "-q", "-am", "a fork's commit"]);
+    let imposter = f.head();
+    f.git(&["push", "-q", "origin", "fork"]);
+    f.git(&["push", "-q", "origin", "--delete", "fork"]);
+    f.git(&["checkout", "-q", "-"]);
+    let advertised = f.git(&["ls-remote", &f.bare.to_string_lossy()]);
+    assert!(
+        !advertised.contains(&imposter),
+        "still advertised: {advertised}"
+    );
+    let on_server = Command::new("git")
+        .args(["cat-file", "-e", &imposter])
+        .current_dir(&f.bare)
+        .status()
+        .unwrap();
+    assert!(on_server.success(), "the server does not have the commit");
+    let before = snapshot(&env);
+    let out = install(&env, &["owner/roost-note", "--ref", &imposter, "--yes"]);
+    let err = refused(&out);
+    assert!(
+        err.contains(&format!(
+            "commit {imposter} is on no branch or tag of this repository; refusing a commit the repository does not publish"
+        )),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+    assert_eq!(snapshot(&env), before);
+    // An older commit of main is published: it installs.
+    succeeded(&install(
+        &env,
+        &["owner/roost-note", "--ref", &one, "--yes"],
+    ));
 }

@@ -17,10 +17,12 @@ use std::path::Path;
 /// How ssh is run: never a prompt (a password or host-key question fails
 /// instead), and a host that does not answer, or stops answering, is given
 /// up on within about a minute. Its stderr (where the remote's banners and
-/// errors arrive) is cut into lines of at most 4 KiB and 64 KiB in all
-/// before gix reads it: gix holds a whole line of it, however long.
+/// errors arrive) passes through `dd`, which writes each byte as it comes
+/// (nothing is held back until the connection ends) and stops after 64 KiB:
+/// gix holds a whole stderr line, so a newline-free flood could otherwise
+/// grow roost's memory without bound.
 const SSH: &str = "{ ssh -o BatchMode=yes -o ConnectTimeout=30 -o ServerAliveInterval=15 \
-     -o ServerAliveCountMax=3 \"$@\" 2>&1 1>&3 3>&- | fold -b -w 4096 | head -c 65536 1>&2; } 3>&1";
+     -o ServerAliveCountMax=3 \"$@\" 2>&1 1>&3 3>&- | dd bs=1 count=65536 >&2 2>/dev/null; } 3>&1";
 
 /// How long an https server may take to connect (TLS included), and how
 /// long a transfer may stall, before roost gives up on it.
@@ -66,12 +68,21 @@ impl Remote {
     }
 
     /// REF (default: the remote's HEAD) as a full commit id. A 40-hex SHA
-    /// is taken as is, without reaching the remote; names are tried as
-    /// given, then under refs/, refs/tags/ and refs/heads/ (annotated tags
-    /// peeled to their commit).
+    /// must be reachable from a ref the remote advertises; names are tried
+    /// as given, then under refs/, refs/tags/ and refs/heads/ (annotated
+    /// tags peeled to their commit).
     pub fn resolve(&mut self, reference: Option<&str>) -> Result<ObjectId> {
         if let Some(r) = reference.filter(|r| crate::ext::names::is_full_sha(r)) {
-            return ObjectId::from_hex(r.to_ascii_lowercase().as_bytes()).map_err(|e| chain(&e));
+            let commit =
+                ObjectId::from_hex(r.to_ascii_lowercase().as_bytes()).map_err(|e| chain(&e))?;
+            if !self.published(commit)? {
+                return Err(format!(
+                    "commit {commit} is on no branch or tag of this repository; \
+                     refusing a commit the repository does not publish (a fork's commit can be \
+                     served under its parent's name)"
+                ));
+            }
+            return Ok(commit);
         }
         let refs = self.refs()?;
         let find = |name: &str| -> Option<ObjectId> {
@@ -112,6 +123,95 @@ impl Remote {
                 }
             }),
         }
+    }
+
+    /// Whether `commit` is reachable from a ref the remote advertises. A tip
+    /// answers at once; otherwise the history of every advertised ref is
+    /// fetched into a throwaway repository (without file contents when the
+    /// server allows) and walked.
+    fn published(&mut self, commit: ObjectId) -> Result<bool> {
+        let tips: Vec<ObjectId> = self
+            .refs()?
+            .iter()
+            .filter_map(|r| match r {
+                Ref::Peeled { object, .. }
+                | Ref::Direct { object, .. }
+                | Ref::Symbolic { object, .. } => Some(*object),
+                Ref::Unborn { .. } => None,
+            })
+            .collect();
+        if tips.contains(&commit) {
+            return Ok(true);
+        }
+        if tips.is_empty() {
+            return Ok(false);
+        }
+        let tmp = tempfile::tempdir().map_err(|e| io("cannot make a temporary directory", e))?;
+        gix::create::into(tmp.path(), gix::create::Kind::Bare, Default::default())
+            .map_err(|e| chain(&e))?;
+        let repo =
+            gix::open_opts(tmp.path(), gix::open::Options::isolated()).map_err(|e| chain(&e))?;
+        let pack_dir = repo.objects.store_ref().path().join("pack");
+        let objects = repo.objects.clone();
+        let live = self.live()?;
+        let mut wants = History(tips.clone());
+        gix::protocol::fetch(
+            &mut wants,
+            |pack, progress, interrupt| {
+                let mut pack = limits::Bounded::new(pack);
+                gix::odb::pack::Bundle::write_to_directory(
+                    &mut pack,
+                    Some(&pack_dir),
+                    progress,
+                    interrupt,
+                    Some(objects),
+                    gix::hash::Kind::Sha1,
+                    gix::odb::pack::bundle::write::Options {
+                        thread_limit: None,
+                        index_version: Default::default(),
+                        iteration_mode: gix::odb::pack::data::input::Mode::Verify,
+                        alloc_limit_bytes: Some(2 * limits::MAX_FILE_BYTES as usize),
+                        compression: Default::default(),
+                    },
+                )
+                .map_err(gix::Error::from_error)?;
+                Ok(true)
+            },
+            gix::progress::Discard,
+            &INTERRUPTED,
+            gix::protocol::fetch::Context {
+                handshake: &mut live.handshake,
+                transport: &mut live.transport.inner,
+                user_agent: agent(),
+                trace_packetlines: false,
+            },
+            gix::protocol::fetch::Options {
+                shallow_file: repo.shallow_file().map_err(|e| chain(&e))?,
+                shallow: &Default::default(),
+                tags: gix::protocol::fetch::Tags::None,
+                reject_shallow_remote: false,
+            },
+        )
+        .map_err(|e| format!("cannot read the repository's history: {}", chain(&e)))?;
+        let repo =
+            gix::open_opts(tmp.path(), gix::open::Options::isolated()).map_err(|e| chain(&e))?;
+        let mut seen = std::collections::HashSet::new();
+        let mut queue: Vec<ObjectId> = tips;
+        while let Some(id) = queue.pop() {
+            if id == commit {
+                return Ok(true);
+            }
+            if !seen.insert(id) {
+                continue;
+            }
+            // A tag or a tree among the tips leads to no commits.
+            let Ok(found) = repo.find_commit(id) else {
+                continue;
+            };
+            let decoded = found.decode().map_err(|e| chain(&e))?;
+            queue.extend(decoded.parents());
+        }
+        Ok(false)
     }
 
     /// Fetches exactly `commit` (only its own history when the server can
@@ -366,6 +466,43 @@ impl gix::protocol::fetch::Negotiate for Pinned {
         arguments.want(self.0);
         if arguments.can_use_deepen() {
             arguments.deepen(1);
+        }
+        true
+    }
+
+    fn one_round(
+        &mut self,
+        _: &mut negotiate::one_round::State,
+        _: &mut gix::protocol::fetch::Arguments,
+        _: Option<&gix::protocol::fetch::Response>,
+    ) -> gix::Result<(negotiate::Round, bool)> {
+        let round = negotiate::Round {
+            haves_sent: 0,
+            in_vain: 0,
+            haves_to_send: 0,
+            previous_response_had_at_least_one_in_common: false,
+        };
+        Ok((round, true))
+    }
+}
+
+/// What the reachability check asks for: every advertised tip with its
+/// whole history, file contents left out where the server allows.
+struct History(Vec<ObjectId>);
+
+impl gix::protocol::fetch::Negotiate for History {
+    fn mark_complete_and_common_ref(&mut self) -> gix::Result<negotiate::Action> {
+        Ok(negotiate::Action::MustNegotiate {
+            remote_ref_target_known: Vec::new(),
+        })
+    }
+
+    fn add_wants(&mut self, arguments: &mut gix::protocol::fetch::Arguments, _: &[bool]) -> bool {
+        for tip in &self.0 {
+            arguments.want(*tip);
+        }
+        if arguments.can_use_filter() {
+            arguments.filter("blob:none");
         }
         true
     }
