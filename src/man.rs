@@ -687,8 +687,7 @@ a remote sends, no `roost ext` command holds more than 256 MiB of memory.
 over 4 MiB is named, not diffed.
 : a remote's stderr
 4 KiB of any one line is shown; the rest of a longer line is dropped as it
-arrives. What ssh writes there is cut into lines of at most 4 KiB, and at
-most 64 KiB in all, before anything reads it.
+arrives. Of what ssh writes there, at most 64 KiB is read at all.
 
 # EXIT STATUS
 0 on success; 1 for a refusal (the message says what and why) or when
