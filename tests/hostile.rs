@@ -921,10 +921,6 @@ fn leftovers_in(env: &TestEnv) -> Vec<PathBuf> {
 /// is a working server and the refusal is about the extra object.
 #[test]
 fn objects_a_server_added_to_the_pack_are_refused() {
-    if !on_path("python3") {
-        skip_without("python3 (the stand-in server) is not installed");
-        return;
-    }
     let env = TestEnv::new();
     let f = note_repo(&env);
     f.commit("base");
@@ -944,7 +940,9 @@ fn objects_a_server_added_to_the_pack_are_refused() {
         })
         .unwrap();
     let extra = String::from_utf8(extra.stdout).unwrap().trim().to_string();
-    let path = hostile_server_path(&env);
+    let Some(path) = hostile_server_path(&env) else {
+        return;
+    };
     let used = f
         .git(&["rev-parse", "HEAD:roost-ext.json"])
         .trim()
@@ -972,16 +970,14 @@ fn objects_a_server_added_to_the_pack_are_refused() {
 /// the limit; nothing left.
 #[test]
 fn a_delta_declaring_a_huge_result_is_refused_in_bounded_memory() {
-    if !on_path("python3") {
-        skip_without("python3 (the stand-in server) is not installed");
-        return;
-    }
     let env = TestEnv::new();
     let f = note_repo(&env);
     f.commit("base");
+    let Some(path) = hostile_server_path(&env) else {
+        return;
+    };
     let mut cmd = env.roost(["ext", "install", &f.repo, "--yes"]);
-    cmd.env("PATH", hostile_server_path(&env))
-        .env("DELTA_BOMB", "1");
+    cmd.env("PATH", path).env("DELTA_BOMB", "1");
     let run = bounded(cmd, LIMIT);
     let err = refused(&run.out);
     assert!(
@@ -994,8 +990,13 @@ fn a_delta_declaring_a_huge_result_is_refused_in_bounded_memory() {
     assert!(!env.path("data/roost").exists() || leftovers_in(&env).is_empty());
 }
 
-/// A PATH whose `git-upload-pack` is tests/fixtures/hostile-upload-pack.
-fn hostile_server_path(env: &TestEnv) -> String {
+/// A PATH whose `git-upload-pack` is tests/fixtures/hostile-upload-pack;
+/// `None` (the test skips) where python3, which runs it, is missing.
+fn hostile_server_path(env: &TestEnv) -> Option<String> {
+    if !on_path("python3") {
+        skip_without("python3 (the stand-in server) is not installed");
+        return None;
+    }
     let bin = env.path("stand-in");
     std::fs::create_dir_all(&bin).unwrap();
     std::os::unix::fs::symlink(
@@ -1006,5 +1007,9 @@ fn hostile_server_path(env: &TestEnv) -> String {
         bin.join("git-upload-pack"),
     )
     .unwrap();
-    format!("{}:{}", bin.display(), std::env::var("PATH").unwrap())
+    Some(format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap()
+    ))
 }

@@ -151,48 +151,13 @@ impl Remote {
             .map_err(|e| chain(&e))?;
         let repo =
             gix::open_opts(tmp.path(), gix::open::Options::isolated()).map_err(|e| chain(&e))?;
-        let pack_dir = repo.objects.store_ref().path().join("pack");
-        let objects = repo.objects.clone();
-        let live = self.live()?;
-        let mut wants = History(tips.clone());
-        gix::protocol::fetch(
-            &mut wants,
-            |pack, progress, interrupt| {
-                let mut pack = limits::Bounded::new(pack);
-                gix::odb::pack::Bundle::write_to_directory(
-                    &mut pack,
-                    Some(&pack_dir),
-                    progress,
-                    interrupt,
-                    Some(objects),
-                    gix::hash::Kind::Sha1,
-                    gix::odb::pack::bundle::write::Options {
-                        thread_limit: None,
-                        index_version: Default::default(),
-                        iteration_mode: gix::odb::pack::data::input::Mode::Verify,
-                        alloc_limit_bytes: Some(2 * limits::MAX_FILE_BYTES as usize),
-                        compression: Default::default(),
-                    },
-                )
-                .map_err(gix::Error::from_error)?;
-                Ok(true)
-            },
-            gix::progress::Discard,
-            &INTERRUPTED,
-            gix::protocol::fetch::Context {
-                handshake: &mut live.handshake,
-                transport: &mut live.transport.inner,
-                user_agent: agent(),
-                trace_packetlines: false,
-            },
-            gix::protocol::fetch::Options {
-                shallow_file: repo.shallow_file().map_err(|e| chain(&e))?,
-                shallow: &Default::default(),
-                tags: gix::protocol::fetch::Tags::None,
-                reject_shallow_remote: false,
-            },
-        )
-        .map_err(|e| format!("cannot read the repository's history: {}", chain(&e)))?;
+        let wants = Wants {
+            ids: tips.clone(),
+            shape: Shape::History,
+        };
+        self.live()?
+            .receive(wants, &repo)
+            .map_err(|e| format!("cannot read the repository's history: {e}"))?;
         let repo =
             gix::open_opts(tmp.path(), gix::open::Options::isolated()).map_err(|e| chain(&e))?;
         let mut seen = std::collections::HashSet::new();
@@ -224,65 +189,14 @@ impl Remote {
     pub fn fetch_pinned(mut self, commit: ObjectId, dest: &Path) -> Result<ObjectId> {
         let repo = create(dest, &self.url)?;
         let live = self.live()?;
-        let mut wants = Pinned(commit);
-        let write_pack = gix::odb::pack::bundle::write::Options {
-            thread_limit: None,
-            index_version: Default::default(),
-            iteration_mode: gix::odb::pack::data::input::Mode::Verify,
-            // No object, and no delta's declared result, may make roost
-            // allocate more than a file may hold (a 395-byte pack can
-            // declare a 12 GiB result).
-            alloc_limit_bytes: Some(2 * limits::MAX_FILE_BYTES as usize),
-            compression: Default::default(),
+        let wants = Wants {
+            ids: vec![commit],
+            shape: Shape::Pinned,
         };
-        let pack_dir = repo.objects.store_ref().path().join("pack");
-        let shallow_file = repo.shallow_file().map_err(|e| chain(&e))?;
-        let objects = repo.objects.clone();
-        let mut keep = None;
-        let mut received = 0usize;
-        gix::protocol::fetch(
-            &mut wants,
-            |pack, progress, interrupt| {
-                let mut pack = limits::Bounded::new(pack);
-                let written = gix::odb::pack::Bundle::write_to_directory(
-                    &mut pack,
-                    Some(&pack_dir),
-                    progress,
-                    interrupt,
-                    Some(objects),
-                    gix::hash::Kind::Sha1,
-                    write_pack,
-                )
-                .map_err(gix::Error::from_error)?;
-                keep = written.keep_path;
-                received = written.index.num_objects as usize;
-                Ok(true)
-            },
-            gix::progress::Discard,
-            &INTERRUPTED,
-            gix::protocol::fetch::Context {
-                handshake: &mut live.handshake,
-                transport: &mut live.transport.inner,
-                user_agent: agent(),
-                trace_packetlines: false,
-            },
-            gix::protocol::fetch::Options {
-                shallow_file,
-                shallow: &Default::default(),
-                tags: gix::protocol::fetch::Tags::None,
-                reject_shallow_remote: false,
-            },
-        )
-        .map_err(|e| {
-            let why = chain(&e);
+        let received = live.receive(wants, &repo).map_err(|why| {
             // git-upload-pack's words for a want it will not serve.
             if why.contains("not our ref") {
                 format!("the repository has no commit {commit}")
-            } else if why.contains("too large to fit in memory") {
-                format!(
-                    "an object in the pack is larger than {}, the limit for one object",
-                    limits::size(2 * limits::MAX_FILE_BYTES)
-                )
             } else {
                 why
             }
@@ -295,15 +209,15 @@ impl Remote {
         // object it does not use would stay readable to the pinned code
         // while verify says ok.
         let used = super::reachable(repo.git_dir(), commit)?;
-        if received > used {
+        if received.objects > used {
             return Err(format!(
                 "the server sent {} object(s) that commit {commit} does not use; refusing them",
-                received - used
+                received.objects - used
             ));
         }
         // The pack is reachable from HEAD now: gc may keep it without a
         // .keep file, as after `git clone`.
-        if let Some(keep) = keep {
+        if let Some(keep) = received.keep {
             std::fs::remove_file(keep).map_err(|e| io("cannot remove the pack's .keep", e))?;
         }
         Ok(tree)
@@ -451,11 +365,21 @@ fn no_local_repository(url: &gix::Url) -> Option<String> {
     })
 }
 
-/// What a fetch of one pinned commit asks for: that commit, and nothing in
-/// common to negotiate (the repository it goes into is new).
-struct Pinned(ObjectId);
+/// What one fetch asks for, with nothing in common to negotiate (the
+/// repository it goes into is new).
+struct Wants {
+    ids: Vec<ObjectId>,
+    shape: Shape,
+}
 
-impl gix::protocol::fetch::Negotiate for Pinned {
+enum Shape {
+    /// The commit alone, at depth 1 when the server can cut its history.
+    Pinned,
+    /// Whole histories, file contents left out where the server allows.
+    History,
+}
+
+impl gix::protocol::fetch::Negotiate for Wants {
     fn mark_complete_and_common_ref(&mut self) -> gix::Result<negotiate::Action> {
         Ok(negotiate::Action::MustNegotiate {
             remote_ref_target_known: Vec::new(),
@@ -463,9 +387,13 @@ impl gix::protocol::fetch::Negotiate for Pinned {
     }
 
     fn add_wants(&mut self, arguments: &mut gix::protocol::fetch::Arguments, _: &[bool]) -> bool {
-        arguments.want(self.0);
-        if arguments.can_use_deepen() {
-            arguments.deepen(1);
+        for id in &self.ids {
+            arguments.want(*id);
+        }
+        match self.shape {
+            Shape::Pinned if arguments.can_use_deepen() => arguments.deepen(1),
+            Shape::History if arguments.can_use_filter() => arguments.filter("blob:none"),
+            _ => {}
         }
         true
     }
@@ -486,40 +414,77 @@ impl gix::protocol::fetch::Negotiate for Pinned {
     }
 }
 
-/// What the reachability check asks for: every advertised tip with its
-/// whole history, file contents left out where the server allows.
-struct History(Vec<ObjectId>);
+/// What a fetch put into the repository.
+struct Received {
+    /// Objects in the pack.
+    objects: usize,
+    /// The pack's `.keep` file, when one was made.
+    keep: Option<std::path::PathBuf>,
+}
 
-impl gix::protocol::fetch::Negotiate for History {
-    fn mark_complete_and_common_ref(&mut self) -> gix::Result<negotiate::Action> {
-        Ok(negotiate::Action::MustNegotiate {
-            remote_ref_target_known: Vec::new(),
-        })
-    }
-
-    fn add_wants(&mut self, arguments: &mut gix::protocol::fetch::Arguments, _: &[bool]) -> bool {
-        for tip in &self.0 {
-            arguments.want(*tip);
-        }
-        if arguments.can_use_filter() {
-            arguments.filter("blob:none");
-        }
-        true
-    }
-
-    fn one_round(
-        &mut self,
-        _: &mut negotiate::one_round::State,
-        _: &mut gix::protocol::fetch::Arguments,
-        _: Option<&gix::protocol::fetch::Response>,
-    ) -> gix::Result<(negotiate::Round, bool)> {
-        let round = negotiate::Round {
-            haves_sent: 0,
-            in_vain: 0,
-            haves_to_send: 0,
-            previous_response_had_at_least_one_in_common: false,
+impl Live {
+    /// One fetch over this connection, its pack written into `repo`'s
+    /// object store within the limits (the pack's size as it arrives, and
+    /// what any one object, or delta's result, may allocate).
+    fn receive(&mut self, mut wants: Wants, repo: &gix::Repository) -> Result<Received> {
+        let pack_dir = repo.objects.store_ref().path().join("pack");
+        let objects = repo.objects.clone();
+        let mut received = Received {
+            objects: 0,
+            keep: None,
         };
-        Ok((round, true))
+        gix::protocol::fetch(
+            &mut wants,
+            |pack, progress, interrupt| {
+                let mut pack = limits::Bounded::new(pack);
+                let written = gix::odb::pack::Bundle::write_to_directory(
+                    &mut pack,
+                    Some(&pack_dir),
+                    progress,
+                    interrupt,
+                    Some(objects),
+                    gix::hash::Kind::Sha1,
+                    gix::odb::pack::bundle::write::Options {
+                        thread_limit: None,
+                        index_version: Default::default(),
+                        iteration_mode: gix::odb::pack::data::input::Mode::Verify,
+                        // A 395-byte pack can declare a 12 GiB delta result.
+                        alloc_limit_bytes: Some(2 * limits::MAX_FILE_BYTES as usize),
+                        compression: Default::default(),
+                    },
+                )
+                .map_err(gix::Error::from_error)?;
+                received.keep = written.keep_path;
+                received.objects = written.index.num_objects as usize;
+                Ok(true)
+            },
+            gix::progress::Discard,
+            &INTERRUPTED,
+            gix::protocol::fetch::Context {
+                handshake: &mut self.handshake,
+                transport: &mut self.transport.inner,
+                user_agent: agent(),
+                trace_packetlines: false,
+            },
+            gix::protocol::fetch::Options {
+                shallow_file: repo.shallow_file().map_err(|e| chain(&e))?,
+                shallow: &Default::default(),
+                tags: gix::protocol::fetch::Tags::None,
+                reject_shallow_remote: false,
+            },
+        )
+        .map_err(|e| {
+            let why = chain(&e);
+            if why.contains("too large to fit in memory") {
+                format!(
+                    "an object in the pack is larger than {}, the limit for one object",
+                    limits::size(2 * limits::MAX_FILE_BYTES)
+                )
+            } else {
+                why
+            }
+        })?;
+        Ok(received)
     }
 }
 
