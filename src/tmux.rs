@@ -446,16 +446,7 @@ pub const MISSING: &str =
 
 /// Whether a tmux can be run at all (a missing tmux is not "not running").
 pub fn installed() -> TmuxResult<()> {
-    match Command::new("tmux")
-        .arg("-V")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-    {
-        Ok(_) => Ok(()),
-        Err(e) => Err(not_started(e)),
-    }
+    version().map(drop)
 }
 
 /// `tmux -V`, as it prints it.
