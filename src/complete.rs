@@ -4,12 +4,14 @@
 //! exists, the running roost server. It never starts a server, never runs an
 //! extension, and prints nothing but candidates.
 
-use crate::cli::{self, Spec};
+use crate::cli::model::Shell;
+use crate::cli::{self, synopsis};
+use clap::{Arg, ArgAction, ValueHint};
 use crate::index::{self, Entry};
 use crate::paths::Paths;
 use crate::tmux::{Pane, Tmux};
 use crate::untrusted::printable;
-use crate::{ext, switch};
+use crate::switch;
 use std::ffi::{OsStr, OsString};
 use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
@@ -19,12 +21,11 @@ use std::path::Path;
 pub const SHELLS: &[&str] = &["bash", "zsh", "fish"];
 
 /// The completion script for `shell`.
-pub fn script(shell: &str) -> Option<&'static str> {
+pub fn script(shell: Shell) -> &'static str {
     match shell {
-        "bash" => Some(BASH),
-        "zsh" => Some(ZSH),
-        "fish" => Some(FISH),
-        _ => None,
+        Shell::Bash => BASH,
+        Shell::Zsh => ZSH,
+        Shell::Fish => FISH,
     }
 }
 
@@ -192,30 +193,51 @@ trait Source {
 
 /// The candidates for `current`, given the words between `roost` and it.
 fn candidates(before: &[&str], current: &str, src: &impl Source) -> Vec<Candidate> {
+    let root = cli::built();
     let mut all = match before.split_first() {
-        None => commands(current, src),
-        Some((first, rest)) => match cli::find(first.as_bytes()) {
+        None => commands(&root, current, src),
+        Some((first, rest)) => match root.get_subcommands().find(|c| names(c).any(|n| n == *first)) {
             // An extension's arguments are its own: roost never runs it to ask.
             None => Vec::new(),
-            Some(spec) => arguments(spec, rest, current, src),
+            Some(cmd) => arguments(cmd, rest, current, src),
         },
     };
+    if all.first().is_some_and(|c| c.value == DIRS) {
+        return all;
+    }
     all.retain(|c| c.value.starts_with(current));
     let mut seen = std::collections::HashSet::new();
     all.retain(|c| seen.insert(c.value.clone()));
     all
 }
 
+/// The words that run a command of the model: its name, its aliases, and
+/// `--help`/`-h` style flags.
+fn names(cmd: &clap::Command) -> impl Iterator<Item = String> + '_ {
+    std::iter::once(cmd.get_name().to_string())
+        .chain(cmd.get_all_aliases().map(String::from))
+        .chain(cmd.get_short_flag().map(|f| format!("-{f}")))
+        .chain(cmd.get_long_flag().map(|f| format!("--{f}")))
+}
+
+fn about(cmd: &clap::Command) -> String {
+    cmd.get_about().map(|a| a.to_string()).unwrap_or_default()
+}
+
 /// The first word: every core command and alias, then extension commands.
-fn commands(current: &str, src: &impl Source) -> Vec<Candidate> {
+fn commands(root: &clap::Command, current: &str, src: &impl Source) -> Vec<Candidate> {
     let dashed = current.starts_with('-');
     let mut out = Vec::new();
-    for spec in cli::COMMANDS {
-        out.push(cand(spec.name, spec.about));
-        for alias in spec.aliases {
-            if dashed || !alias.starts_with('-') {
-                out.push(cand(*alias, spec.about));
-            }
+    if dashed {
+        for arg in root.get_arguments() {
+            let help = arg.get_help().map(|h| h.to_string()).unwrap_or_default();
+            out.extend(arg.get_short().map(|c| cand(format!("-{c}"), &help)));
+            out.extend(arg.get_long().map(|l| cand(format!("--{l}"), &help)));
+        }
+    }
+    for cmd in root.get_subcommands() {
+        for name in names(cmd).filter(|n| dashed || !n.starts_with('-')) {
+            out.push(cand(name, about(cmd)));
         }
     }
     if !dashed {
@@ -254,117 +276,117 @@ fn extension_commands(current: &str, src: &impl Source) -> Vec<Candidate> {
     found
 }
 
-/// The words after a core command.
-fn arguments(spec: &Spec, rest: &[&str], current: &str, src: &impl Source) -> Vec<Candidate> {
-    if spec.name == "ext" {
-        return ext_arguments(rest, current, src);
-    }
-    // Options come first: the argument reader stops at `--` or the first
-    // other word, and everything after is positional.
-    // An option that takes a value (`--wait SECONDS`) takes the next word.
-    const VALUED: &[&str] = &["--wait"];
-    let mut leading = 0;
-    let mut ended = false;
-    let mut words = rest.iter();
-    while let Some(w) = words.next() {
-        if *w == "--" {
-            leading += 1;
-            ended = true;
-            break;
-        }
-        if w.len() < 2 || !w.starts_with('-') {
-            break;
-        }
-        leading += 1;
-        if VALUED.contains(w) {
-            match words.next() {
-                Some(_) => leading += 1,
-                // Its value is the word being completed: nothing to offer.
+/// The one candidate that tells the shell script to complete directory
+/// names itself (no window or extension name can hold a TAB).
+const DIRS: &str = "\tdirs";
+
+/// The words after a command of the model, walked the way clap parses
+/// them: options anywhere before `--` (one that takes a value takes the
+/// next word), positionals in order, a trailing list taking everything.
+fn arguments(cmd: &clap::Command, rest: &[&str], current: &str, src: &impl Source) -> Vec<Candidate> {
+    let options: Vec<&Arg> = synopsis::visible(cmd).filter(|a| !a.is_positional()).collect();
+    let positionals: Vec<&Arg> = synopsis::visible(cmd).filter(|a| a.is_positional()).collect();
+    let option_named = |w: &str| {
+        options.iter().copied().find(|o| {
+            o.get_long().is_some_and(|l| w.strip_prefix("--") == Some(l))
+                || o.get_short().is_some_and(|c| w == format!("-{c}"))
+        })
+    };
+    let mut taken = 0;
+    let mut operands = false;
+    let mut i = 0;
+    while let Some(w) = rest.get(i) {
+        i += 1;
+        if !operands && *w == "--" {
+            operands = true;
+        } else if !operands && w.starts_with('-') && w.len() > 1 {
+            if let Some(opt) = option_named(w).filter(|o| takes_value(o)) {
+                if i == rest.len() {
+                    // Its value is the word being completed.
+                    return values(opt, src);
+                }
+                i += 1;
+            }
+        } else if cmd.has_subcommands() {
+            return match cmd.find_subcommand(w) {
+                Some(sub) => arguments(sub, &rest[i..], current, src),
+                None => Vec::new(),
+            };
+        } else {
+            match positionals.get(taken) {
+                // Everything after the first word of a trailing list is its own.
+                Some(p) if p.is_trailing_var_arg_set() => return Vec::new(),
+                Some(p) if many(p) => {}
+                Some(_) => taken += 1,
                 None => return Vec::new(),
             }
         }
     }
-    if leading < rest.len() {
-        return Vec::new();
-    }
-    if !ended && current.starts_with('-') {
-        return spec.flags.iter().map(|f| cand(*f, "")).collect();
-    }
-    match spec.name {
-        "send" | "read" | "screen" | "wait-done" => targets(&src.panes()),
-        "session" | "kill" => src
-            .sessions()
-            .into_iter()
-            .map(|s| cand(s, "session"))
-            .collect(),
-        "completions" => SHELLS.iter().map(|s| cand(*s, "")).collect(),
-        "state" => crate::commands::STATES
-            .iter()
-            .map(|s| cand(*s, ""))
-            .collect(),
-        "help" => cli::COMMANDS
-            .iter()
-            .map(|c| cand(c.name, c.about))
-            .collect(),
-        _ => Vec::new(),
-    }
-}
-
-/// `roost ext VERB ...`: the verbs, their options, installed names.
-fn ext_arguments(rest: &[&str], current: &str, src: &impl Source) -> Vec<Candidate> {
-    let Some((verb, args)) = rest.split_first() else {
-        return ext::VERBS.iter().map(|v| cand(v.0, v.2)).collect();
-    };
-    let Some(synopsis) = ext::VERBS.iter().find(|v| v.0 == *verb).map(|v| v.1) else {
-        return Vec::new();
-    };
-    let options = verb_options(synopsis);
-    let takes_value = |w: &str| options.iter().any(|(o, value)| *value && *o == w);
-    if args.last().is_some_and(|w| takes_value(w)) {
-        return Vec::new();
-    }
-    let mut positional = 0;
-    let mut operands = false;
-    let mut skip = false;
-    for w in args {
-        if std::mem::take(&mut skip) {
-            continue;
-        }
-        if operands || !w.starts_with('-') {
-            positional += 1;
-        } else if *w == "--" {
-            operands = true;
-        } else {
-            skip = takes_value(w);
-        }
-    }
     if current.starts_with('-') && !operands {
-        return options.iter().map(|(o, _)| cand(*o, "")).collect();
+        return options
+            .iter()
+            .filter_map(|o| o.get_long())
+            .map(|l| cand(format!("--{l}"), o_help(&options, l)))
+            .collect();
     }
-    match *verb {
-        "info" | "verify" | "update" | "remove" if positional == 0 => installed(src),
-        _ => Vec::new(),
+    if cmd.has_subcommands() {
+        return cmd
+            .get_subcommands()
+            .map(|s| cand(s.get_name(), about(s)))
+            .collect();
+    }
+    match positionals.get(taken) {
+        Some(p) => values(p, src),
+        None => Vec::new(),
     }
 }
 
-/// The options in a verb's synopsis: `[--ref REF]` and `--link DIR` take a
-/// value, `[--yes]` does not.
-fn verb_options(synopsis: &str) -> Vec<(&str, bool)> {
-    let words: Vec<&str> = synopsis.split_whitespace().collect();
-    let placeholder = |w: &&str| {
-        let w = w.trim_end_matches(']');
-        !w.is_empty() && w.bytes().all(|b| b.is_ascii_uppercase() || b == b'_')
-    };
-    words
+fn o_help(options: &[&Arg], long: &str) -> String {
+    options
         .iter()
-        .enumerate()
-        .filter_map(|(i, w)| {
-            let bare = w.trim_start_matches('[');
-            let name = bare.trim_end_matches(']');
-            let value = !bare.ends_with(']') && words.get(i + 1).is_some_and(placeholder);
-            name.starts_with("--").then_some((name, value))
-        })
-        .collect()
+        .find(|o| o.get_long() == Some(long))
+        .and_then(|o| o.get_help())
+        .map(|h| h.to_string())
+        .unwrap_or_default()
+}
+
+fn takes_value(arg: &Arg) -> bool {
+    !matches!(
+        arg.get_action(),
+        ArgAction::SetTrue | ArgAction::SetFalse | ArgAction::Count
+    )
+}
+
+fn many(arg: &Arg) -> bool {
+    arg.get_num_args().is_some_and(|n| n.max_values() > 1)
+}
+
+/// What may fill `arg`: told by its value name (TARGET, SESSION, STATE),
+/// its listed values, or its hint (a directory, an installed extension).
+fn values(arg: &Arg, src: &impl Source) -> Vec<Candidate> {
+    let listed: Vec<Candidate> = arg
+        .get_possible_values()
+        .iter()
+        .filter(|v| !v.is_hide_set())
+        .map(|v| cand(v.get_name(), v.get_help().map(|h| h.to_string()).unwrap_or_default()))
+        .collect();
+    if !listed.is_empty() {
+        return listed;
+    }
+    match (synopsis::value_name(arg).as_str(), arg.get_value_hint()) {
+        ("TARGET", _) => targets(&src.panes()),
+        ("SESSION", _) => src.sessions().into_iter().map(|s| cand(s, "session")).collect(),
+        ("STATE", _) => crate::commands::STATES.iter().map(|s| cand(*s, "")).collect(),
+        ("COMMAND", _) => {
+            let root = cli::built();
+            root.get_subcommands()
+                .map(|c| cand(c.get_name(), about(c)))
+                .collect()
+        }
+        (_, ValueHint::DirPath) => vec![cand(DIRS, "")],
+        (_, cli::model::INSTALLED) => installed(src),
+        _ => Vec::new(),
+    }
 }
 
 /// Installed extension names: the distinct second fields of ext.index.
@@ -550,7 +572,9 @@ mod tests {
         assert_eq!(values(&["send"], "--", &src), ["--force", "--wait"]);
         assert!(values(&["send", "--wait"], "", &src).is_empty());
         assert_eq!(values(&["status"], "-", &src), ["--json"]);
-        assert!(values(&["send", "%1"], "--", &src).is_empty());
+        // Options may follow TARGET until TEXT begins, as the parser takes them.
+        assert_eq!(values(&["send", "%1"], "--", &src), ["--force", "--wait"]);
+        assert!(values(&["send", "%1", "hi"], "--", &src).is_empty());
         assert!(values(&["send", "--"], "-", &src).is_empty());
         assert!(values(&["spawn"], "-", &src).is_empty());
     }
@@ -567,7 +591,7 @@ mod tests {
         assert_eq!(values(&[], "statu", &src), ["status"]);
         assert_eq!(
             candidates(&[], "statu", &src)[0].about,
-            cli::find(b"status").unwrap().about
+            "the server, its sessions and every pane with its state"
         );
         assert!(values(&[], "N", &src).is_empty());
         for off in [
@@ -595,8 +619,7 @@ mod tests {
             no_ext: true,
             ..Fake::default()
         };
-        let verbs: Vec<&str> = ext::VERBS.iter().map(|v| v.0).collect();
-        assert_eq!(values(&["ext"], "", &src), verbs);
+        assert_eq!(values(&["ext"], "", &src), cli::EXT_VERBS);
         for verb in ["info", "verify", "update", "remove"] {
             assert_eq!(
                 values(&["ext", verb], "", &src),
@@ -610,8 +633,13 @@ mod tests {
         assert!(values(&["ext", "list"], "", &src).is_empty());
         assert_eq!(
             values(&["ext", "install", "o/r"], "--", &src),
-            ["--ref", "--yes", "--link"]
+            ["--ref", "--link", "--yes"]
         );
+        // A directory argument hands over to the shell's own directory completion.
+        assert_eq!(values(&["ext", "install", "--link"], "", &src), [DIRS]);
+        assert_eq!(values(&["ext", "check"], "x", &src), [DIRS]);
+        assert_eq!(values(&["ext", "new", "n"], "", &src), [DIRS]);
+        assert!(values(&["ext", "new"], "", &src).is_empty());
         assert!(values(&["ext", "install", "--ref"], "", &src).is_empty());
         assert!(values(&["ext", "remove", "--"], "-", &src).is_empty());
         assert!(values(&["ext", "remove", "--", "x"], "", &src).is_empty());
@@ -642,19 +670,5 @@ mod tests {
         assert_eq!(values(&["session"], "w", &src), ["work"]);
         assert_eq!(values(&["completions"], "", &src), SHELLS);
         assert_eq!(values(&["state"], "b", &src), ["blocked"]);
-    }
-
-    #[test]
-    fn verb_options_tell_flags_from_options_with_values() {
-        assert_eq!(
-            verb_options("OWNER/REPO [--ref REF] [--yes]"),
-            [("--ref", true), ("--yes", false)]
-        );
-        assert_eq!(verb_options("NAME [--purge]"), [("--purge", false)]);
-        assert_eq!(
-            verb_options("--link DIR [--yes]"),
-            [("--link", true), ("--yes", false)]
-        );
-        assert!(verb_options("[NAME]").is_empty());
     }
 }

@@ -27,8 +27,9 @@ pub fn main(args: &[OsString]) -> u8 {
     if word == b"__complete" {
         return complete::main(rest);
     }
-    if let Some(spec) = cli::find(word) {
-        return match commands::run(spec, rest) {
+    if cli::find(word).is_some() {
+        let word = OsStr::from_bytes(word).to_owned();
+        return match commands::run(&word, rest) {
             Ok(code) => code,
             Err(e) => e.report(),
         };

@@ -7,10 +7,7 @@ use std::fmt;
 pub enum Error {
     /// A malformed command line (exit 2). `cmd` names the verb whose usage
     /// line follows the message; `None` means the top-level usage line alone.
-    Usage {
-        cmd: Option<&'static str>,
-        msg: String,
-    },
+    Usage { cmd: Option<String>, msg: String },
     /// A refusal or failure the user can act on. `code` is 1 unless a command
     /// documents another (send: 2 no target, 3 blocked).
     Fail {
@@ -26,7 +23,7 @@ pub type Result<T> = std::result::Result<T, Error>;
 impl Error {
     pub fn usage(cmd: &'static str, msg: impl Into<String>) -> Error {
         Error::Usage {
-            cmd: Some(cmd),
+            cmd: Some(cmd.to_string()),
             msg: msg.into(),
         }
     }

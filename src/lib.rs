@@ -24,9 +24,6 @@ pub mod testing {
     pub use crate::ext::{lock, manifest, names};
 }
 
-/// The `roost ext` verbs: name, synopsis, what it does.
-pub use ext::VERBS as EXT_VERBS;
-
 /// The product version (semver, from Cargo.toml).
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 

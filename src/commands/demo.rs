@@ -2,7 +2,6 @@
 //! HOME and XDG tree, a private server socket, two stand-in agents. It runs
 //! the real `roost` commands and removes everything when it ends.
 
-use super::Args;
 use crate::error::{Error, Result};
 use crate::paths::Paths;
 use std::ffi::OsString;
@@ -12,9 +11,7 @@ use std::process::{Command, Stdio};
 const EXAMPLE_MANIFEST: &str = include_str!("../../share/example-ext/roost-ext.json");
 const EXAMPLE_COMMAND: &str = include_str!("../../share/example-ext/bin/roost-tally");
 
-pub fn run(a: &mut Args) -> Result<u8> {
-    a.options(&[])?;
-    a.done()?;
+pub fn run() -> Result<u8> {
     let fail = |what: &str, e: &dyn std::fmt::Display| Error::fail("demo", format!("{what}: {e}"));
     let sandbox = Sandbox::new().map_err(|e| fail("cannot make the sandbox", &e))?;
     println!(

@@ -1,6 +1,6 @@
 //! `doctor`: checks the pieces roost depends on and says what to fix.
 
-use super::{Args, Ctx};
+use super::Ctx;
 use crate::error::Result;
 use crate::tmux;
 
@@ -25,9 +25,7 @@ impl Report {
 /// Oldest tmux with everything roost uses (pane options, `new-window -e`).
 const MIN_TMUX: (u32, u32) = (3, 0);
 
-pub fn run(ctx: &Ctx, a: &mut Args) -> Result<u8> {
-    a.options(&[])?;
-    a.done()?;
+pub fn run(ctx: &Ctx) -> Result<u8> {
     let mut r = Report { problems: 0 };
     match tmux::version() {
         Ok(text) => match tmux::Version::parse(&text) {

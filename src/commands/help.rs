@@ -1,49 +1,38 @@
-//! `help [COMMAND]`, `version`, and `completions SHELL`: what roost says
-//! about itself.
+//! `help [COMMAND [VERB]]`, `version`, and `completions SHELL`: what roost
+//! says about itself. Help text comes from the command model.
 
-use super::Args;
-use crate::cli;
+use crate::cli::model::{CompletionsArgs, HelpArgs};
 use crate::error::{Error, Result};
 
-pub fn help(a: &mut Args) -> Result<u8> {
-    match a.optional("COMMAND")? {
-        None => print!("{}", cli::help_text()),
-        Some(word) => match cli::find(word.as_bytes()) {
-            Some(spec) => println!("{}\n  {}", cli::command_usage(spec.name), spec.about),
-            None => {
-                return Err(
-                    Error::fail("help", format!("'{word}' is not a built-in command"))
-                        .hint("roost help lists them; roost ext list shows extension commands"),
-                )
-            }
-        },
+pub fn help(a: HelpArgs) -> Result<u8> {
+    let mut root = crate::cli::built();
+    let mut cmd = &mut root;
+    for word in &a.words {
+        let found = cmd
+            .get_subcommands()
+            .find(|c| c.get_name() == word || c.get_all_aliases().any(|x| x == word))
+            .map(|c| c.get_name().to_string());
+        let Some(name) = found else {
+            let what = if cmd.get_name() == "roost" {
+                format!("'{word}' is not a built-in command (roost ext list shows extension commands)")
+            } else {
+                format!("'{word}' is not a verb of roost {}", cmd.get_name())
+            };
+            return Err(Error::usage("help", what));
+        };
+        cmd = cmd.find_subcommand_mut(&name).expect("found above");
     }
+    print!("{}", cmd.render_long_help());
     Ok(0)
 }
 
-pub fn version(a: &mut Args) -> Result<u8> {
-    a.options(&[])?;
-    a.done()?;
+pub fn version() -> Result<u8> {
     println!("{}", crate::VERSION);
     Ok(0)
 }
 
 /// `completions SHELL`: the script, from `complete.rs`.
-pub fn completions(a: &mut Args) -> Result<u8> {
-    a.options(&[])?;
-    let shells = crate::complete::SHELLS.join(", ");
-    let shell = a
-        .optional("SHELL")?
-        .ok_or_else(|| Error::usage("completions", format!("missing SHELL ({shells})")))?;
-    a.done()?;
-    match crate::complete::script(&shell) {
-        Some(script) => print!("{script}"),
-        None => {
-            return Err(Error::usage(
-                "completions",
-                format!("unknown shell '{shell}' (one of {shells})"),
-            ))
-        }
-    }
+pub fn completions(a: CompletionsArgs) -> Result<u8> {
+    print!("{}", crate::complete::script(a.shell));
     Ok(0)
 }

@@ -13,44 +13,42 @@ mod status;
 mod target;
 mod wait;
 
-use crate::cli::Spec;
+use crate::cli::model::{Command, ExtArgs};
+use crate::cli::Parsed;
 use crate::error::{Error, Result};
 use crate::paths::Paths;
 use crate::tmux::Tmux;
 use std::ffi::OsString;
-use std::os::unix::ffi::OsStrExt;
 
 pub use pane::STATES;
 
-/// Runs the built-in command `spec` with the words after its name.
-pub fn run(spec: &'static Spec, args: &[OsString]) -> Result<u8> {
-    let mut a = Args::new(spec, args);
-    let ctx = Ctx::new(spec.name);
-    match spec.name {
-        "up" => session::up(&ctx, &mut a, "main"),
-        "session" => {
-            a.options(&[])?;
-            let name = a.required("NAME")?;
-            session::up(&ctx, &mut a, &name)
-        }
-        "spawn" => spawn::run(&ctx, &mut a),
-        "send" => send::run(&ctx, &mut a),
-        "read" => read::read(&ctx, &mut a),
-        "screen" => read::screen(&ctx, &mut a),
-        "reply" => pane::reply(&ctx, &mut a),
-        "state" => pane::state(&ctx, &mut a),
-        "whoami" => pane::whoami(&ctx, &mut a),
-        "wait-done" => wait::run(&ctx, &mut a),
-        "status" => status::run(&ctx, &mut a),
-        "kill" => session::kill(&ctx, &mut a),
-        "doctor" => doctor::run(&ctx, &mut a),
-        "demo" => demo::run(&mut a),
-        "ext" => crate::ext::run(args),
-        "completions" => help::completions(&mut a),
-        "help" => help::help(&mut a),
-        "version" => help::version(&mut a),
-        // Every name in the table is routed above; a new one lands here.
-        other => Err(Error::fail(other, "has no handler: a bug in roost")),
+/// Runs the built-in command `word` names with the words after it: parsed
+/// by the model, then handed to its handler.
+pub fn run(word: &OsString, rest: &[OsString]) -> Result<u8> {
+    let (name, command) = match crate::cli::parse(word, rest)? {
+        Parsed::Shown => return Ok(0),
+        Parsed::Run { name, command } => (name, command),
+    };
+    let ctx = Ctx::new(name);
+    match command {
+        Command::Up => session::up(&ctx, "main"),
+        Command::Session(a) => session::up(&ctx, &a.name),
+        Command::Spawn(a) => spawn::run(&ctx, a),
+        Command::Send(a) => send::run(&ctx, a),
+        Command::Read(a) => read::read(&ctx, a),
+        Command::Screen(a) => read::screen(&ctx, a),
+        Command::Reply(a) => pane::reply(&ctx, a),
+        Command::State(a) => pane::state(&ctx, a),
+        Command::Whoami => pane::whoami(&ctx),
+        Command::WaitDone(a) => wait::run(&ctx, a),
+        Command::Status(a) => status::run(&ctx, a),
+        Command::Kill(a) => session::kill(&ctx, a),
+        Command::Doctor => doctor::run(&ctx),
+        Command::Demo => demo::run(),
+        Command::Ext(ExtArgs { verb }) => crate::ext::run(verb),
+        Command::Completions(a) => help::completions(a),
+        Command::Help(a) => help::help(a),
+        Command::Version => help::version(),
     }
 }
 
@@ -102,103 +100,5 @@ impl Ctx {
     /// A tmux failure as this command's error.
     pub fn tmux_err(&self, e: crate::tmux::TmuxError) -> Error {
         Error::fail(self.cmd, e.0)
-    }
-}
-
-/// The words after a command: leading options first (up to the first
-/// positional word or `--`), then positionals.
-pub struct Args {
-    cmd: &'static str,
-    raw: Vec<OsString>,
-    flags: Vec<String>,
-    rest: std::collections::VecDeque<OsString>,
-}
-
-impl Args {
-    fn new(spec: &'static Spec, args: &[OsString]) -> Args {
-        let mut rest: std::collections::VecDeque<OsString> = args.iter().cloned().collect();
-        let mut flags = Vec::new();
-        while let Some(word) = rest.front() {
-            let bytes = word.as_bytes();
-            if bytes == b"--" {
-                rest.pop_front();
-                break;
-            }
-            if bytes.len() < 2 || bytes[0] != b'-' {
-                break;
-            }
-            flags.push(word.to_string_lossy().into_owned());
-            rest.pop_front();
-        }
-        Args {
-            cmd: spec.name,
-            raw: args.to_vec(),
-            flags,
-            rest,
-        }
-    }
-
-    /// Accepts exactly these options; anything else is a usage error.
-    pub fn options(&self, known: &[&str]) -> Result<()> {
-        match self.flags.iter().find(|f| !known.contains(&f.as_str())) {
-            Some(f) => Err(Error::usage(self.cmd, format!("unknown option {f}"))),
-            None => Ok(()),
-        }
-    }
-
-    pub fn has(&self, flag: &str) -> bool {
-        self.flags.iter().any(|f| f == flag)
-    }
-
-    /// The next positional word, which must be text.
-    pub fn optional(&mut self, what: &str) -> Result<Option<String>> {
-        match self.rest.pop_front() {
-            None => Ok(None),
-            Some(w) => w
-                .into_string()
-                .map(Some)
-                .map_err(|_| Error::usage(self.cmd, format!("{what} is not valid UTF-8"))),
-        }
-    }
-
-    pub fn required(&mut self, what: &str) -> Result<String> {
-        self.optional(what)?
-            .ok_or_else(|| Error::usage(self.cmd, format!("missing {what}")))
-    }
-
-    /// An optional positive number (a line count or seconds).
-    pub fn number(&mut self, what: &str, default: u64) -> Result<u64> {
-        match self.optional(what)? {
-            None => Ok(default),
-            Some(n) => match n.parse::<u64>() {
-                Ok(v) if v > 0 => Ok(v),
-                _ => Err(Error::usage(
-                    self.cmd,
-                    format!("{what} must be a positive whole number, not '{n}'"),
-                )),
-            },
-        }
-    }
-
-    /// Every word after the command, options included, as given (for
-    /// commands whose words are all text).
-    pub fn raw(&self) -> Vec<OsString> {
-        self.raw.clone()
-    }
-
-    /// Everything left, as given.
-    pub fn rest(&mut self) -> Vec<OsString> {
-        self.rest.drain(..).collect()
-    }
-
-    /// Refuses leftover words.
-    pub fn done(&self) -> Result<()> {
-        match self.rest.front() {
-            Some(extra) => Err(Error::usage(
-                self.cmd,
-                format!("unexpected argument '{}'", extra.to_string_lossy()),
-            )),
-            None => Ok(()),
-        }
     }
 }

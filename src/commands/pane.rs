@@ -2,21 +2,16 @@
 //! `whoami`. Outside roost the first two are silent no-ops, so agent hooks
 //! can call them unconditionally.
 
-use super::{Args, Ctx};
+use super::Ctx;
+use crate::cli::model::{ReplyArgs, StateArgs};
 use crate::error::{Error, Result};
 use std::io::Read;
 use std::os::unix::ffi::OsStrExt;
 
 pub const STATES: &[&str] = &["idle", "working", "blocked", "done", "error"];
 
-pub fn reply(ctx: &Ctx, a: &mut Args) -> Result<u8> {
-    let words = a.raw();
-    if words.is_empty() {
-        return Err(Error::usage(
-            ctx.cmd,
-            "missing TEXT (or - to read it from stdin)",
-        ));
-    }
+pub fn reply(ctx: &Ctx, a: ReplyArgs) -> Result<u8> {
+    let words = a.text;
     let Some(pane) = ctx.tmux.caller_pane() else {
         return Ok(0);
     };
@@ -42,9 +37,8 @@ pub fn reply(ctx: &Ctx, a: &mut Args) -> Result<u8> {
     Ok(0)
 }
 
-pub fn state(ctx: &Ctx, a: &mut Args) -> Result<u8> {
-    let word = a.required("STATE")?;
-    a.done()?;
+pub fn state(ctx: &Ctx, a: StateArgs) -> Result<u8> {
+    let word = a.state;
     // Refused everywhere, inside roost or not, so a hook with a typo is
     // caught the first time it is tried. Exit 1, not 2: hook runners give
     // 2 a meaning of their own (Claude Code: "block, and show the model").
@@ -64,9 +58,7 @@ pub fn state(ctx: &Ctx, a: &mut Args) -> Result<u8> {
     Ok(0)
 }
 
-pub fn whoami(ctx: &Ctx, a: &mut Args) -> Result<u8> {
-    a.options(&[])?;
-    a.done()?;
+pub fn whoami(ctx: &Ctx) -> Result<u8> {
     match ctx.tmux.caller_pane() {
         Some(pane) => {
             println!("{pane}");

@@ -1,16 +1,14 @@
 //! `read TARGET [N]` (the recorded reply, else the screen) and
 //! `screen TARGET [N]` (the last N non-blank lines of the pane).
 
-use super::{target, Args, Ctx};
+use super::{target, Ctx};
+use crate::cli::model::LinesArgs;
 use crate::error::Result;
 
 const DEFAULT_LINES: u64 = 40;
 
-pub fn read(ctx: &Ctx, a: &mut Args) -> Result<u8> {
-    a.options(&[])?;
-    let target = a.required("TARGET")?;
-    let n = a.number("N", DEFAULT_LINES)?;
-    a.done()?;
+pub fn read(ctx: &Ctx, a: LinesArgs) -> Result<u8> {
+    let (target, n) = (a.target, a.n.unwrap_or(DEFAULT_LINES));
     let pane = target::resolve(ctx, &target)?;
     match ctx
         .tmux
@@ -32,11 +30,8 @@ pub fn read(ctx: &Ctx, a: &mut Args) -> Result<u8> {
     Ok(0)
 }
 
-pub fn screen(ctx: &Ctx, a: &mut Args) -> Result<u8> {
-    a.options(&[])?;
-    let target = a.required("TARGET")?;
-    let n = a.number("N", DEFAULT_LINES)?;
-    a.done()?;
+pub fn screen(ctx: &Ctx, a: LinesArgs) -> Result<u8> {
+    let (target, n) = (a.target, a.n.unwrap_or(DEFAULT_LINES));
     let pane = target::resolve(ctx, &target)?;
     print!("{}", last_lines(ctx, &pane.id, n)?);
     Ok(0)

@@ -1,13 +1,12 @@
 //! `up`/`start`/plain `roost`, `session NAME`, and `kill`/`down`/`stop`.
 
-use super::{target, Args, Ctx};
+use super::{target, Ctx};
+use crate::cli::model::KillArgs;
 use crate::error::{Error, Result};
 use std::io::IsTerminal;
 
 /// Makes sure the session exists (starting the server if needed) and attaches.
-pub fn up(ctx: &Ctx, a: &mut Args, name: &str) -> Result<u8> {
-    a.options(&[])?;
-    a.done()?;
+pub fn up(ctx: &Ctx, name: &str) -> Result<u8> {
     target::check_name(ctx, "session name", name)?;
     ensure(ctx, name)?;
     if !(std::io::stdin().is_terminal() && std::io::stdout().is_terminal()) {
@@ -44,10 +43,8 @@ pub fn ensure(ctx: &Ctx, name: &str) -> Result<()> {
     }
 }
 
-pub fn kill(ctx: &Ctx, a: &mut Args) -> Result<u8> {
-    a.options(&[])?;
-    let session = a.optional("SESSION")?;
-    a.done()?;
+pub fn kill(ctx: &Ctx, a: KillArgs) -> Result<u8> {
+    let session = a.session;
     if !ctx.tmux.is_running() {
         ctx.require_tmux()?;
         if let Some(s) = session {

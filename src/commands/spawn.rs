@@ -3,14 +3,13 @@
 //! the window outlives its program (tmux's remain-on-exit), so an agent that
 //! stops keeps its last words on screen until it is killed or replaced.
 
-use super::{session, target, Args, Ctx};
+use super::{session, target, Ctx};
+use crate::cli::model::SpawnArgs;
 use crate::error::{Error, Result};
 use std::ffi::{OsStr, OsString};
 
-pub fn run(ctx: &Ctx, a: &mut Args) -> Result<u8> {
-    a.options(&[])?;
-    let name = a.required("NAME")?;
-    let command = a.rest();
+pub fn run(ctx: &Ctx, a: SpawnArgs) -> Result<u8> {
+    let (name, command) = (a.name, a.cmd);
     target::check_name(ctx, "window name", &name)?;
     let start = ctx.server_start()?;
     check_program(ctx, &command, &start.path)?;

@@ -1,13 +1,12 @@
 //! `status [--json]`: the server, its sessions, and every pane with its state.
 
-use super::{Args, Ctx};
+use super::Ctx;
+use crate::cli::model::JsonArgs;
 use crate::error::Result;
 use crate::tmux::{Pane, Session};
 use serde_json::json;
 
-pub fn run(ctx: &Ctx, a: &mut Args) -> Result<u8> {
-    a.options(&["--json"])?;
-    a.done()?;
+pub fn run(ctx: &Ctx, a: JsonArgs) -> Result<u8> {
     let socket = ctx.tmux.socket.value().to_string_lossy().into_owned();
     let fleet = if ctx.tmux.socket_exists() {
         ctx.tmux.sessions().ok().zip(ctx.tmux.panes().ok())
@@ -17,7 +16,7 @@ pub fn run(ctx: &Ctx, a: &mut Args) -> Result<u8> {
     if fleet.is_none() {
         ctx.require_tmux()?;
     }
-    if a.has("--json") {
+    if a.json {
         println!(
             "{}",
             crate::untrusted::json(&to_json(&socket, fleet.as_ref()))

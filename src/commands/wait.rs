@@ -1,17 +1,15 @@
 //! `wait-done TARGET [SECONDS]`: block until the agent says it is finished.
 
-use super::{target, Args, Ctx};
+use super::{target, Ctx};
+use crate::cli::model::WaitArgs;
 use crate::error::{Error, Result};
 use std::time::{Duration, Instant};
 
 const DEFAULT_SECONDS: u64 = 600;
 const POLL: Duration = Duration::from_millis(200);
 
-pub fn run(ctx: &Ctx, a: &mut Args) -> Result<u8> {
-    a.options(&[])?;
-    let target = a.required("TARGET")?;
-    let seconds = a.number("SECONDS", DEFAULT_SECONDS)?;
-    a.done()?;
+pub fn run(ctx: &Ctx, a: WaitArgs) -> Result<u8> {
+    let (target, seconds) = (a.target, a.seconds.unwrap_or(DEFAULT_SECONDS));
     let pane = target::resolve(ctx, &target)?;
     let who = target::describe(&target, &pane.id);
     let deadline = Instant::now() + Duration::from_secs(seconds);

@@ -2,21 +2,17 @@
 //! directory, so authors see what install would refuse, or what it would
 //! claim and ask for. Nothing is installed.
 
-use super::{checks, git, hash, store, Words};
+use super::{checks, git, hash, store};
+use crate::cli::model::CheckArgs;
 use crate::error::{Error, Result};
 use crate::untrusted::printable;
 use serde_json::json;
 use std::os::unix::ffi::OsStrExt;
-use std::path::PathBuf;
 
 const CMD: &str = "ext check";
 
-pub fn run(a: &mut Words) -> Result<u8> {
-    let as_json = a.flag("--json", None);
-    let words = std::mem::replace(a, Words::new(&[])).positionals(CMD, 1)?;
-    let Some(dir) = words.into_iter().next().map(PathBuf::from) else {
-        return Err(Error::usage(CMD, "missing DIR"));
-    };
+pub fn run(a: CheckArgs) -> Result<u8> {
+    let (as_json, dir) = (a.json, a.dir);
     if !dir.is_dir() {
         return Err(Error::fail(
             CMD,

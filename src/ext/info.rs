@@ -1,19 +1,16 @@
 //! `roost ext info NAME [--json]`: the lock entry, the manifest as found in
 //! the clone, and both directories.
 
-use super::{store, Words};
+use super::store;
+use crate::cli::model::InfoArgs;
 use crate::error::{Error, Result};
 use crate::untrusted::printable;
 use serde_json::{json, Value};
 
 const CMD: &str = "ext info";
 
-pub fn run(a: &mut Words) -> Result<u8> {
-    let as_json = a.flag("--json", None);
-    let words = std::mem::replace(a, Words::new(&[])).positionals(CMD, 1)?;
-    let Some(name) = words.into_iter().next() else {
-        return Err(Error::usage(CMD, "missing NAME"));
-    };
+pub fn run(a: InfoArgs) -> Result<u8> {
+    let (as_json, name) = (a.json, a.name);
     if !crate::index::valid_name(name.as_bytes()) {
         return Err(super::no_such(CMD, &name));
     }

@@ -7,28 +7,20 @@ use super::consent::{self, Answer, Offer};
 use super::lock::{utc_timestamp, Lock, NewEntry};
 use super::manifest::Manifest;
 use super::store::{self, Action, Store};
-use super::{checks, git, hash, names, Words};
+use super::{checks, git, hash, names};
+use crate::cli::model::InstallArgs;
 use crate::error::{Error, Result};
 use crate::paths::Paths;
 use std::path::{Path, PathBuf};
 
 const CMD: &str = "ext install";
 
-pub fn run(a: &mut Words) -> Result<u8> {
-    let yes = a.flag("--yes", Some("-y"));
-    let reference = a.value(CMD, "--ref")?;
-    if let Some(dir) = a.value(CMD, "--link")? {
-        std::mem::replace(a, Words::new(&[])).positionals(CMD, 0)?;
-        if reference.is_some() {
-            return Err(Error::usage(
-                CMD,
-                "--link installs a directory as it is; --ref does not apply",
-            ));
-        }
+pub fn run(a: InstallArgs) -> Result<u8> {
+    let (yes, reference) = (a.yes, a.git_ref);
+    if let Some(dir) = a.link {
         return link(&dir, yes);
     }
-    let words = std::mem::replace(a, Words::new(&[])).positionals(CMD, 1)?;
-    let Some(repo) = words.into_iter().next() else {
+    let Some(repo) = a.repo else {
         return Err(Error::usage(CMD, "missing OWNER/REPO"));
     };
     let fail = |msg: String| Error::fail(CMD, msg);
@@ -261,10 +253,11 @@ impl Drop for Made {
 /// `install --link DIR`, for authors: the index points into DIR itself.
 /// Nothing is copied or pinned; the consent block says so. The same gates
 /// and conflicts apply, and `remove` never deletes DIR.
-fn link(dir: &str, yes: bool) -> Result<u8> {
+fn link(dir: &std::path::Path, yes: bool) -> Result<u8> {
     let fail = |msg: String| Error::fail(CMD, msg);
     let paths = super::writable_paths(CMD)?;
-    let dir = std::fs::canonicalize(dir).map_err(|e| fail(format!("cannot link {dir}: {e}")))?;
+    let dir = std::fs::canonicalize(dir)
+        .map_err(|e| fail(format!("cannot link {}: {e}", dir.display())))?;
     let Some(shown) = dir.to_str().filter(|d| !d.chars().any(char::is_control)) else {
         return Err(fail(format!(
             "cannot link {}: roost records a directory path only when it is UTF-8 without control characters",

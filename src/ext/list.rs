@@ -2,7 +2,8 @@
 //! a loud warning on stderr when ext.lock and ext.index disagree.
 
 use super::lock::{IndexLine, Lock};
-use super::{store, Words};
+use super::store;
+use crate::cli::model::JsonArgs;
 use crate::error::{Error, Result};
 use crate::index::Entry;
 use crate::paths::Paths;
@@ -12,9 +13,8 @@ use std::collections::BTreeMap;
 
 const CMD: &str = "ext list";
 
-pub fn run(a: &mut Words) -> Result<u8> {
-    let as_json = a.flag("--json", None);
-    std::mem::replace(a, Words::new(&[])).positionals(CMD, 0)?;
+pub fn run(a: JsonArgs) -> Result<u8> {
+    let as_json = a.json;
     let paths = super::paths(CMD)?;
     let lock = store::read_lock(&paths).map_err(|e| Error::fail(CMD, e))?;
     let rows: Vec<Row> = lock

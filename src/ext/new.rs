@@ -2,19 +2,16 @@
 //! from: manifest, `bin/roost-NAME` (POSIX sh, executable bit committed),
 //! and a README on the contract, committed once. It passes `roost ext check`.
 
-use super::{author, Words};
+use super::author;
+use crate::cli::model::NewArgs;
 use crate::error::{Error, Result};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 const CMD: &str = "ext new";
 
-pub fn run(a: &mut Words) -> Result<u8> {
-    let words = std::mem::replace(a, Words::new(&[])).positionals(CMD, 2)?;
-    let mut words = words.into_iter();
-    let Some(name) = words.next() else {
-        return Err(Error::usage(CMD, "missing NAME"));
-    };
+pub fn run(a: NewArgs) -> Result<u8> {
+    let name = a.name;
     let fail = |m: String| Error::fail(CMD, m);
     if !crate::index::valid_name(name.as_bytes()) {
         return Err(fail(format!(
@@ -27,7 +24,7 @@ pub fn run(a: &mut Words) -> Result<u8> {
             "{name} is a roost core command; an extension cannot claim it"
         )));
     }
-    let dir = PathBuf::from(words.next().unwrap_or_else(|| format!("roost-{name}")));
+    let dir = a.dir.unwrap_or_else(|| PathBuf::from(format!("roost-{name}")));
     if dir.exists() && !dir.is_dir() {
         return Err(
             fail(format!("{} exists and is not a directory", dir.display()))

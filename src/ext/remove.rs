@@ -1,20 +1,14 @@
 //! `roost ext remove NAME [--purge]`: drop the record (ext.lock + ext.index
 //! first), then the clone; keep the extension's data unless `--purge`.
 
-use super::{
-    store::{Action, Store},
-    Words,
-};
+use super::store::{Action, Store};
+use crate::cli::model::RemoveArgs;
 use crate::error::{Error, Result};
 
 const CMD: &str = "ext remove";
 
-pub fn run(a: &mut Words) -> Result<u8> {
-    let purge = a.flag("--purge", None);
-    let words = std::mem::replace(a, Words::new(&[])).positionals(CMD, 1)?;
-    let Some(name) = words.into_iter().next() else {
-        return Err(Error::usage(CMD, "missing NAME"));
-    };
+pub fn run(a: RemoveArgs) -> Result<u8> {
+    let (purge, name) = (a.purge, a.name);
     if !crate::index::valid_name(name.as_bytes()) {
         return Err(super::no_such(CMD, &name));
     }

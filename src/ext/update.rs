@@ -6,19 +6,20 @@ use super::consent::{self, Answer, Offer};
 use super::install::{self, Fetched};
 use super::lock::{utc_timestamp, NewEntry};
 use super::store::{self, Action, Store};
-use super::{diff, git, hash, names, Words};
+use super::{diff, git, hash, names};
+use crate::cli::model::UpdateArgs;
 use crate::error::{Error, Result};
 use crate::paths::Paths;
 use std::io::{IsTerminal, Write};
 
 const CMD: &str = "ext update";
 
-pub fn run(a: &mut Words) -> Result<u8> {
-    let yes = a.flag("--yes", Some("-y"));
+pub fn run(a: UpdateArgs) -> Result<u8> {
+    let yes = a.yes;
     // `--grant AUTHORITY` (repeatable): the authority a scripted update
     // may add. Without it, --yes never grants more than before.
     let mut grants = Vec::new();
-    while let Some(grant) = a.value(CMD, "--grant")? {
+    for grant in a.grant {
         if !crate::dispatch::KNOWN_AUTHORITIES.contains(&grant.as_str()) {
             return Err(Error::usage(
                 CMD,
@@ -31,10 +32,9 @@ pub fn run(a: &mut Words) -> Result<u8> {
         }
         grants.push(grant);
     }
-    let words = std::mem::replace(a, Words::new(&[])).positionals(CMD, 1)?;
     let paths = super::writable_paths(CMD)?;
     let lock = store::read_lock(&paths).map_err(|e| Error::fail(CMD, e))?;
-    let names = super::chosen(CMD, &lock, words.into_iter().next())?;
+    let names = super::chosen(CMD, &lock, a.name)?;
     if names.is_empty() {
         println!("no extensions installed");
         return Ok(0);

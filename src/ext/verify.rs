@@ -2,7 +2,8 @@
 //! the files on disk and compare it with the one recorded at install.
 
 use super::git::{self, Leaf, Leaves};
-use super::{hash, store, Words};
+use super::{hash, store};
+use crate::cli::model::NameArgs;
 use crate::error::{Error, Result};
 use crate::untrusted::printable;
 use gix::objs::tree::EntryKind;
@@ -12,11 +13,10 @@ use std::path::Path;
 
 const CMD: &str = "ext verify";
 
-pub fn run(a: &mut Words) -> Result<u8> {
-    let words = std::mem::replace(a, Words::new(&[])).positionals(CMD, 1)?;
+pub fn run(a: NameArgs) -> Result<u8> {
     let paths = super::paths(CMD)?;
     let lock = store::read_lock(&paths).map_err(|e| Error::fail(CMD, e))?;
-    let one = words.into_iter().next();
+    let one = a.name;
     let everything = one.is_none();
     let names = super::chosen(CMD, &lock, one)?;
     let mut differing = 0;

@@ -6,16 +6,12 @@
 mod lock;
 mod text;
 
-use super::{target, Args, Ctx};
+use super::{target, Ctx};
+use crate::cli::model::SendArgs;
 use crate::error::{Error, Result};
 use crate::tmux::Tmux;
-use std::ffi::OsString;
 use std::os::unix::ffi::OsStrExt;
 use std::time::{Duration, Instant};
-
-/// How long send waits, by default, for the pane's lock and for its
-/// program to be ready for a paste.
-const DEFAULT_WAIT: u64 = 30;
 
 /// How long pasted text may take to show on the screen when nothing says
 /// the program took it.
@@ -42,56 +38,10 @@ struct Request {
     text: Vec<u8>,
 }
 
-/// Options come before TARGET; everything after it is TEXT (a `--` right
-/// after TARGET is dropped, so TEXT may start with `-`).
-fn parse(ctx: &Ctx, words: Vec<OsString>) -> Result<Request> {
-    let mut words = words.into_iter().peekable();
-    let mut force = false;
-    let mut wait = DEFAULT_WAIT;
-    let seconds = |v: &str| match v.parse::<u64>() {
-        Ok(n) if n > 0 => Ok(n),
-        _ => Err(Error::usage(
-            ctx.cmd,
-            format!("--wait takes a positive whole number of seconds, not '{v}'"),
-        )),
-    };
-    while let Some(word) = words.peek() {
-        let w = word.to_string_lossy().into_owned();
-        if w == "--" {
-            words.next();
-            break;
-        }
-        if !w.starts_with('-') || w == "-" {
-            break;
-        }
-        words.next();
-        match w.as_str() {
-            "--force" => force = true,
-            "--wait" => {
-                let v = words
-                    .next()
-                    .ok_or_else(|| Error::usage(ctx.cmd, "--wait needs SECONDS"))?;
-                wait = seconds(&v.to_string_lossy())?;
-            }
-            _ => match w.strip_prefix("--wait=") {
-                Some(v) => wait = seconds(v)?,
-                None => return Err(Error::usage(ctx.cmd, format!("unknown option {w}"))),
-            },
-        }
-    }
-    let target = words
-        .next()
-        .ok_or_else(|| Error::usage(ctx.cmd, "missing TARGET"))?
-        .into_string()
-        .map_err(|_| Error::usage(ctx.cmd, "TARGET is not valid UTF-8"))?;
-    let mut rest: Vec<OsString> = words.collect();
-    if rest.first().is_some_and(|w| w == "--") {
-        rest.remove(0);
-    }
-    if rest.is_empty() {
-        return Err(Error::usage(ctx.cmd, "missing TEXT"));
-    }
-    let text = rest
+/// TEXT's words joined by spaces; it may not be empty.
+fn request(ctx: &Ctx, a: SendArgs) -> Result<Request> {
+    let text = a
+        .text
         .iter()
         .map(|w| w.as_bytes())
         .collect::<Vec<_>>()
@@ -100,15 +50,15 @@ fn parse(ctx: &Ctx, words: Vec<OsString>) -> Result<Request> {
         return Err(Error::usage(ctx.cmd, "TEXT is empty"));
     }
     Ok(Request {
-        force,
-        wait,
-        target,
+        force: a.force,
+        wait: a.wait,
+        target: a.target,
         text,
     })
 }
 
-pub fn run(ctx: &Ctx, a: &mut Args) -> Result<u8> {
-    let req = parse(ctx, a.raw())?;
+pub fn run(ctx: &Ctx, a: SendArgs) -> Result<u8> {
+    let req = request(ctx, a)?;
     let pane = target::resolve(ctx, &req.target)?;
     let who = target::describe(&req.target, &pane.id);
     let fail = |msg: String| Error::fail(ctx.cmd, msg);

@@ -1,0 +1,476 @@
+//! The one model of roost's command line: every built-in command and every
+//! `ext` verb as clap types. Parsing, `--help`, usage lines, completion and
+//! the man pages' synopses and options all come from it. The hot path never
+//! builds it (dispatch.rs reads table.rs instead); a test keeps the two in
+//! step.
+
+use clap::{Args, Parser, Subcommand, ValueEnum, ValueHint};
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+/// What follows the command list in `roost --help`.
+const AFTER_HELP: &str = "\
+Any other word runs an installed extension's command (roost ext list).
+Targets: %N (pane), @N (window), SESSION:WINDOW[.PANE], or a window name in session main.
+Environment: ROOST_SOCKET (socket name or path), ROOST_NO_EXT (non-empty: no extensions).
+Text that starts with '-' goes after '--': roost send alice -- -v is verbose, roost reply -- -1.";
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "roost",
+    about = "a fleet of coding agents on its own tmux server",
+    after_help = AFTER_HELP,
+    disable_help_subcommand = true,
+    disable_version_flag = true,
+    subcommand_required = true,
+    arg_required_else_help = false
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    #[command(verbatim_doc_comment)]
+    /// ensure session main exists and attach to it (also plain `roost`)
+    ///
+    /// Ensure session main exists, starting roost's server if none runs, and
+    /// attach to it. Inside a roost pane, switch to it instead. When stdin or
+    /// stdout is not a terminal, print a note on stderr and do not attach.
+    /// Plain `roost` does the same.
+    #[command(visible_alias = "start")]
+    Up,
+    #[command(verbatim_doc_comment)]
+    /// ensure session SESSION exists and attach to it
+    ///
+    /// Ensure session SESSION exists and attach to it, as `roost up` does for
+    /// main.
+    Session(SessionArgs),
+    #[command(verbatim_doc_comment)]
+    /// open window NAME running CMD; prints the new pane id
+    ///
+    /// Open window NAME running CMD (your shell without one) in the caller's
+    /// session inside roost, else in session main, and print the new pane id
+    /// (%N). A window name must be unique in its session, must not contain
+    /// `:` or `.`, and must not start with `%`, `@`, `=` or `-`. A CMD whose
+    /// program cannot be found or executed on the pane's PATH is refused
+    /// (exit 1) before any window exists. When the program exits, its window
+    /// stays: `roost status` lists it as exited with its exit status, and
+    /// `roost screen` and `roost read` still show its last output, until
+    /// `roost kill` or a new `roost spawn` of the same name replaces it.
+    Spawn(SpawnArgs),
+    #[command(verbatim_doc_comment)]
+    /// paste TEXT into TARGET exactly once, then press Enter
+    ///
+    /// Deliver TEXT exactly once: as one bracketed paste, then one Enter that
+    /// reaches the program. Everything after TARGET is text; text that starts
+    /// with `-` goes after `--`. One send at a time per pane, across processes
+    /// and users: a second waits for the first. A pane in copy mode or
+    /// another mode is taken out of it first. Control characters in TEXT that
+    /// could end the paste or act as keys are made visible (ESC becomes ␛);
+    /// newline and tab keep their meaning. Text of more than one line, or
+    /// longer than 4095 bytes, needs the program to have asked for bracketed
+    /// paste (a program busy or still starting has not): send waits for that
+    /// up to --wait SECONDS (30), which also bounds the wait for another
+    /// sender. tmux 3.7 and later report the request; with an older tmux, a
+    /// program in raw mode is taken to have asked. Arrival is the text on the
+    /// screen, unless the program asked for the paste or the terminal holds
+    /// the line unechoed (a hidden prompt). The target's recorded reply and
+    /// state are cleared just before the paste. A blocked target is refused
+    /// unless --force is given. Exit 0 delivered; 1 failed, nothing typed; 2
+    /// no such target or a dead pane; 3 the target is blocked; 4 the program
+    /// did not ask for a paste in time, nothing typed; 5 the text was typed
+    /// but never showed, so Enter was not pressed (do not send it again).
+    Send(SendArgs),
+    #[command(verbatim_doc_comment)]
+    /// the agent's recorded reply, else the last N lines of its screen
+    ///
+    /// Print the agent's recorded reply (pane option @roost-reply) if it has
+    /// one, else the last N (40) non-blank lines of its screen with a
+    /// one-line notice on stderr. Exit 2 when there is no such target.
+    Read(LinesArgs),
+    #[command(verbatim_doc_comment)]
+    /// the last N (40) non-blank lines of TARGET's screen
+    ///
+    /// Print the last N (40) non-blank lines of the pane's screen. Exit 2 when
+    /// there is no such target.
+    Screen(LinesArgs),
+    #[command(verbatim_doc_comment)]
+    /// inside a roost pane: record TEXT (or stdin) as this pane's reply
+    ///
+    /// Inside a roost pane, record TEXT (or standard input, with `-`) as this
+    /// pane's reply, which `roost read` prints. Text that starts with `-` goes
+    /// after `--`. Elsewhere a silent no-op, so agent hooks can call it
+    /// unconditionally.
+    Reply(ReplyArgs),
+    #[command(verbatim_doc_comment)]
+    /// stamp this pane: idle, working, blocked, done or error
+    ///
+    /// Stamp this pane's @agent_state: idle, working, blocked, done or error.
+    /// Any other word is refused (exit 1) and nothing is stamped. A no-op
+    /// outside roost.
+    State(StateArgs),
+    #[command(verbatim_doc_comment)]
+    /// wait until TARGET is done or idle (1: error or timeout, 2: gone)
+    ///
+    /// Wait until the target's state is done or idle (exit 0); error, or
+    /// SECONDS (600) passing, exits 1 (saying so when the target never
+    /// reported any state); a target that is gone, exited or never existed
+    /// exits 2.
+    WaitDone(WaitArgs),
+    #[command(verbatim_doc_comment)]
+    /// the server, its sessions and every pane with its state
+    ///
+    /// Print `roost: running (socket=SOCKET)`, then one line per session and
+    /// one per pane with its state (`-` when it has none, exited and the exit
+    /// status when its program has ended), or `roost: not running`. With
+    /// --json, the same as JSON. Exit 0 either way; exit 1 when tmux is not
+    /// installed.
+    Status(JsonArgs),
+    #[command(verbatim_doc_comment)]
+    /// kill SESSION, or the whole roost server
+    ///
+    /// Kill session SESSION, or without one the whole roost server. Exit 0
+    /// also when nothing runs; 2 when there is no such session.
+    #[command(visible_aliases = ["down", "stop"])]
+    Kill(KillArgs),
+    #[command(verbatim_doc_comment)]
+    /// the pane id of the caller (inside roost only)
+    ///
+    /// Print the caller's pane id. Outside roost, an error (exit 1).
+    Whoami,
+    #[command(verbatim_doc_comment)]
+    /// check tmux, the socket, paths, roost.conf and extensions
+    ///
+    /// Check the tmux version, the locale, the socket, that roost's data and
+    /// state directories can be written, roost.conf (loaded with roost's base
+    /// configuration into a throwaway server, as roost's server will load it,
+    /// so what it runs outside tmux runs then too), git for the kind of
+    /// source installs use, and the installed extensions. Exit 1 when a check
+    /// fails; each failure says what to do.
+    Doctor,
+    #[command(verbatim_doc_comment)]
+    /// manage extensions: install, list, info, verify, update, remove, new, check
+    ///
+    /// The extension manager. Without a verb, this list of verbs; roost-ext(1)
+    /// has the whole story.
+    #[command(subcommand_value_name = "VERB", subcommand_help_heading = "Verbs")]
+    Ext(ExtArgs),
+    #[command(verbatim_doc_comment)]
+    /// print the completion script for bash, zsh or fish
+    ///
+    /// Print the completion script for SHELL. The script asks roost on every
+    /// TAB, so extension commands complete as soon as they are installed.
+    Completions(CompletionsArgs),
+    #[command(verbatim_doc_comment)]
+    /// a guided tour in a throwaway sandbox (touches nothing of yours)
+    ///
+    /// A guided tour in a throwaway sandbox (private HOME and XDG tree,
+    /// private tmux socket, fake agents), removed afterwards. It touches
+    /// nothing of yours.
+    Demo,
+    #[command(verbatim_doc_comment)]
+    /// this help, or one command's (roost help ext install)
+    ///
+    /// Print the help, or one command's or ext verb's help. Also -h and
+    /// --help, after roost or after any command. A word that is not a
+    /// built-in command is a usage error.
+    Help(HelpArgs),
+    #[command(verbatim_doc_comment)]
+    /// the product version
+    ///
+    /// Print the product version (semver) alone on stdout.
+    #[command(short_flag = 'V', long_flag = "version")]
+    Version,
+}
+
+#[derive(Debug, Args)]
+pub struct SessionArgs {
+    /// the session's name
+    #[arg(value_name = "SESSION")]
+    pub name: String,
+}
+
+#[derive(Debug, Args)]
+pub struct SpawnArgs {
+    /// the window's name
+    pub name: String,
+    /// the program and its arguments (default: your shell)
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, value_hint = ValueHint::CommandWithArguments)]
+    pub cmd: Vec<OsString>,
+}
+
+#[derive(Debug, Args)]
+pub struct SendArgs {
+    /// send even when the target is blocked
+    #[arg(long)]
+    pub force: bool,
+    /// how long to wait for the pane's lock and for the program to ask for a paste
+    #[arg(long, value_name = "SECONDS", default_value_t = 30, value_parser = positive, hide_default_value = true)]
+    pub wait: u64,
+    /// the pane: %N, @N, SESSION:WINDOW[.PANE] or a window name
+    #[arg(value_name = "TARGET")]
+    pub target: String,
+    /// the words to paste, joined by spaces
+    #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
+    pub text: Vec<OsString>,
+}
+
+#[derive(Debug, Args)]
+pub struct LinesArgs {
+    /// the pane: %N, @N, SESSION:WINDOW[.PANE] or a window name
+    pub target: String,
+    /// how many non-blank lines (40)
+    #[arg(value_parser = positive)]
+    pub n: Option<u64>,
+}
+
+#[derive(Debug, Args)]
+pub struct ReplyArgs {
+    /// the reply's words, joined by spaces; `-` alone reads stdin
+    #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
+    pub text: Vec<OsString>,
+}
+
+#[derive(Debug, Args)]
+pub struct StateArgs {
+    /// idle, working, blocked, done or error
+    pub state: String,
+}
+
+#[derive(Debug, Args)]
+pub struct WaitArgs {
+    /// the pane: %N, @N, SESSION:WINDOW[.PANE] or a window name
+    pub target: String,
+    /// how long to wait (600)
+    #[arg(value_parser = positive)]
+    pub seconds: Option<u64>,
+}
+
+#[derive(Debug, Args)]
+pub struct JsonArgs {
+    /// print JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct KillArgs {
+    /// the session to kill (default: the whole server)
+    pub session: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// the shell
+    #[arg(value_enum)]
+    pub shell: Shell,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Shell {
+    Bash,
+    Zsh,
+    Fish,
+}
+
+#[derive(Debug, Args)]
+pub struct HelpArgs {
+    /// a command, and for ext a verb
+    #[arg(value_name = "COMMAND", num_args = 0..=2)]
+    pub words: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct ExtArgs {
+    #[command(subcommand)]
+    pub verb: Option<ExtVerb>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ExtVerb {
+    #[command(verbatim_doc_comment)]
+    /// pin, show, ask, install
+    ///
+    /// Check OWNER/REPO (each part letters, digits, `.`, `_` or `-`; no URLs)
+    /// and REF before anything touches the network. Resolve REF (default: the
+    /// remote's HEAD) to a full commit; a commit given in full must be
+    /// reachable from a branch or tag the repository advertises (a server may
+    /// hold, and serve, commits the repository never published, such as a
+    /// fork's), which roost checks against the history of those refs fetched
+    /// without file contents. Fetch exactly that commit from
+    /// ${ROOST_EXT_GIT_BASE:-https://github.com/}OWNER/REPO, over the
+    /// connection that resolved it and without its history when the server
+    /// allows, with nothing of the repository executed: no submodules, no LFS
+    /// or other filters, no hooks, no templates. Refuse a symlink pointing
+    /// outside the tree or a setuid or setgid file, check the manifest, show
+    /// the consent block and ask. Then move the clone into place, create its
+    /// state directory, and write ext.lock and ext.index together. A failure
+    /// after that point undoes everything the run did. With --link DIR, run
+    /// an author's checkout in place instead (nothing is copied or pinned).
+    Install(InstallArgs),
+    #[command(verbatim_doc_comment)]
+    /// what is installed, pinned to which commit
+    ///
+    /// Each installed extension: name, short commit, commands, and (missing)
+    /// when its clone is gone. A warning on stderr when ext.lock and ext.index
+    /// disagree. --json prints the same as JSON.
+    List(JsonArgs),
+    #[command(verbatim_doc_comment)]
+    /// the lock entry, the manifest, both directories
+    ///
+    /// The lock entry of NAME, its manifest as found in the clone, and both of
+    /// its directories. --json prints the same as JSON.
+    Info(InfoArgs),
+    #[command(verbatim_doc_comment)]
+    /// do the files on disk still match the pinned tree?
+    ///
+    /// Recompute the git tree hash of each installed tree (or NAME's) and
+    /// compare it with the one recorded at install: `NAME: ok`, or every file
+    /// that was added, removed or modified (content, mode or symlink target),
+    /// and a non-zero exit. ok means the files match what was recorded,
+    /// nothing more; the clone's own .git is not part of the comparison. A
+    /// file put inside a submodule's (empty) directory is named as added. An
+    /// ext.lock entry whose name install could never have written (a hand
+    /// edit) is named too, and fails the check; list marks it and doctor
+    /// fails on it. Such an entry is never run.
+    Verify(NameArgs),
+    #[command(verbatim_doc_comment)]
+    /// move the pin: shows the diff and asks again
+    ///
+    /// Resolve the recorded ref again, at the source the extension was
+    /// installed from (recorded in ext.lock; ROOST_EXT_GIT_BASE only shapes
+    /// new installs). Unchanged: say so and write nothing. Otherwise fetch the
+    /// new commit fresh (git never runs inside the installed clone), show the
+    /// old and new commit, the changed files and the diff (capped, through
+    /// $PAGER on a terminal), run every install check again, call out on its
+    /// own line, directly above the question, any authority that grew and
+    /// what it lets the code do, and ask again. With --yes, an authority that
+    /// grew is refused (exit 1, nothing changed) unless it is named with
+    /// --grant AUTHORITY: a script never grants new authority by accident.
+    Update(UpdateArgs),
+    #[command(verbatim_doc_comment)]
+    /// take it off (--purge: its data too)
+    ///
+    /// Drop NAME from ext.lock and ext.index, then delete its clone. Its state
+    /// directory is kept and its path printed; --purge deletes it too, also on
+    /// a later `remove NAME --purge`. A later install of any repository under
+    /// the same NAME would read the kept data, so its consent block says that
+    /// the directory exists and which repository left it.
+    Remove(RemoveArgs),
+    #[command(verbatim_doc_comment)]
+    /// for authors: scaffold an extension repository
+    ///
+    /// For authors: write an extension to start from into DIR (default
+    /// roost-NAME, new or empty): roost-ext.json, an executable bin/roost-NAME
+    /// and a README. Then make DIR a git repository (branch main) with one
+    /// commit holding them, made as the author git would name:
+    /// GIT_AUTHOR_NAME, GIT_AUTHOR_EMAIL, GIT_COMMITTER_NAME and
+    /// GIT_COMMITTER_EMAIL, then author.*, committer.* and user.* from your
+    /// global and system git configuration; `roost <roost@localhost>` stands
+    /// in for a name or email none of them sets. roost only reads those
+    /// settings: no git program, hook or filter runs.
+    New(NewArgs),
+    #[command(verbatim_doc_comment)]
+    /// for authors: what install would say about DIR
+    ///
+    /// For authors: run on DIR, a checkout, every check install runs on a
+    /// fetched tree (the manifest, names, links, modes, sizes), and print the
+    /// commands it would add and the authority they would get, or every
+    /// problem install would refuse. Nothing is fetched, written or run.
+    /// Exit 1 when install would refuse. --json prints the same as JSON.
+    Check(CheckArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct InstallArgs {
+    /// the repository, OWNER/REPO
+    #[arg(value_name = "OWNER/REPO", required_unless_present = "link", conflicts_with = "link")]
+    pub repo: Option<String>,
+    /// a branch, tag or full commit to pin (default: the remote's HEAD)
+    #[arg(long = "ref", value_name = "REF", conflicts_with = "link")]
+    pub git_ref: Option<String>,
+    /// run an author's checkout in place instead of a pinned clone
+    #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
+    pub link: Option<PathBuf>,
+    /// answer the consent question yes (for scripts)
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct InfoArgs {
+    /// an installed extension
+    #[arg(value_hint = INSTALLED)]
+    pub name: String,
+    /// print JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct NameArgs {
+    /// an installed extension (default: all of them)
+    #[arg(value_hint = INSTALLED)]
+    pub name: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct UpdateArgs {
+    /// an installed extension (default: all of them)
+    #[arg(value_hint = INSTALLED)]
+    pub name: Option<String>,
+    /// answer the consent question yes (for scripts)
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+    /// with --yes, accept this new authority (repeatable)
+    #[arg(long, value_name = "AUTHORITY")]
+    pub grant: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct RemoveArgs {
+    /// an installed extension
+    #[arg(value_hint = INSTALLED)]
+    pub name: String,
+    /// delete its data too
+    #[arg(long)]
+    pub purge: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct NewArgs {
+    /// the extension's name (and its first command's)
+    pub name: String,
+    /// where to write it (default: roost-NAME)
+    #[arg(value_hint = ValueHint::DirPath)]
+    pub dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// the checkout to check
+    #[arg(value_hint = ValueHint::DirPath)]
+    pub dir: PathBuf,
+    /// print JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The hint on an argument that names an installed extension (completion
+/// offers the installed names).
+pub const INSTALLED: ValueHint = ValueHint::Other;
+
+/// A count or a number of seconds: a whole number above zero.
+fn positive(text: &str) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!("must be a positive whole number, not '{text}'")),
+    }
+}
+
+/// The whole model, as clap builds it.
+pub fn command() -> clap::Command {
+    <Cli as clap::CommandFactory>::command()
+}

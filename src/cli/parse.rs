@@ -1,0 +1,197 @@
+//! Words → a parsed built-in command, or what the user asked to see (help),
+//! or a usage error in roost's own format: `roost CMD: what was wrong`, then
+//! that command's usage line, exit 2. clap does the parsing; this file only
+//! words its errors the way the rest of roost speaks.
+
+use super::model::{self, Command};
+use super::synopsis;
+use crate::error::Error;
+use clap::error::{ContextKind, ContextValue, ErrorKind};
+use clap::FromArgMatches;
+use std::ffi::OsString;
+
+/// What the words asked for.
+pub enum Parsed {
+    /// `name` is the command's own (not an alias), as its errors begin.
+    Run { name: &'static str, command: Command },
+    /// Help was printed (exit 0).
+    Shown,
+}
+
+/// The model with every usage line set from `synopsis`, so clap's own help
+/// shows the same line usage errors and the man pages show.
+pub fn built() -> clap::Command {
+    let mut root = model::command();
+    root.build();
+    with_usage(root, &[])
+}
+
+fn with_usage(cmd: clap::Command, path: &[&str]) -> clap::Command {
+    let usage = synopsis::line(path, &cmd);
+    let names: Vec<String> = cmd
+        .get_subcommands()
+        .map(|s| s.get_name().to_string())
+        .collect();
+    let mut cmd = cmd.override_usage(usage);
+    for name in names {
+        let mut sub_path: Vec<&str> = path.to_vec();
+        sub_path.push(&name);
+        cmd = cmd.mut_subcommand(&name, |sub| with_usage(sub, &sub_path));
+    }
+    cmd
+}
+
+/// Parses `word rest...` (the words after `roost`) into a command.
+pub fn parse(word: &OsString, rest: &[OsString]) -> Result<Parsed, Error> {
+    let mut root = built();
+    let argv = std::iter::once(OsString::from("roost"))
+        .chain(std::iter::once(word.clone()))
+        .chain(rest.iter().cloned());
+    let matches = match root.try_get_matches_from_mut(argv) {
+        Ok(m) => m,
+        Err(e) => return shown_or_error(&root, word, rest, e),
+    };
+    let cli = model::Cli::from_arg_matches(&matches).map_err(|e| Error::Usage {
+        cmd: None,
+        msg: e.to_string(),
+    })?;
+    let name = matches
+        .subcommand_name()
+        .and_then(|n| super::find(n.as_bytes()))
+        .map_or("roost", |spec| spec.name);
+    Ok(Parsed::Run {
+        name,
+        command: cli.command,
+    })
+}
+
+/// The path of the command the words name: `["ext", "install"]`. Used to
+/// say whose usage a malformed line gets.
+fn path_of(root: &clap::Command, word: &OsString, rest: &[OsString]) -> Vec<String> {
+    let Some(cmd) = word
+        .to_str()
+        .and_then(|w| root.get_subcommands().find(|s| matches_word(s, w)))
+    else {
+        return Vec::new();
+    };
+    let mut path = vec![cmd.get_name().to_string()];
+    if cmd.has_subcommands() {
+        let verb = rest
+            .iter()
+            .find(|w| !w.to_string_lossy().starts_with('-'))
+            .and_then(|w| w.to_str())
+            .and_then(|w| cmd.find_subcommand(w));
+        if let Some(verb) = verb {
+            path.push(verb.get_name().to_string());
+        }
+    }
+    path
+}
+
+fn matches_word(cmd: &clap::Command, word: &str) -> bool {
+    cmd.get_name() == word
+        || cmd.get_all_aliases().any(|a| a == word)
+        || cmd.get_long_flag().is_some_and(|f| word.strip_prefix("--") == Some(f))
+        || cmd
+            .get_short_flag()
+            .is_some_and(|f| word.strip_prefix('-') == Some(f.encode_utf8(&mut [0; 4])))
+}
+
+fn shown_or_error(
+    root: &clap::Command,
+    word: &OsString,
+    rest: &[OsString],
+    e: clap::Error,
+) -> Result<Parsed, Error> {
+    let path = path_of(root, word, rest);
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            print!("{}", e.render());
+            return Ok(Parsed::Shown);
+        }
+        _ => {}
+    }
+    Err(Error::Usage {
+        cmd: (!path.is_empty()).then(|| path.join(" ")),
+        msg: message(&e),
+    })
+}
+
+/// One line saying what was wrong, in roost's words.
+fn message(e: &clap::Error) -> String {
+    let text = |kind| match e.get(kind) {
+        Some(ContextValue::String(s)) => s.clone(),
+        Some(ContextValue::Strings(v)) => v.join(", "),
+        Some(other) => other.to_string(),
+        None => String::new(),
+    };
+    let bare = |name: String| {
+        name.trim_end_matches("...")
+            .trim_matches(['<', '>', '[', ']'])
+            .to_string()
+    };
+    match e.kind() {
+        ErrorKind::MissingRequiredArgument => {
+            let missing: Vec<String> = match e.get(ContextKind::InvalidArg) {
+                Some(ContextValue::Strings(v)) => v.iter().map(|s| bare(s.clone())).collect(),
+                _ => vec![bare(text(ContextKind::InvalidArg))],
+            };
+            format!("missing {}", missing.join(" and "))
+        }
+        ErrorKind::UnknownArgument => {
+            let arg = text(ContextKind::InvalidArg);
+            if arg.starts_with('-') && arg.len() > 1 {
+                format!("unknown option {arg}")
+            } else {
+                format!("unexpected argument '{arg}'")
+            }
+        }
+        ErrorKind::InvalidSubcommand => {
+            let word = text(ContextKind::InvalidSubcommand);
+            match super::closest(word.as_bytes(), super::EXT_VERBS.iter().copied()) {
+                None => format!("unknown verb '{word}'"),
+                Some(verb) => format!("unknown verb '{word}'; did you mean '{verb}'?"),
+            }
+        }
+        ErrorKind::ValueValidation => {
+            let arg = bare(text(ContextKind::InvalidArg));
+            let arg = arg.split_whitespace().last().unwrap_or("").to_string();
+            match std::error::Error::source(e) {
+                Some(why) => format!("{arg} {why}"),
+                None => format!("invalid {arg}"),
+            }
+        }
+        ErrorKind::InvalidValue => {
+            let arg = bare(text(ContextKind::InvalidArg));
+            let value = text(ContextKind::InvalidValue);
+            match text(ContextKind::ValidValue) {
+                v if v.is_empty() => format!("{arg} needs a value"),
+                v => format!("unknown {} '{value}' (one of {v})", arg.to_lowercase()),
+            }
+        }
+        ErrorKind::ArgumentConflict => {
+            let first = |s: String| s.split_whitespace().next().map(|w| bare(w.to_string()));
+            let arg = first(text(ContextKind::InvalidArg)).unwrap_or_default();
+            let other = first(text(ContextKind::PriorArg)).unwrap_or_default();
+            format!("{arg} cannot be used with {other}")
+        }
+        ErrorKind::InvalidUtf8 => "an argument is not valid UTF-8".to_string(),
+        _ => {
+            // clap's own first line, without its "error: " prefix.
+            let rendered = e.render().to_string();
+            let first = rendered.lines().next().unwrap_or("").trim();
+            first.strip_prefix("error: ").unwrap_or(first).to_string()
+        }
+    }
+}
+
+/// `usage: roost ext install …` for `path` ("ext install"), or the
+/// top-level line.
+pub fn command_usage(path: &str) -> String {
+    let root = built();
+    let words: Vec<&str> = path.split_whitespace().collect();
+    match synopsis::of_path(&root, &words) {
+        Some(line) => format!("usage: {line}"),
+        None => super::usage_line(),
+    }
+}

@@ -1,0 +1,93 @@
+//! Usage lines from the model: `roost send [--force] [--wait SECONDS]
+//! TARGET TEXT...`. One rendering for usage errors, `--help`, completion
+//! and the man pages' SYNOPSIS, so they can never disagree.
+
+use clap::{Arg, ArgAction, Command};
+
+/// `roost ext install [--ref REF] …` for the command at `path` (the words
+/// after `roost`), or None when the model has no such command.
+pub fn of_path(root: &Command, path: &[&str]) -> Option<String> {
+    let mut cmd = root;
+    for word in path {
+        cmd = cmd.find_subcommand(word)?;
+    }
+    Some(line(path, cmd))
+}
+
+/// The synopsis of `cmd`, reached from `roost` by `path`.
+pub fn line(path: &[&str], cmd: &Command) -> String {
+    let mut out = String::from("roost");
+    for word in path {
+        out.push(' ');
+        out.push_str(word);
+    }
+    for arg in visible(cmd).filter(|a| !a.is_positional()) {
+        out.push(' ');
+        out.push_str(&option(arg));
+    }
+    for arg in visible(cmd).filter(|a| a.is_positional()) {
+        out.push(' ');
+        out.push_str(&positional(arg));
+    }
+    if cmd.has_subcommands() {
+        let verb = cmd.get_subcommand_value_name().unwrap_or("COMMAND");
+        if cmd.is_subcommand_required_set() {
+            out.push_str(&format!(" {verb} [ARGS...]"));
+        } else {
+            out.push_str(&format!(" [{verb} [ARGS...]]"));
+        }
+    }
+    out
+}
+
+/// The arguments a person sees: not clap's own `--help`/`--version`.
+pub fn visible(cmd: &Command) -> impl Iterator<Item = &Arg> {
+    cmd.get_arguments()
+        .filter(|a| !a.is_hide_set() && !matches!(a.get_id().as_str(), "help" | "version"))
+}
+
+/// `--wait SECONDS`, `--force`, `--grant AUTHORITY...` (without brackets).
+pub fn option_words(arg: &Arg) -> String {
+    let name = match (arg.get_long(), arg.get_short()) {
+        (Some(long), _) => format!("--{long}"),
+        (None, Some(short)) => format!("-{short}"),
+        (None, None) => arg.get_id().to_string(),
+    };
+    match arg.get_action() {
+        ArgAction::SetTrue | ArgAction::SetFalse | ArgAction::Count => name,
+        _ => format!("{name} {}", value_name(arg)),
+    }
+}
+
+fn option(arg: &Arg) -> String {
+    let words = option_words(arg);
+    let repeat = matches!(arg.get_action(), ArgAction::Append);
+    match (arg.is_required_set(), repeat) {
+        (true, false) => words,
+        (true, true) => format!("{words}..."),
+        (false, false) => format!("[{words}]"),
+        (false, true) => format!("[{words}]..."),
+    }
+}
+
+fn positional(arg: &Arg) -> String {
+    let name = value_name(arg);
+    let many = arg
+        .get_num_args()
+        .is_some_and(|n| n.max_values() > 1)
+        || matches!(arg.get_action(), ArgAction::Append);
+    let name = if many { format!("{name}...") } else { name };
+    if arg.is_required_set() {
+        name
+    } else {
+        format!("[{name}]")
+    }
+}
+
+/// The value's name as help shows it: `SECONDS`, or the id upper-cased.
+pub fn value_name(arg: &Arg) -> String {
+    arg.get_value_names()
+        .and_then(|names| names.first())
+        .map(|n| n.to_string())
+        .unwrap_or_else(|| arg.get_id().as_str().to_uppercase())
+}
