@@ -219,9 +219,15 @@ fn install_refuses_a_malformed_owner_repo_before_touching_network_or_disk() {
         "o/r/x",
         "o/r;id",
     ] {
-        // After `--` nothing is an option; `-x/y` is refused the same way
-        // without it (a word with a '/' is never an option).
+        // After `--` nothing is an option: `-x/y` is a malformed name.
+        // Without it, a word that starts with '-' is an option, and an
+        // unknown one is a usage error (below).
         for args in [vec!["--yes", bad], vec!["--yes", "--", bad]] {
+            if bad.starts_with('-') && args.len() == 2 {
+                let out = probe.install(&env, &args);
+                assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+                continue;
+            }
             let out = probe.install(&env, &args);
             let err = refused(&out);
             assert!(out.stdout.is_empty(), "{bad}: {}", describe(&out));

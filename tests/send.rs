@@ -317,7 +317,7 @@ fn text_after_target_and_a_double_dash_is_text_even_with_dashes() {
     assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
     assert_eq!(
         stderr(&out).lines().next(),
-        Some("roost send: --wait takes a positive whole number of seconds, not 'soon'")
+        Some("roost send: --wait must be a positive whole number, not 'soon'")
     );
     let out = env.run(["send", "%99", "x"]);
     assert_eq!(out.status.code(), Some(2), "{}", describe(&out));

@@ -21,6 +21,7 @@ Text that starts with '-' goes after '--': roost send alice -- -v is verbose, ro
     about = "a fleet of coding agents on its own tmux server",
     after_help = AFTER_HELP,
     disable_help_subcommand = true,
+    disable_help_flag = true,
     disable_version_flag = true,
     subcommand_required = true,
     arg_required_else_help = false
@@ -197,7 +198,7 @@ pub struct SpawnArgs {
     /// the window's name
     pub name: String,
     /// the program and its arguments (default: your shell)
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true, value_hint = ValueHint::CommandWithArguments)]
+    #[arg(trailing_var_arg = true, value_hint = ValueHint::CommandWithArguments)]
     pub cmd: Vec<OsString>,
 }
 
@@ -213,7 +214,7 @@ pub struct SendArgs {
     #[arg(value_name = "TARGET")]
     pub target: String,
     /// the words to paste, joined by spaces
-    #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
+    #[arg(required = true, trailing_var_arg = true)]
     pub text: Vec<OsString>,
 }
 
@@ -229,7 +230,7 @@ pub struct LinesArgs {
 #[derive(Debug, Args)]
 pub struct ReplyArgs {
     /// the reply's words, joined by spaces; `-` alone reads stdin
-    #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
+    #[arg(required = true, trailing_var_arg = true)]
     pub text: Vec<OsString>,
 }
 
@@ -389,7 +390,7 @@ pub struct InstallArgs {
     #[arg(value_name = "OWNER/REPO", required_unless_present = "link", conflicts_with = "link")]
     pub repo: Option<String>,
     /// a branch, tag or full commit to pin (default: the remote's HEAD)
-    #[arg(long = "ref", value_name = "REF", conflicts_with = "link")]
+    #[arg(long = "ref", value_name = "REF", conflicts_with = "link", allow_hyphen_values = true)]
     pub git_ref: Option<String>,
     /// run an author's checkout in place instead of a pinned clone
     #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]

@@ -21,9 +21,30 @@ pub enum Parsed {
 /// The model with every usage line set from `synopsis`, so clap's own help
 /// shows the same line usage errors and the man pages show.
 pub fn built() -> clap::Command {
-    let mut root = model::command();
+    let mut root = with_help(model::command());
     root.build();
     with_usage(root, &[])
+}
+
+/// What every command shares: `-h` and `--help`, both showing the whole
+/// help (the same text as `roost help CMD`), and `-1` read as a value (so
+/// `read %1 -1` says what a count must be, not "unknown option").
+fn with_help(cmd: clap::Command) -> clap::Command {
+    let names: Vec<String> = cmd
+        .get_subcommands()
+        .map(|s| s.get_name().to_string())
+        .collect();
+    let mut cmd = cmd.allow_negative_numbers(true).arg(
+        clap::Arg::new("help")
+            .short('h')
+            .long("help")
+            .help("print this help")
+            .action(clap::ArgAction::HelpLong),
+    );
+    for name in names {
+        cmd = cmd.mut_subcommand(&name, with_help);
+    }
+    cmd
 }
 
 fn with_usage(cmd: clap::Command, path: &[&str]) -> clap::Command {
@@ -104,16 +125,32 @@ fn shown_or_error(
     e: clap::Error,
 ) -> Result<Parsed, Error> {
     let path = path_of(root, word, rest);
-    match e.kind() {
-        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
-            print!("{}", e.render());
-            return Ok(Parsed::Shown);
-        }
-        _ => {}
+    let mut cmd = root.clone();
+    let mut at = &mut cmd;
+    for name in &path {
+        at = at.find_subcommand_mut(name).expect("path_of found it");
     }
+    if e.kind() == ErrorKind::DisplayHelp {
+        // The same text as `roost help PATH`.
+        print!("{}", at.render_long_help());
+        return Ok(Parsed::Shown);
+    }
+    let takes_text = at.get_positionals().any(|a| a.is_trailing_var_arg_set());
+    let msg = match e.kind() {
+        ErrorKind::InvalidUtf8 => {
+            let bad = rest.iter().find(|w| w.to_str().is_none());
+            let shown = bad.map_or(String::new(), |w| w.to_string_lossy().into_owned());
+            format!("'{shown}' is not valid UTF-8")
+        }
+        // `roost send alice -v`: say how to send such text.
+        ErrorKind::UnknownArgument if takes_text => {
+            format!("{} (text that starts with '-' goes after '--')", message(&e))
+        }
+        _ => message(&e),
+    };
     Err(Error::Usage {
         cmd: (!path.is_empty()).then(|| path.join(" ")),
-        msg: message(&e),
+        msg,
     })
 }
 
@@ -146,6 +183,9 @@ fn message(e: &clap::Error) -> String {
                 format!("unexpected argument '{arg}'")
             }
         }
+        ErrorKind::TooManyValues => {
+            format!("unexpected argument '{}'", text(ContextKind::InvalidValue))
+        }
         ErrorKind::InvalidSubcommand => {
             let word = text(ContextKind::InvalidSubcommand);
             match super::closest(word.as_bytes(), super::EXT_VERBS.iter().copied()) {
@@ -154,8 +194,12 @@ fn message(e: &clap::Error) -> String {
             }
         }
         ErrorKind::ValueValidation => {
-            let arg = bare(text(ContextKind::InvalidArg));
-            let arg = arg.split_whitespace().last().unwrap_or("").to_string();
+            // `--wait <SECONDS>` is named by its option, `[N]` by its name.
+            let arg = text(ContextKind::InvalidArg);
+            let arg = match arg.split_whitespace().next() {
+                Some(option) if option.starts_with('-') => option.to_string(),
+                _ => bare(arg),
+            };
             match std::error::Error::source(e) {
                 Some(why) => format!("{arg} {why}"),
                 None => format!("invalid {arg}"),
@@ -175,7 +219,6 @@ fn message(e: &clap::Error) -> String {
             let other = first(text(ContextKind::PriorArg)).unwrap_or_default();
             format!("{arg} cannot be used with {other}")
         }
-        ErrorKind::InvalidUtf8 => "an argument is not valid UTF-8".to_string(),
         _ => {
             // clap's own first line, without its "error: " prefix.
             let rendered = e.render().to_string();

@@ -65,12 +65,15 @@ fn section(title: &str, parent: &Command, path: &[&str]) -> String {
         let mut sub_path = path.to_vec();
         sub_path.push(cmd.get_name());
         out.push_str(&format!(".TP\n{}\n", tag(&synopsis::line(&sub_path, cmd))));
+        // The long description repeats the one-line summary as its first
+        // paragraph (help shows both); the page takes the rest.
         let text = cmd
             .get_long_about()
             .or(cmd.get_about())
             .map(|t| t.to_string())
             .unwrap_or_default();
-        out.push_str(&prose(&text));
+        let body = text.split_once("\n\n").map_or(text.as_str(), |(_, rest)| rest);
+        out.push_str(&prose(body));
         let aliases: Vec<String> = cmd
             .get_visible_aliases()
             .map(String::from)
@@ -138,14 +141,21 @@ fn tag(synopsis: &str) -> String {
     tag
 }
 
-/// Plain text for roff: escaped, one source line per line, and never read
-/// as a request.
+/// Help text for roff: escaped, `quoted words` in bold, one source line
+/// per line, and never read as a request.
 fn prose(text: &str) -> String {
     text.lines()
         .map(str::trim)
         .filter(|l| !l.is_empty())
         .map(|l| {
-            let mut l = escape(l);
+            let mut l: String = l
+                .split('`')
+                .enumerate()
+                .map(|(i, part)| match i % 2 {
+                    1 => format!("\\fB{}\\fR", escape(part)),
+                    _ => escape(part),
+                })
+                .collect();
             if l.starts_with('.') || l.starts_with('\'') {
                 l.insert_str(0, "\\&");
             }
@@ -188,6 +198,7 @@ mod tests {
     #[test]
     fn prose_is_escaped_and_never_reads_as_a_request() {
         assert_eq!(prose(".hidden \\ x-y\n  'q"), "\\&.hidden \\e x\\-y\n\\&'q\n");
+        assert_eq!(prose("run `roost up` now"), "run \\fBroost up\\fR now\n");
         assert_eq!(escape("a\u{2014}b"), "a\\[u2014]b");
     }
 

@@ -1,0 +1,186 @@
+//! The command line as users meet it, checked for every command and ext
+//! verb the model holds: `--help`, `-h` and `roost help PATH` print the same
+//! help (exit 0); a malformed line names the command at its own depth and
+//! prints that command's usage line (exit 2); extra words are refused.
+
+mod common;
+use common::{describe, TestEnv};
+
+/// Every command path of the model: `["spawn"]`, `["ext", "install"]`.
+fn paths() -> Vec<Vec<String>> {
+    let root = roost::cli::built();
+    let mut out = Vec::new();
+    for cmd in root.get_subcommands() {
+        out.push(vec![cmd.get_name().to_string()]);
+        for verb in cmd.get_subcommands() {
+            out.push(vec![cmd.get_name().to_string(), verb.get_name().to_string()]);
+        }
+    }
+    out
+}
+
+fn command_at<'a>(root: &'a clap::Command, path: &[String]) -> &'a clap::Command {
+    path.iter()
+        .fold(root, |cmd, name| cmd.find_subcommand(name).unwrap())
+}
+
+#[test]
+fn every_command_and_verb_has_its_help_three_ways() {
+    let env = TestEnv::new();
+    let all = paths();
+    assert!(all.len() >= 26, "{all:?}");
+    for path in all {
+        let joined = path.join(" ");
+        let by_help = env.run(std::iter::once("help".to_string()).chain(path.clone()));
+        assert_eq!(by_help.status.code(), Some(0), "help {joined}: {}", describe(&by_help));
+        let text = String::from_utf8(by_help.stdout).unwrap();
+        assert!(
+            text.contains(&format!("\nUsage: roost {joined}")),
+            "help {joined}:\n{text}"
+        );
+        for flag in ["--help", "-h"] {
+            let out = env.run(path.iter().map(String::as_str).chain([flag]));
+            assert_eq!(out.status.code(), Some(0), "{joined} {flag}: {}", describe(&out));
+            assert_eq!(String::from_utf8_lossy(&out.stdout), text, "{joined} {flag}");
+            assert!(out.stderr.is_empty(), "{joined} {flag}: {}", describe(&out));
+        }
+    }
+}
+
+#[test]
+fn an_unknown_option_names_the_command_at_its_depth_with_its_usage_line() {
+    let env = TestEnv::new();
+    let root = roost::cli::built();
+    for path in paths() {
+        let joined = path.join(" ");
+        let out = env.run(path.iter().map(String::as_str).chain(["--bogus"]));
+        assert_eq!(out.status.code(), Some(2), "{joined}: {}", describe(&out));
+        assert!(out.stdout.is_empty(), "{joined}: {}", describe(&out));
+        let cmd = command_at(&root, &path);
+        let usage =
+            roost::cli::synopsis::line(&path.iter().map(String::as_str).collect::<Vec<_>>(), cmd);
+        let hint = if cmd.get_positionals().any(|a| a.is_trailing_var_arg_set()) {
+            " (text that starts with '-' goes after '--')"
+        } else {
+            ""
+        };
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            format!("roost {joined}: unknown option --bogus{hint}\nusage: {usage}\n"),
+            "{joined}"
+        );
+    }
+}
+
+/// Words that fill every positional of `cmd` with something it accepts.
+fn filled(cmd: &clap::Command) -> Option<Vec<String>> {
+    let mut words = Vec::new();
+    for arg in cmd.get_positionals() {
+        if arg.is_trailing_var_arg_set() || arg.get_num_args().is_some_and(|n| n.max_values() > 1) {
+            // A trailing list takes every word after it: there is no extra.
+            return None;
+        }
+        let value = arg
+            .get_possible_values()
+            .first()
+            .map_or("1".to_string(), |v| v.get_name().to_string());
+        words.push(value);
+    }
+    Some(words)
+}
+
+#[test]
+fn an_extra_word_is_refused_everywhere_a_list_does_not_take_it() {
+    let env = TestEnv::new();
+    let root = roost::cli::built();
+    let mut checked = 0;
+    for path in paths() {
+        let cmd = command_at(&root, &path);
+        if cmd.has_subcommands() {
+            continue;
+        }
+        let Some(words) = filled(cmd) else { continue };
+        let joined = path.join(" ");
+        let args: Vec<String> = path.iter().cloned().chain(words).chain(["extra".into()]).collect();
+        let out = env.run(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", describe(&out));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.starts_with(&format!("roost {joined}: unexpected argument 'extra'\nusage: roost {joined}")),
+            "{args:?}: {err}"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 20, "only {checked} commands checked");
+}
+
+#[test]
+fn ext_alone_lists_the_verbs() {
+    let env = TestEnv::new();
+    let out = env.run(["ext"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    for verb in roost::cli::EXT_VERBS {
+        assert!(text.contains(&format!("\n  {verb} ")), "{verb} missing:\n{text}");
+    }
+}
+
+#[test]
+fn help_refuses_what_is_not_a_command_or_verb() {
+    let env = TestEnv::new();
+    for (args, msg) in [
+        (&["help", "nope"][..], "roost help: 'nope' is not a built-in command (roost ext list shows extension commands)\n"),
+        (&["help", "spawn", "extra"][..], "roost help: 'extra' is not a verb of roost spawn\n"),
+        (&["help", "ext", "bogus"][..], "roost help: 'bogus' is not a verb of roost ext\n"),
+        (&["help", "ext", "install", "x"][..], "roost help: unexpected argument 'x'\n"),
+    ] {
+        let out = env.run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", describe(&out));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.starts_with(msg), "{args:?}: {err}");
+        assert!(err.ends_with("usage: roost help [COMMAND...]\n"), "{err}");
+    }
+}
+
+#[test]
+fn an_unknown_verb_gets_a_suggestion_from_the_verbs() {
+    let env = TestEnv::new();
+    let out = env.run(["ext", "instal", "o/r"]);
+    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "roost ext: unknown verb 'instal'; did you mean 'install'?\nusage: roost ext [VERB [ARGS...]]\n"
+    );
+}
+
+#[test]
+fn options_take_their_value_either_way_and_double_dash_ends_them() {
+    let env = TestEnv::new();
+    for args in [
+        &["send", "--wait=0", "x", "y"][..],
+        &["send", "--wait", "0", "x", "y"][..],
+    ] {
+        let out = env.run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", describe(&out));
+        assert!(
+            String::from_utf8_lossy(&out.stderr)
+                .starts_with("roost send: --wait must be a positive whole number, not '0'\n"),
+            "{args:?}: {}",
+            describe(&out)
+        );
+    }
+    // Outside a roost pane, reply is a no-op: `-- -x` is text, not an option.
+    let out = env.run(["reply", "--", "-x"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let out = env.run(["reply", "-x"]);
+    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "roost reply: unknown option -x (text that starts with '-' goes after '--')\n\
+         usage: roost reply TEXT...\n"
+    );
+    // `--help` as text is text once TEXT has begun.
+    let out = env.run(["reply", "done", "--help"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert!(out.stdout.is_empty(), "{}", describe(&out));
+}
