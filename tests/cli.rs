@@ -13,7 +13,10 @@ fn paths() -> Vec<Vec<String>> {
     for cmd in root.get_subcommands() {
         out.push(vec![cmd.get_name().to_string()]);
         for verb in cmd.get_subcommands() {
-            out.push(vec![cmd.get_name().to_string(), verb.get_name().to_string()]);
+            out.push(vec![
+                cmd.get_name().to_string(),
+                verb.get_name().to_string(),
+            ]);
         }
     }
     out
@@ -32,7 +35,12 @@ fn every_command_and_verb_has_its_help_three_ways() {
     for path in all {
         let joined = path.join(" ");
         let by_help = env.run(std::iter::once("help".to_string()).chain(path.clone()));
-        assert_eq!(by_help.status.code(), Some(0), "help {joined}: {}", describe(&by_help));
+        assert_eq!(
+            by_help.status.code(),
+            Some(0),
+            "help {joined}: {}",
+            describe(&by_help)
+        );
         let text = String::from_utf8(by_help.stdout).unwrap();
         assert!(
             text.contains(&format!("\nUsage: roost {joined}")),
@@ -40,8 +48,17 @@ fn every_command_and_verb_has_its_help_three_ways() {
         );
         for flag in ["--help", "-h"] {
             let out = env.run(path.iter().map(String::as_str).chain([flag]));
-            assert_eq!(out.status.code(), Some(0), "{joined} {flag}: {}", describe(&out));
-            assert_eq!(String::from_utf8_lossy(&out.stdout), text, "{joined} {flag}");
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{joined} {flag}: {}",
+                describe(&out)
+            );
+            assert_eq!(
+                String::from_utf8_lossy(&out.stdout),
+                text,
+                "{joined} {flag}"
+            );
             assert!(out.stderr.is_empty(), "{joined} {flag}: {}", describe(&out));
         }
     }
@@ -101,12 +118,19 @@ fn an_extra_word_is_refused_everywhere_a_list_does_not_take_it() {
         }
         let Some(words) = filled(cmd) else { continue };
         let joined = path.join(" ");
-        let args: Vec<String> = path.iter().cloned().chain(words).chain(["extra".into()]).collect();
+        let args: Vec<String> = path
+            .iter()
+            .cloned()
+            .chain(words)
+            .chain(["extra".into()])
+            .collect();
         let out = env.run(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", describe(&out));
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(
-            err.starts_with(&format!("roost {joined}: unexpected argument 'extra'\nusage: roost {joined}")),
+            err.starts_with(&format!(
+                "roost {joined}: unexpected argument 'extra'\nusage: roost {joined}"
+            )),
             "{args:?}: {err}"
         );
         checked += 1;
@@ -121,7 +145,10 @@ fn ext_alone_lists_the_verbs() {
     assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
     let text = String::from_utf8_lossy(&out.stdout);
     for verb in roost::cli::EXT_VERBS {
-        assert!(text.contains(&format!("\n  {verb} ")), "{verb} missing:\n{text}");
+        assert!(
+            text.contains(&format!("\n  {verb} ")),
+            "{verb} missing:\n{text}"
+        );
     }
 }
 

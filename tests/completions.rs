@@ -441,3 +441,36 @@ fn the_checked_in_scripts_are_what_roost_completions_prints() {
         stale.join(", ")
     );
 }
+
+#[test]
+fn directory_arguments_complete_directories_in_every_shell() {
+    let env = Env::new();
+    std::fs::create_dir_all(env.env.path("work/plugdir/sub")).unwrap();
+    std::fs::write(env.env.path("work/plainfile"), "").unwrap();
+    for shell in shells() {
+        for line in [
+            "roost ext check pl",
+            "roost ext install --link pl",
+            "roost ext new note pl",
+        ] {
+            let got = env.complete(shell, line);
+            assert!(
+                got.iter().any(|g| g.trim_end_matches('/') == "plugdir"),
+                "{shell:?} completing {line:?}: {got:?}"
+            );
+            assert!(
+                !got.iter().any(|g| g.contains("plainfile")),
+                "{shell:?} completing {line:?} offers a file: {got:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn bash_quotes_a_window_name_with_a_space() {
+    let env = Env::new();
+    env.env.spawn("two words", "sleep 600");
+    if shells().iter().any(|s| matches!(s, Shell::Bash)) {
+        assert_eq!(env.complete(Shell::Bash, "roost send tw"), ["two\\ words"]);
+    }
+}

@@ -384,7 +384,11 @@ fn send_without_text_is_a_usage_error_with_exit_2() {
         stderr(&out),
         "roost send: missing TEXT\nusage: roost send [--force] [--wait SECONDS] TARGET TEXT...\n"
     );
-    assert_refusal(&env.run(["send"]), 2, "roost send: missing TARGET and TEXT\n");
+    assert_refusal(
+        &env.run(["send"]),
+        2,
+        "roost send: missing TARGET and TEXT\n",
+    );
     assert_refusal(
         &env.run(["send", "alice", ""]),
         2,
@@ -393,7 +397,7 @@ fn send_without_text_is_a_usage_error_with_exit_2() {
     assert_refusal(
         &env.run(["send", "--bogus", "alice", "x"]),
         2,
-        "roost send: unknown option --bogus\n",
+        "roost send: unknown option --bogus (text that starts with '-' goes after '--')\n",
     );
 }
 

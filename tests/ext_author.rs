@@ -1240,9 +1240,7 @@ fn link_and_ref_together_are_a_usage_error() {
     ]);
     let err = exits(&out, 2);
     assert!(
-        err.starts_with(
-            "roost ext install: --link cannot be used with --ref\n"
-        ),
+        err.starts_with("roost ext install: --link cannot be used with --ref\n"),
         "{err}"
     );
     assert!(!lock_file(&env).exists());

@@ -387,10 +387,19 @@ pub enum ExtVerb {
 #[derive(Debug, Args)]
 pub struct InstallArgs {
     /// the repository, OWNER/REPO
-    #[arg(value_name = "OWNER/REPO", required_unless_present = "link", conflicts_with = "link")]
+    #[arg(
+        value_name = "OWNER/REPO",
+        required_unless_present = "link",
+        conflicts_with = "link"
+    )]
     pub repo: Option<String>,
     /// a branch, tag or full commit to pin (default: the remote's HEAD)
-    #[arg(long = "ref", value_name = "REF", conflicts_with = "link", allow_hyphen_values = true)]
+    #[arg(
+        long = "ref",
+        value_name = "REF",
+        conflicts_with = "link",
+        allow_hyphen_values = true
+    )]
     pub git_ref: Option<String>,
     /// run an author's checkout in place instead of a pinned clone
     #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]

@@ -13,7 +13,10 @@ use std::ffi::OsString;
 /// What the words asked for.
 pub enum Parsed {
     /// `name` is the command's own (not an alias), as its errors begin.
-    Run { name: &'static str, command: Command },
+    Run {
+        name: &'static str,
+        command: Command,
+    },
     /// Help was printed (exit 0).
     Shown,
 }
@@ -112,7 +115,9 @@ fn path_of(root: &clap::Command, word: &OsString, rest: &[OsString]) -> Vec<Stri
 fn matches_word(cmd: &clap::Command, word: &str) -> bool {
     cmd.get_name() == word
         || cmd.get_all_aliases().any(|a| a == word)
-        || cmd.get_long_flag().is_some_and(|f| word.strip_prefix("--") == Some(f))
+        || cmd
+            .get_long_flag()
+            .is_some_and(|f| word.strip_prefix("--") == Some(f))
         || cmd
             .get_short_flag()
             .is_some_and(|f| word.strip_prefix('-') == Some(f.encode_utf8(&mut [0; 4])))
@@ -144,7 +149,10 @@ fn shown_or_error(
         }
         // `roost send alice -v`: say how to send such text.
         ErrorKind::UnknownArgument if takes_text => {
-            format!("{} (text that starts with '-' goes after '--')", message(&e))
+            format!(
+                "{} (text that starts with '-' goes after '--')",
+                message(&e)
+            )
         }
         _ => message(&e),
     };

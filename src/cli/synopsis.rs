@@ -72,9 +72,7 @@ fn option(arg: &Arg) -> String {
 
 fn positional(arg: &Arg) -> String {
     let name = value_name(arg);
-    let many = arg
-        .get_num_args()
-        .is_some_and(|n| n.max_values() > 1)
+    let many = arg.get_num_args().is_some_and(|n| n.max_values() > 1)
         || matches!(arg.get_action(), ArgAction::Append);
     let name = if many { format!("{name}...") } else { name };
     if arg.is_required_set() {

@@ -14,7 +14,9 @@ pub fn help(a: HelpArgs) -> Result<u8> {
             .map(|c| c.get_name().to_string());
         let Some(name) = found else {
             let what = if cmd.get_name() == "roost" {
-                format!("'{word}' is not a built-in command (roost ext list shows extension commands)")
+                format!(
+                    "'{word}' is not a built-in command (roost ext list shows extension commands)"
+                )
             } else {
                 format!("'{word}' is not a verb of roost {}", cmd.get_name())
             };

@@ -31,7 +31,9 @@ use crate::paths::Paths;
 pub fn run(verb: Option<ExtVerb>) -> Result<u8> {
     let Some(verb) = verb else {
         let mut root = crate::cli::built();
-        let ext = root.find_subcommand_mut("ext").expect("ext is in the model");
+        let ext = root
+            .find_subcommand_mut("ext")
+            .expect("ext is in the model");
         print!("{}", ext.render_help());
         return Ok(0);
     };

@@ -24,7 +24,9 @@ pub fn run(a: NewArgs) -> Result<u8> {
             "{name} is a roost core command; an extension cannot claim it"
         )));
     }
-    let dir = a.dir.unwrap_or_else(|| PathBuf::from(format!("roost-{name}")));
+    let dir = a
+        .dir
+        .unwrap_or_else(|| PathBuf::from(format!("roost-{name}")));
     if dir.exists() && !dir.is_dir() {
         return Err(
             fail(format!("{} exists and is not a directory", dir.display()))

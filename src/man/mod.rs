@@ -72,7 +72,9 @@ fn section(title: &str, parent: &Command, path: &[&str]) -> String {
             .or(cmd.get_about())
             .map(|t| t.to_string())
             .unwrap_or_default();
-        let body = text.split_once("\n\n").map_or(text.as_str(), |(_, rest)| rest);
+        let body = text
+            .split_once("\n\n")
+            .map_or(text.as_str(), |(_, rest)| rest);
         out.push_str(&prose(body));
         let aliases: Vec<String> = cmd
             .get_visible_aliases()
@@ -84,7 +86,9 @@ fn section(title: &str, parent: &Command, path: &[&str]) -> String {
         if !aliases.is_empty() {
             out.push_str(&format!("Also: {}.\n", aliases.join(", ")));
         }
-        let options: Vec<_> = synopsis::visible(cmd).filter(|a| !a.is_positional()).collect();
+        let options: Vec<_> = synopsis::visible(cmd)
+            .filter(|a| !a.is_positional())
+            .collect();
         if !options.is_empty() {
             out.push_str(".RS\n");
             for opt in options {
@@ -197,7 +201,10 @@ mod tests {
 
     #[test]
     fn prose_is_escaped_and_never_reads_as_a_request() {
-        assert_eq!(prose(".hidden \\ x-y\n  'q"), "\\&.hidden \\e x\\-y\n\\&'q\n");
+        assert_eq!(
+            prose(".hidden \\ x-y\n  'q"),
+            "\\&.hidden \\e x\\-y\n\\&'q\n"
+        );
         assert_eq!(prose("run `roost up` now"), "run \\fBroost up\\fR now\n");
         assert_eq!(escape("a\u{2014}b"), "a\\[u2014]b");
     }
