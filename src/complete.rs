@@ -493,7 +493,7 @@ impl Live {
 
 impl Source for Live {
     fn no_ext(&self) -> bool {
-        std::env::var_os("ROOST_NO_EXT").is_some_and(|v| !v.is_empty())
+        std::env::var_os(crate::contract::env::NO_EXT).is_some_and(|v| !v.is_empty())
     }
 
     fn index(&self) -> Vec<u8> {

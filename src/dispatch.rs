@@ -1,5 +1,5 @@
 //! The hot path: argv[1] → a built-in command, an installed extension, or the
-//! usage error (contract §5). Before deciding it consults only the static
+//! usage error. Before deciding it consults only the static
 //! command table; for an extension it reads ext.index line by line, makes
 //! POSIX calls, asks tmux only after a hit, and execs. No JSON, no git, no
 //! ext.lock, no CLI parser. A completion query (`__complete`, from the shell
@@ -8,14 +8,12 @@
 use crate::index::{self, Entry};
 use crate::paths::Paths;
 use crate::tmux::Tmux;
+use crate::contract::{self, env};
 use crate::{cli, commands, complete, error::Error, home, switch, untrusted};
 use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-
-/// The authorities contract 1 knows.
-pub const KNOWN_AUTHORITIES: &[&str] = &["fleet"];
 
 pub fn main(args: &[OsString]) -> u8 {
     let (word, rest) = match args.split_first() {
@@ -52,7 +50,7 @@ use Outcome::{Miss, Refused};
 /// when it cannot.
 fn extension(word: &[u8], args: &[OsString]) -> Outcome {
     // An `ext` verb is never an extension's, whatever an old index says.
-    if std::env::var_os("ROOST_NO_EXT").is_some_and(|v| !v.is_empty()) || cli::is_ext_verb(word) {
+    if std::env::var_os(env::NO_EXT).is_some_and(|v| !v.is_empty()) || cli::is_ext_verb(word) {
         return Miss;
     }
     let Ok(paths) = Paths::from_env() else {
@@ -82,7 +80,7 @@ fn extension(word: &[u8], args: &[OsString]) -> Outcome {
     }
     if let Some(unknown) = entry
         .authorities()
-        .find(|t| !KNOWN_AUTHORITIES.iter().any(|k| k.as_bytes() == *t))
+        .find(|t| !contract::AUTHORITIES.iter().any(|k| k.as_bytes() == *t))
     {
         return Refused(refuse_authority(&entry, unknown));
     }
@@ -96,24 +94,24 @@ fn extension(word: &[u8], args: &[OsString]) -> Outcome {
         return Refused(1);
     }
     let mut env = Env::inherited();
-    env.set("ROOST_HOME", paths.roost_home());
-    env.set("ROOST_VERSION", crate::VERSION);
-    env.set("ROOST_CONTRACT", crate::CONTRACT.to_string());
-    env.set("ROOST_EXT_DIR", &dir);
-    env.set("ROOST_EXT_STATE", &state);
+    env.set(env::HOME, paths.roost_home());
+    env.set(env::VERSION, crate::VERSION);
+    env.set(env::CONTRACT, contract::NUMBER.to_string());
+    env.set(env::EXT_DIR, &dir);
+    env.set(env::EXT_STATE, &state);
     if fleet {
         // What `fleet` hands over: roost's socket, and roost's scripts
         // first on PATH.
         let scripts = home::ensure_scripts(&paths).unwrap_or_else(|_| paths.scripts_dir());
-        env.set("ROOST_SOCKET", tmux.socket.value());
-        env.set("ROOST_SOCKET_FLAG", tmux.socket.flag());
+        env.set(env::SOCKET, tmux.socket.value());
+        env.set(env::SOCKET_FLAG, tmux.socket.flag());
         env.set(
             "PATH",
             home::path_with_first(&scripts, std::env::var_os("PATH")),
         );
     } else {
-        env.remove("ROOST_SOCKET");
-        env.remove("ROOST_SOCKET_FLAG");
+        env.remove(env::SOCKET);
+        env.remove(env::SOCKET_FLAG);
     }
     // execve returns only on failure: a broken extension is a miss too.
     exec(program, args, env);
@@ -163,7 +161,7 @@ fn exec(program: &Path, args: &[OsString], env: Env) {
 /// The extension's directory: the one holding `bin/roost-CMD`, which is its
 /// clone (or, for a linked extension, the author's checkout).
 fn ext_dir(paths: &Paths, name: &str, command: &[u8], program: &Path) -> PathBuf {
-    let expected = [b"roost-", command].concat();
+    let expected = [contract::PROGRAM_PREFIX.as_bytes(), command].concat();
     let bin = program.parent();
     match (
         program.file_name(),
@@ -204,7 +202,7 @@ fn refuse_authority(entry: &Entry, unknown: &[u8]) -> u8 {
     let token = untrusted::printable(unknown);
     eprintln!(
         "roost: extension {name} needs authority '{token}', which this roost (contract {}) does not know.",
-        crate::CONTRACT
+        contract::NUMBER
     );
     eprintln!("roost: refusing to run it with less than it expects.");
     eprintln!("roost: remove it with `roost ext remove {name}`, or turn extensions off with ROOST_NO_EXT=1.");

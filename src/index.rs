@@ -1,4 +1,4 @@
-//! ext.index, the dispatch table (contract §4): one line per command,
+//! ext.index, the dispatch table: one line per command,
 //! `COMMAND TAB EXTENSION TAB /abs/path TAB AUTHORITIES`. The lookup is a
 //! byte scan, no parser; the renderer is what every index writer uses.
 

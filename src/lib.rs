@@ -3,6 +3,7 @@
 //! hot path every invocation goes through first.
 
 pub mod cli;
+pub mod contract;
 mod commands;
 mod complete;
 mod dispatch;
@@ -28,7 +29,7 @@ pub mod testing {
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The extension contract this roost speaks (`ROOST_CONTRACT`).
-pub const CONTRACT: u32 = 1;
+pub const CONTRACT: u32 = contract::NUMBER;
 
 /// Runs roost with the process's arguments; returns the exit code.
 pub fn run() -> u8 {

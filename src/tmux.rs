@@ -1,4 +1,4 @@
-//! The only place that talks to tmux. It owns the socket rule (contract §6):
+//! The only place that talks to tmux. It owns the socket rule:
 //! which server is roost's, how to address it, and how to start it.
 
 use std::ffi::{OsStr, OsString};

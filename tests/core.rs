@@ -1,4 +1,4 @@
-//! The built-in commands (core.md), run as the real binary against a
+//! The built-in commands, run as the real binary against a
 //! throwaway tmux server per test.
 
 mod common;

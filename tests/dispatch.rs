@@ -1,4 +1,4 @@
-//! The extension dispatcher (contract §5) against the real binary: an
+//! The extension dispatcher against the real binary: an
 //! ext.index written by the test, fixture extensions, a real tmux server.
 
 mod common;

@@ -1,4 +1,4 @@
-//! `roost doctor` (issue 5): extension health — ext.lock and ext.index
+//! `roost doctor`: extension health — ext.lock and ext.index
 //! agree, every clone is there and still matches its pinned tree, linked
 //! checkouts exist — beside the machine checks, without starting a server.
 

@@ -1,4 +1,4 @@
-//! The extension author's loop (issue 5): `roost ext new` scaffolds a
+//! The extension author's loop: `roost ext new` scaffolds a
 //! repository, `roost ext check` runs the install gates on a directory,
 //! `roost ext install --link` runs it from the checkout, and list, verify,
 //! update, info and remove treat a linked extension as the author's.

@@ -1,5 +1,5 @@
 //! `roost ext install` against real bare repositories reached by file://
-//! (issue 4, "install"): validation before the network, pinning, fetching
+//!: validation before the network, pinning, fetching
 //! with nothing of the repository run, the gates, the consent block and the
 //! question, conflicts, network trouble, concurrent installs.
 

@@ -1,4 +1,4 @@
-//! Hostile repositories (issue 6): submodules pointing anywhere, attribute
+//! Hostile repositories: submodules pointing anywhere, attribute
 //! filters and conversions, a huge file, deep and wide trees, an oversized
 //! manifest, and the symlink escapes tests/ext_install.rs does not cover.
 //! Each install and verify must finish within a stated time bound; the peak

@@ -245,7 +245,7 @@ proptest! {
         let _ = manifest::parse(s.as_bytes());
     }
 
-    /// Accepted exactly when every rule of contract §2 holds, and then the
+    /// Accepted exactly when every manifest rule holds, and then the
     /// fields read are the ones written.
     #[test]
     fn manifest_accepts_exactly_by_the_rules(m in near_manifest()) {

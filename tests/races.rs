@@ -1,4 +1,4 @@
-//! Faults and races (issue 6): `roost ext` commands running at the same time
+//! Faults and races: `roost ext` commands running at the same time
 //! serialise on the store's lock and end with exactly the expected set in
 //! ext.lock and ext.index; and disk trouble (an unwritable state directory, a
 //! lock file or record that is a directory, a data directory where no

@@ -1,4 +1,4 @@
-//! The socket rule (contract §6): which tmux server roost talks to.
+//! The socket rule: which tmux server roost talks to.
 
 mod common;
 use common::*;

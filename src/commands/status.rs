@@ -27,7 +27,7 @@ pub fn run(ctx: &Ctx, a: JsonArgs) -> Result<u8> {
     Ok(0)
 }
 
-/// The documented text form (core.md): exact, because scripts and the
+/// The documented text form: exact, because scripts and the
 /// extension conformance test compare it byte for byte.
 pub fn render(socket: &str, fleet: Option<&(Vec<Session>, Vec<Pane>)>) -> String {
     let Some((sessions, panes)) = fleet else {

@@ -47,7 +47,7 @@ pub fn run(a: CheckArgs) -> Result<u8> {
             println!(
                 "  contract  {} (roost speaks {})",
                 m.contract,
-                crate::CONTRACT
+                crate::contract::NUMBER
             );
             let claims: Vec<String> = m.commands.iter().map(|c| format!("roost {c}")).collect();
             println!("  claims    {}", claims.join(", "));
@@ -95,7 +95,7 @@ fn uncommitted(dir: &std::path::Path, m: &super::manifest::Manifest) -> Vec<Stri
     let Some(committed) = git::committed_leaves(dir) else {
         return Vec::new();
     };
-    let gated = std::iter::once(BString::from("roost-ext.json"))
+    let gated = std::iter::once(BString::from(crate::contract::MANIFEST))
         .chain(m.commands.iter().map(|c| format!("bin/roost-{c}").into()));
     let paths: std::collections::BTreeSet<BString> =
         committed.keys().cloned().chain(gated).collect();

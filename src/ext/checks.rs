@@ -1,5 +1,5 @@
 //! The install gates run on an extension's files before anything is asked
-//! or written (contract §2 and §7): symlinks must stay inside the extension,
+//! or written: symlinks must stay inside the extension,
 //! no file may be setuid or setgid, the manifest must be valid, and every
 //! claimed command must be an executable `bin/roost-CMD`.
 
@@ -25,7 +25,7 @@ pub fn check_dir(dir: &Path) -> Result<Manifest, String> {
 
 /// `roost-ext.json`, which must be a regular file of at most 1 MiB.
 pub fn read_manifest(dir: &Path) -> Result<Manifest, String> {
-    let path = dir.join("roost-ext.json");
+    let path = dir.join(crate::contract::MANIFEST);
     let meta = std::fs::symlink_metadata(&path)
         .map_err(|_| "there is no roost-ext.json at the top of the repository".to_string())?;
     if !meta.file_type().is_file() {
@@ -42,7 +42,7 @@ pub fn read_manifest(dir: &Path) -> Result<Manifest, String> {
 }
 
 fn check_command(dir: &Path, command: &str) -> Result<(), String> {
-    let rel = format!("bin/roost-{command}");
+    let rel = format!("bin/{}{command}", crate::contract::PROGRAM_PREFIX);
     let refuse = |why: &str| Err(format!("command {command}: {rel} {why}"));
     match std::fs::symlink_metadata(dir.join(&rel)) {
         Err(_) => refuse("is missing"),

@@ -68,7 +68,7 @@ pub fn render(offer: &Offer) -> String {
     };
     rows.push((
         "contract",
-        format!("{} (roost speaks {})", m.contract, crate::CONTRACT),
+        format!("{} (roost speaks {})", m.contract, crate::contract::NUMBER),
         "ok",
     ));
     let range = m.roost.as_deref().map(|r| printable(r.as_bytes()));

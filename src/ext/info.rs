@@ -23,7 +23,7 @@ pub fn run(a: InfoArgs) -> Result<u8> {
     let state = paths.ext_state(&name);
     // Only a regular file of a manifest's size is read: the clone may have
     // been changed since install (a FIFO or /dev/zero would never end).
-    let path = clone.join("roost-ext.json");
+    let path = clone.join(crate::contract::MANIFEST);
     let manifest: Option<Value> = std::fs::symlink_metadata(&path)
         .ok()
         .filter(|m| m.is_file() && m.len() <= super::manifest::MAX_BYTES as u64)

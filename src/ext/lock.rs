@@ -1,4 +1,4 @@
-//! ext.lock, the record of what is installed (contract §3): parse,
+//! ext.lock, the record of what is installed: parse,
 //! typed reads, edits that keep every field roost does not know, the
 //! serialization (sorted keys at every depth, 2-space indent, trailing
 //! newline), and the ext.index lines derived from it. Pure: reading and

@@ -1,10 +1,10 @@
-//! `roost-ext.json`, an extension's manifest (contract §2): parsed from
+//! `roost-ext.json`, an extension's manifest: parsed from
 //! bytes and validated field by field. Pure: reading the file, and checking
 //! commands against other installed extensions, belong to the caller.
 //! Every refusal is one line naming the field and the reason; text taken
 //! from the manifest is escaped before it is put into a message.
 
-use crate::dispatch::KNOWN_AUTHORITIES;
+use crate::contract::AUTHORITIES as KNOWN_AUTHORITIES;
 use crate::index::valid_name;
 use crate::untrusted::printable;
 use serde_json::{Map, Value};
@@ -17,7 +17,7 @@ pub const MAX_BYTES: usize = 1024 * 1024;
 pub const MAX_COMMANDS: usize = 256;
 
 /// The only contract this roost speaks.
-const CONTRACT: u32 = crate::CONTRACT;
+const CONTRACT: u32 = crate::contract::NUMBER;
 
 /// Longest `roost` range understood; a longer one cannot be read.
 const MAX_ROOST: usize = 64;

@@ -1,5 +1,5 @@
 //! `roost ext`: installing third-party repositories as pinned extensions,
-//! and living with them (contract §1–§4, §7). One verb per file; `names`,
+//! and living with them. One verb per file; `names`,
 //! `manifest` and `lock` are pure; `git` does every git operation; `store`
 //! owns ext.lock + ext.index on disk; `checks` the install gates; `consent`
 //! what the user is shown and asked.
@@ -72,7 +72,7 @@ fn writable_paths(cmd: &'static str) -> Result<Paths> {
 
 /// Where OWNER/REPO is fetched from: `${ROOST_EXT_GIT_BASE:-https://github.com/}`.
 pub fn url_for(repo: &str) -> String {
-    let base = std::env::var("ROOST_EXT_GIT_BASE")
+    let base = std::env::var(crate::contract::env::GIT_BASE)
         .ok()
         .filter(|b| !b.is_empty())
         .unwrap_or_else(|| "https://github.com/".to_string());

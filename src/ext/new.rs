@@ -70,7 +70,7 @@ fn scaffold(dir: &Path, name: &str) -> std::io::Result<()> {
     };
     let manifest = serde_json::json!({
         "name": name,
-        "contract": crate::CONTRACT,
+        "contract": crate::contract::NUMBER,
         "roost": format!(">={major}.{minor}.0 <{upper}"),
         "needs": [],
         "commands": [name],
@@ -78,8 +78,8 @@ fn scaffold(dir: &Path, name: &str) -> std::io::Result<()> {
     });
     let mut text = serde_json::to_string_pretty(&manifest).unwrap_or_default();
     text.push('\n');
-    std::fs::write(dir.join("roost-ext.json"), text)?;
-    let bin = dir.join(format!("bin/roost-{name}"));
+    std::fs::write(dir.join(crate::contract::MANIFEST), text)?;
+    let bin = crate::contract::program(dir, name);
     std::fs::write(&bin, script(name))?;
     std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755))?;
     std::fs::write(dir.join("README.md"), readme(name))?;
@@ -141,6 +141,6 @@ Publish it as a git repository; users install it with
   install.
 - Nothing runs at install time. `man 7 roost-extension` has the details.
 "#,
-        contract = crate::CONTRACT
+        contract = crate::contract::NUMBER
     )
 }

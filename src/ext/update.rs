@@ -20,13 +20,13 @@ pub fn run(a: UpdateArgs) -> Result<u8> {
     // may add. Without it, --yes never grants more than before.
     let mut grants = Vec::new();
     for grant in a.grant {
-        if !crate::dispatch::KNOWN_AUTHORITIES.contains(&grant.as_str()) {
+        if !crate::contract::AUTHORITIES.contains(&grant.as_str()) {
             return Err(Error::usage(
                 CMD,
                 format!(
                     "--grant {}: not an authority this roost knows ({})",
                     crate::untrusted::printable(grant.as_bytes()),
-                    crate::dispatch::KNOWN_AUTHORITIES.join(", ")
+                    crate::contract::AUTHORITIES.join(", ")
                 ),
             ));
         }

@@ -41,7 +41,7 @@ pub fn pages() -> Vec<(&'static str, String)> {
                 include_str!("roost-extension.7.top.roff"),
                 &reserved(),
                 &include_str!("roost-extension.7.bottom.roff")
-                    .replace("@CONTRACT@", &crate::CONTRACT.to_string()),
+                    .replace("@CONTRACT@", &crate::contract::NUMBER.to_string()),
             ),
         ),
     ]

@@ -7,7 +7,7 @@ use roost::index::Entry;
 use roost::testing::manifest;
 use serde_json::{Map, Value};
 
-/// Contract §5.2: the first line whose first TAB-separated field equals the
+/// Dispatch: the first line whose first TAB-separated field equals the
 /// word (a line with no TAB has no fields), read as a line of 3 or 4 fields.
 pub fn oracle_lookup<'a>(index: &'a [u8], word: &[u8]) -> Option<Entry<'a>> {
     if word.is_empty() || word.contains(&b'\t') || word.contains(&b'\n') {
@@ -29,7 +29,7 @@ pub fn oracle_lookup<'a>(index: &'a [u8], word: &[u8]) -> Option<Entry<'a>> {
     })
 }
 
-/// Contract §7: exactly one '/'; each part `[A-Za-z0-9._-]+`, not starting
+/// Dispatch: exactly one '/'; each part `[A-Za-z0-9._-]+`, not starting
 /// with '-', not `.` or `..`, at most 255 bytes; so no URL and no spaces.
 pub fn repo_ok(s: &str) -> Option<(String, String)> {
     let (owner, repo) = s.split_once('/')?;
@@ -45,7 +45,7 @@ pub fn repo_ok(s: &str) -> Option<(String, String)> {
     (part_ok(owner) && part_ok(repo)).then(|| (owner.to_string(), repo.to_string()))
 }
 
-/// Contract §7 and git check-ref-format, component by component: not
+/// The name rules and git check-ref-format, component by component: not
 /// empty; no leading '-'; every '/'-separated component non-empty, not
 /// starting with '.', not ending with ".lock"; no "..", no "@{", not "@";
 /// not ending with '.'; none of ~^:?*[\ ; no whitespace or control chars.
@@ -100,7 +100,7 @@ pub fn unique(v: &[String]) -> bool {
     v.iter().enumerate().all(|(i, x)| !v[..i].contains(x))
 }
 
-/// Contract §2, written out: what a manifest object must hold to be
+/// The manifest rules, written out: what a manifest object must hold to be
 /// accepted, and what is read from it.
 pub fn manifest_oracle(m: &Map<String, Value>) -> Option<manifest::Manifest> {
     if any_control(&Value::Object(m.clone())) {
@@ -177,7 +177,7 @@ pub fn triple(s: &str) -> Option<Triple> {
     }
 }
 
-/// Contract §2 `roost`: only `*` and `>=A.B.C <D.E.F` (at most 64 chars)
+/// The manifest's `roost` field: only `*` and `>=A.B.C <D.E.F` (at most 64 chars)
 /// are understood; a version `A.B.C[-pre][+build]` is in range when it is
 /// at least the low bound and below the high one, a pre-release sorting
 /// just below its own `A.B.C`.
