@@ -278,13 +278,14 @@ fn commands(root: &clap::Command, current: &str, src: &impl Source) -> Vec<Candi
         }
     }
     if !dashed {
-        out.extend(extension_commands(current, src));
+        out.extend(extension_commands(current, src, false));
     }
     out
 }
 
-/// What dispatch would run: never a line it would miss.
-fn extension_commands(current: &str, src: &impl Source) -> Vec<Candidate> {
+/// What dispatch would run: never a line it would miss. `shadowed`: also
+/// the commands a built-in hides (what `ext exec` runs).
+fn extension_commands(current: &str, src: &impl Source, shadowed: bool) -> Vec<Candidate> {
     if src.no_ext() {
         return Vec::new();
     }
@@ -296,7 +297,7 @@ fn extension_commands(current: &str, src: &impl Source) -> Vec<Candidate> {
             index::valid_name(e.command)
                 && index::valid_name(e.extension)
                 && e.command.starts_with(current.as_bytes())
-                && !cli::is_reserved(&String::from_utf8_lossy(e.command))
+                && (shadowed || !cli::is_reserved(&String::from_utf8_lossy(e.command)))
                 && src.runnable(e.path)
         })
         .map(|e| {
@@ -350,7 +351,7 @@ fn arguments(
             if let Some(opt) = option_named(w).filter(|o| takes_value(o)) {
                 if i == rest.len() {
                     // Its value is the word being completed.
-                    return values(opt, src);
+                    return values(opt, current, src);
                 }
                 i += 1;
             }
@@ -383,7 +384,7 @@ fn arguments(
             .collect();
     }
     match positionals.get(taken) {
-        Some(p) => values(p, src),
+        Some(p) => values(p, current, src),
         None => Vec::new(),
     }
 }
@@ -410,7 +411,7 @@ fn many(arg: &Arg) -> bool {
 
 /// What may fill `arg`: told by its value name (TARGET, SESSION, STATE),
 /// its listed values, or its hint (a directory, an installed extension).
-fn values(arg: &Arg, src: &impl Source) -> Vec<Candidate> {
+fn values(arg: &Arg, current: &str, src: &impl Source) -> Vec<Candidate> {
     let listed: Vec<Candidate> = arg
         .get_possible_values()
         .iter()
@@ -443,6 +444,7 @@ fn values(arg: &Arg, src: &impl Source) -> Vec<Candidate> {
                 .collect()
         }
         (_, ValueHint::DirPath) => vec![cand(DIRS, "")],
+        (_, ValueHint::CommandName) => extension_commands(current, src, true),
         (_, cli::model::INSTALLED) => installed(src),
         _ => Vec::new(),
     }
@@ -699,6 +701,21 @@ mod tests {
         assert_eq!(values(&["ext", "check"], "x", &src), [DIRS]);
         assert_eq!(values(&["ext", "new", "n"], "", &src), [DIRS]);
         assert!(values(&["ext", "new"], "", &src).is_empty());
+        // exec offers every runnable command, a shadowed one too, then
+        // leaves the extension's own arguments alone.
+        assert!(
+            values(&["ext", "exec"], "", &src).is_empty(),
+            "ROOST_NO_EXT is set"
+        );
+        let on = Fake {
+            index: INDEX,
+            ..Fake::default()
+        };
+        assert_eq!(
+            values(&["ext", "exec"], "", &on),
+            ["note", "notes", "status", "mark"]
+        );
+        assert!(values(&["ext", "exec", "note"], "", &on).is_empty());
         assert!(values(&["ext", "install", "--ref"], "", &src).is_empty());
         assert!(values(&["ext", "remove", "--"], "-", &src).is_empty());
         assert!(values(&["ext", "remove", "--", "x"], "", &src).is_empty());

@@ -5,10 +5,10 @@
 //! ext.lock, no CLI parser. A completion query (`__complete`, from the shell
 //! scripts) is handed to complete.rs before any of that.
 
+use crate::contract::{self, env};
 use crate::index::{self, Entry};
 use crate::paths::Paths;
 use crate::tmux::Tmux;
-use crate::contract::{self, env};
 use crate::{cli, commands, complete, error::Error, home, switch, untrusted};
 use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::OsStrExt;
@@ -32,27 +32,48 @@ pub fn main(args: &[OsString]) -> u8 {
             Err(e) => e.report(),
         };
     }
+    // An `ext` verb is never an extension's, whatever an old index says.
+    if seam_off() || cli::is_ext_verb(word) {
+        return usage_error(word);
+    }
     match extension(word, rest) {
         Refused(code) => code,
-        Miss => usage_error(word),
+        Miss | Off => usage_error(word),
     }
 }
 
-enum Outcome {
-    /// Not an extension command (or the seam is off): the usage error.
+/// `ROOST_NO_EXT` is set (non-empty): no extension command runs.
+fn seam_off() -> bool {
+    std::env::var_os(env::NO_EXT).is_some_and(|v| !v.is_empty())
+}
+
+pub enum Outcome {
+    /// Not an installed extension command that would run.
     Miss,
+    /// An installed command, but the server-wide switch is off.
+    Off,
     /// A hit that must not run; already reported.
     Refused(u8),
 }
-use Outcome::{Miss, Refused};
+use Outcome::{Miss, Off, Refused};
+
+/// `roost ext exec CMD ARGS...`: the installed extension command CMD, even
+/// where a built-in of that name would win, run exactly as dispatch runs
+/// it. Returns only when it cannot run.
+pub fn exec_installed(word: &[u8], args: &[OsString]) -> std::result::Result<u8, &'static str> {
+    if seam_off() {
+        return Err("extensions are turned off (ROOST_NO_EXT is set)");
+    }
+    match extension(word, args) {
+        Refused(code) => Ok(code),
+        Off => Err("extensions are turned off on this server (@roost-ext-enabled)"),
+        Miss => Err("no installed extension command of that name can run"),
+    }
+}
 
 /// Runs the extension command `word`, replacing this process; returns only
 /// when it cannot.
 fn extension(word: &[u8], args: &[OsString]) -> Outcome {
-    // An `ext` verb is never an extension's, whatever an old index says.
-    if std::env::var_os(env::NO_EXT).is_some_and(|v| !v.is_empty()) || cli::is_ext_verb(word) {
-        return Miss;
-    }
     let Ok(paths) = Paths::from_env() else {
         return Miss;
     };
@@ -76,7 +97,7 @@ fn extension(word: &[u8], args: &[OsString]) -> Outcome {
     }
     let tmux = Tmux::from_env();
     if switch::is_off(&tmux, &paths.user_conf()) {
-        return Miss;
+        return Off;
     }
     if let Some(unknown) = entry
         .authorities()

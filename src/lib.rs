@@ -3,9 +3,9 @@
 //! hot path every invocation goes through first.
 
 pub mod cli;
-pub mod contract;
 mod commands;
 mod complete;
+pub mod contract;
 mod dispatch;
 pub mod error;
 mod ext;

@@ -482,3 +482,61 @@ fn a_command_linked_to_a_file_inside_its_tree_runs() {
         describe(&out)
     );
 }
+
+/// A command a built-in now shadows (`status`, installed when roost had no
+/// such command): `roost status` is roost's, `roost ext exec status` runs
+/// the extension with exactly what dispatch gives it.
+#[test]
+fn ext_exec_runs_a_command_a_built_in_shadows_as_dispatch_would() {
+    let env = TestEnv::new();
+    let shadowed = install_fixture(&env, "fixture", "status", "env-ext");
+    let plain = install_fixture(&env, "fixture", "envy", "env-ext");
+    write_index(
+        &env,
+        &format!(
+            "envy\tfixture\t{}\tfleet\nstatus\tfixture\t{}\tfleet\n",
+            plain.display(),
+            shadowed.display()
+        ),
+    );
+    let core = env.run(["status"]);
+    assert!(
+        String::from_utf8_lossy(&core.stdout).starts_with("roost: not running"),
+        "{}",
+        describe(&core)
+    );
+    let via_exec = env.run(["ext", "exec", "status", "--help"]);
+    let direct = env.run(["envy", "--help"]);
+    assert_eq!(via_exec.status.code(), Some(7), "{}", describe(&via_exec));
+    let text = String::from_utf8_lossy(&via_exec.stdout).into_owned();
+    // The same environment as `roost envy` but for the directory's name.
+    assert_eq!(
+        text.replace("roost-status", "roost-envy"),
+        String::from_utf8_lossy(&direct.stdout).replace("roost-status", "roost-envy")
+    );
+    assert!(
+        text.contains(&format!("ROOST_SOCKET={}\n", env.socket)),
+        "{text}"
+    );
+    // ROOST_NO_EXT turns exec off too, with a message of its own.
+    let out = env
+        .roost(["ext", "exec", "status"])
+        .env("ROOST_NO_EXT", "1")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "roost ext exec: cannot run 'status': extensions are turned off (ROOST_NO_EXT is set)\n\
+         roost ext list shows the installed commands; roost ext verify checks their files\n"
+    );
+    let out = env.run(["ext", "exec", "nothing-here"]);
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).starts_with(
+            "roost ext exec: cannot run 'nothing-here': no installed extension command of that name can run\n"
+        ),
+        "{}",
+        describe(&out)
+    );
+}

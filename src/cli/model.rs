@@ -152,7 +152,7 @@ pub enum Command {
     /// fails; each failure says what to do.
     Doctor,
     #[command(verbatim_doc_comment)]
-    /// manage extensions: install, list, info, verify, update, remove, new, check
+    /// manage extensions: install, list, info, verify, update, remove, exec, new, check
     ///
     /// The extension manager. Without a verb, this list of verbs; roost-ext(1)
     /// has the whole story.
@@ -382,6 +382,30 @@ pub enum ExtVerb {
     /// problem install would refuse. Nothing is fetched, written or run.
     /// Exit 1 when install would refuse. --json prints the same as JSON.
     Check(CheckArgs),
+    #[command(verbatim_doc_comment)]
+    /// run an extension's command, even where a built-in has its name
+    ///
+    /// Run the installed extension command CMD with ARGS exactly as `roost CMD`
+    /// would (the same program, environment and authority), even when a
+    /// built-in command of that name exists: a newer roost may add a command
+    /// an extension already had. Everything after CMD is the extension's,
+    /// `--help` included. ROOST_NO_EXT and @roost-ext-enabled still turn it
+    /// off. Exit 1 when CMD cannot run; otherwise the status is the
+    /// extension's own.
+    Exec(ExecArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ExecArgs {
+    /// the extension command, then its arguments
+    #[arg(
+        value_name = "CMD",
+        required = true,
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_hint = ValueHint::CommandName
+    )]
+    pub words: Vec<OsString>,
 }
 
 #[derive(Debug, Args)]

@@ -9,6 +9,7 @@ mod check;
 pub mod checks;
 pub mod consent;
 mod diff;
+mod exec;
 pub mod git;
 mod hash;
 mod info;
@@ -52,6 +53,7 @@ pub fn run(verb: Option<ExtVerb>) -> Result<u8> {
         ExtVerb::Remove(a) => remove::run(a),
         ExtVerb::New(a) => new::run(a),
         ExtVerb::Check(a) => check::run(a),
+        ExtVerb::Exec(a) => exec::run(a),
     }
 }
 

@@ -1,0 +1,25 @@
+//! `roost ext exec CMD [ARGS...]`: an installed extension's command run the
+//! way dispatch runs it, past a built-in command that shadows its name.
+
+use crate::cli::model::ExecArgs;
+use crate::error::{Error, Result};
+use std::os::unix::ffi::OsStrExt;
+
+const CMD: &str = "ext exec";
+
+pub fn run(a: ExecArgs) -> Result<u8> {
+    let (command, args) = a.words.split_first().expect("clap requires CMD");
+    let shown = crate::untrusted::printable(command.as_bytes());
+    if !crate::index::valid_name(command.as_bytes()) {
+        return Err(
+            Error::fail(CMD, format!("'{shown}' is not an extension command name"))
+                .hint("roost ext list shows the installed commands"),
+        );
+    }
+    // Returns only when the command could not be run.
+    crate::dispatch::exec_installed(command.as_bytes(), args).map_err(|why| {
+        Error::fail(CMD, format!("cannot run '{shown}': {why}")).hint(
+            "roost ext list shows the installed commands; roost ext verify checks their files",
+        )
+    })
+}
