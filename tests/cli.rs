@@ -76,7 +76,10 @@ fn an_unknown_option_names_the_command_at_its_depth_with_its_usage_line() {
         let cmd = command_at(&root, &path);
         let usage =
             roost::cli::synopsis::line(&path.iter().map(String::as_str).collect::<Vec<_>>(), cmd);
-        let hint = if cmd.get_positionals().any(|a| a.is_trailing_var_arg_set()) {
+        let hint = if cmd
+            .get_positionals()
+            .any(|a| a.is_trailing_var_arg_set() && !a.is_allow_hyphen_values_set())
+        {
             " (text that starts with '-' goes after '--')"
         } else {
             ""

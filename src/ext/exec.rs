@@ -10,6 +10,11 @@ const CMD: &str = "ext exec";
 pub fn run(a: ExecArgs) -> Result<u8> {
     let (command, args) = a.words.split_first().expect("clap requires CMD");
     let shown = crate::untrusted::printable(command.as_bytes());
+    // Every word after CMD is the extension's; before it, a dash is an
+    // option of exec's own, and it has none but --help.
+    if command.as_bytes().starts_with(b"-") {
+        return Err(Error::usage(CMD, format!("unknown option {shown}")));
+    }
     if !crate::index::valid_name(command.as_bytes()) {
         return Err(
             Error::fail(CMD, format!("'{shown}' is not an extension command name"))
