@@ -4,6 +4,7 @@
 
 use super::{author, Words};
 use crate::error::{Error, Result};
+use serde::Serialize;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
@@ -57,6 +58,17 @@ pub fn run(a: &mut Words) -> Result<u8> {
     Ok(0)
 }
 
+/// The roost-ext.json `new` writes.
+#[derive(Serialize)]
+struct Template<'a> {
+    name: &'a str,
+    contract: u32,
+    roost: String,
+    needs: &'a [&'a str],
+    commands: &'a [&'a str],
+    description: String,
+}
+
 fn scaffold(dir: &Path, name: &str) -> std::io::Result<()> {
     std::fs::create_dir_all(dir.join("bin"))?;
     let version = crate::VERSION;
@@ -69,14 +81,16 @@ fn scaffold(dir: &Path, name: &str) -> std::io::Result<()> {
     } else {
         format!("{}.0.0", major + 1)
     };
-    let manifest = serde_json::json!({
-        "name": name,
-        "contract": crate::CONTRACT,
-        "roost": format!(">={major}.{minor}.0 <{upper}"),
-        "needs": [],
-        "commands": [name],
-        "description": format!("The {name} command"),
-    });
+    let manifest = Template {
+        name,
+        contract: crate::CONTRACT,
+        roost: format!(">={major}.{minor}.0 <{upper}"),
+        needs: &[],
+        commands: &[name],
+        description: format!("The {name} command"),
+    };
+    // Through `Value`, for the keys in sorted order.
+    let manifest = serde_json::to_value(&manifest).unwrap_or_default();
     let mut text = serde_json::to_string_pretty(&manifest).unwrap_or_default();
     text.push('\n');
     std::fs::write(dir.join("roost-ext.json"), text)?;
