@@ -132,7 +132,7 @@ fn demo_installs_runs_verifies_and_removes_the_example_extension() {
     let ran = "$ roost tally\n   1  done\n   1  idle\n   1  no state\n";
     assert!(text.contains(ran), "want {ran:?} in\n{text}");
     let listed = format!(
-        "$ roost ext list\ntally  {}  tally\n$ roost ext verify\ntally: ok\n",
+        "$ roost ext list\nNAME   PINNED   COMMANDS\ntally  {}  tally\n$ roost ext verify\ntally: ok\n",
         &commit[..7]
     );
     assert!(text.contains(&listed), "want {listed:?} in\n{text}");

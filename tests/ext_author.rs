@@ -930,7 +930,7 @@ fn the_authors_loop_from_new_to_remove_keeps_the_checkout() {
     assert_eq!(
         clean(&out),
         format!(
-            "note  linked   note  (linked to {}, not pinned)\n",
+            "NAME  PINNED   COMMANDS\nnote  linked   note  (linked to {}, not pinned)\n",
             dir.display()
         )
     );
@@ -961,11 +961,9 @@ fn the_authors_loop_from_new_to_remove_keeps_the_checkout() {
     let out = env.run(["ext", "info", "note"]);
     let text = clean(&out);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines[0], "note");
-    assert!(
-        lines.contains(&format!("    \"linked\": \"{}\",", dir.display()).as_str()),
-        "{text}"
-    );
+    assert_eq!(lines[0], "name       note");
+    assert_eq!(lines[1], format!("linked     {}", dir.display()));
+    assert_eq!(lines[2], "commands   note");
     assert!(
         lines.contains(&"manifest (roost-ext.json as found in the checkout):"),
         "{text}"
@@ -974,8 +972,8 @@ fn the_authors_loop_from_new_to_remove_keeps_the_checkout() {
     assert_eq!(
         &lines[lines.len() - 2..],
         [
-            format!("checkout  {}", dir.display()),
-            format!("data      {}", state_dir(&env, "note").display()),
+            format!("checkout   {}", dir.display()),
+            format!("data       {}", state_dir(&env, "note").display()),
         ]
     );
     let v: Value =
@@ -1116,7 +1114,7 @@ fn verify_reports_a_linked_checkout_that_is_gone() {
     assert_eq!(
         clean(&out),
         format!(
-            "note  linked   note  (linked to {}, not pinned)  (missing)\n",
+            "NAME  PINNED   COMMANDS\nnote  linked   note  (linked to {}, not pinned)  (missing)\n",
             dir.display()
         )
     );

@@ -131,7 +131,7 @@ fn line_above<'a>(text: &'a str, prompt: &str) -> &'a str {
 // ------------------------------------------------------------------- list
 
 #[test]
-fn list_prints_name_short_commit_and_commands_aligned() {
+fn list_prints_a_header_then_name_short_commit_and_commands_aligned() {
     let env = TestEnv::new();
     let note = installed(&env, "owner/roost-note", "note", &["note", "notes"], &[]);
     let mark = installed(
@@ -146,7 +146,7 @@ fn list_prints_name_short_commit_and_commands_aligned() {
     assert_eq!(
         stdout(&out),
         format!(
-            "bookmark  {}  mark\nnote      {}  note, notes\n",
+            "NAME      PINNED   COMMANDS\nbookmark  {}  mark\nnote      {}  note, notes\n",
             short(&mark.head()),
             short(&note.head())
         )
@@ -162,7 +162,10 @@ fn list_marks_an_extension_whose_clone_is_gone() {
     assert_eq!(exits(&out, 0), "");
     assert_eq!(
         stdout(&out),
-        format!("note  {}  note  (missing)\n", short(&f.head()))
+        format!(
+            "NAME  PINNED   COMMANDS\nnote  {}  note  (missing)\n",
+            short(&f.head())
+        )
     );
 }
 
@@ -353,28 +356,38 @@ fn list_warns_when_a_first_duplicate_index_line_is_obeyed() {
 fn info_shows_the_lock_entry_the_manifest_and_both_directories() {
     let env = TestEnv::new();
     let f = installed(&env, "owner/roost-note", "note", &["note"], &["fleet"]);
+    edit_lock(&env, |v| {
+        v["note"]["later-field"] = serde_json::json!({"b": 1})
+    });
     let out = env.run(["ext", "info", "note"]);
     assert_eq!(exits(&out, 0), "");
     let text = stdout(&out);
     let clone = clone_dir(&env, "note");
     let state = state_dir(&env, "note");
-    assert!(text.starts_with("note\next.lock entry:\n"), "{text}");
-    assert!(
-        text.contains(&format!("\"commit\": \"{}\"", f.head())),
-        "{text}"
-    );
-    assert!(
-        text.contains(&format!("\"tree\": \"{}\"", f.tree("HEAD"))),
-        "{text}"
-    );
-    assert!(text.contains("\"repo\": \"owner/roost-note\""), "{text}");
-    assert!(
-        text.contains("manifest (roost-ext.json as found in the clone):\n"),
-        "{text}"
-    );
+    let installed = lock(&env)["note"]["installed"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let url = format!("file://{}/owner/roost-note", env.path("remote").display());
+    let want = [
+        "name         note".to_string(),
+        "repo         owner/roost-note".into(),
+        format!("url          {url}"),
+        "ref          HEAD".into(),
+        format!("commit       {}", f.head()),
+        format!("tree         {}", f.tree("HEAD")),
+        "commands     note".into(),
+        "needs        fleet".into(),
+        "contract     1".into(),
+        format!("installed    {installed}"),
+        "later-field  {\"b\":1}".into(),
+        "manifest (roost-ext.json as found in the clone):".into(),
+        "  {".into(),
+    ];
+    assert_eq!(&lines(&text)[..want.len()], want, "{text}");
     assert!(text.contains("    \"contract\": 1"), "{text}");
     assert!(text.ends_with(&format!(
-        "clone  {}\ndata   {}\n",
+        "clone        {}\ndata         {}\n",
         clone.display(),
         state.display()
     )));
@@ -474,7 +487,7 @@ fn info_of_an_extension_whose_clone_is_gone_still_shows_the_record() {
         "{text}"
     );
     assert!(
-        text.contains(&format!("clone  {}  (missing)\n", clone.display())),
+        text.contains(&format!("clone      {}  (missing)\n", clone.display())),
         "{text}"
     );
     let v: Value = serde_json::from_str(&env.ok(["ext", "info", "note", "--json"])).unwrap();
@@ -1691,4 +1704,69 @@ fn update_fetches_from_the_recorded_source_not_todays_git_base() {
     let listed: serde_json::Value =
         serde_json::from_str(&env.ok(["ext", "list", "--json"])).unwrap();
     assert_eq!(listed[0]["url"], url.as_str());
+}
+
+/// An ext.lock entry install could not have written (here `commands` is a
+/// string): it is kept byte for byte when the lock is rewritten, never run,
+/// and reported by list, verify, info and doctor; update refuses it and
+/// remove takes it off.
+#[test]
+fn an_entry_that_cannot_be_read_is_kept_reported_and_never_run() {
+    let env = TestEnv::new();
+    installed(&env, "owner/roost-note", "note", &["note"], &[]);
+    edit_lock(&env, |v| v["note"]["commands"] = "note".into());
+    let broken = lock(&env)["note"].clone();
+    let why = "not an entry install could have written (invalid type: string \"note\", \
+               expected a sequence; a hand edit of ext.lock?); never run";
+
+    let out = env.run(["ext", "list"]);
+    assert_eq!(
+        stdout(&out),
+        format!("note  ({why})\n"),
+        "{}",
+        describe(&out)
+    );
+    assert!(
+        stderr(&out).contains("  note: commands differ (ext.lock: none; ext.index: note)\n"),
+        "{}",
+        describe(&out)
+    );
+    let listed: Value = serde_json::from_str(&env.ok(["ext", "list", "--json"])).unwrap();
+    assert_eq!(listed[0]["name"], "note");
+    assert_eq!(listed[0]["commands"], serde_json::json!([]));
+
+    let out = env.run(["ext", "verify"]);
+    exits(&out, 1);
+    assert_eq!(stdout(&out), format!("note: {why}\n"));
+    let out = env.run(["doctor"]);
+    exits(&out, 1);
+    assert!(
+        stdout(&out).contains(&format!("FAIL  extension note: {why}\n")),
+        "{}",
+        describe(&out)
+    );
+    let text = env.ok(["ext", "info", "note"]);
+    assert!(
+        text.starts_with(&format!("name      note\next.lock  {why}\n  {{\n")),
+        "{text}"
+    );
+    let v: Value = serde_json::from_str(&env.ok(["ext", "info", "note", "--json"])).unwrap();
+    assert_eq!(v["lock"], broken);
+
+    let out = env.run(["ext", "update", "note", "--yes"]);
+    assert!(
+        exits(&out, 1).starts_with("roost ext update: note: its ext.lock entry cannot be read: "),
+        "{}",
+        describe(&out)
+    );
+
+    // Any rewrite keeps the entry as it is, and derives no index line from it.
+    installed(&env, "owner/roost-mark", "mark", &["mark"], &[]);
+    assert_eq!(lock(&env)["note"], broken);
+    assert!(!index(&env).contains("roost-note"), "{}", index(&env));
+    exits(&env.run(["note"]), 2);
+
+    env.ok(["ext", "remove", "note"]);
+    assert!(lock(&env).get("note").is_none());
+    assert!(!clone_dir(&env, "note").exists());
 }

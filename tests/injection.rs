@@ -253,7 +253,8 @@ fn lock_field_everywhere(field: &str) {
 
     let out = env.run(["ext", "info", "note"]);
     assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
-    assert_neutralised(&out, "\\u001b[2Jb\\u001b]0;title\\u0007c\\x9bd\\u{202e}e");
+    // The key column is as wide as `installed`.
+    assert_neutralised(&out, &format!("{field:<9}  {SHOWN}\n"));
 }
 
 #[test]

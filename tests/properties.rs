@@ -301,11 +301,39 @@ fn json_value() -> impl Strategy<Value = Value> {
     })
 }
 
-/// A lock entry as roost writes it, perturbed by hand edits.
+/// A lock entry as roost writes it (pinned, or linked to a checkout),
+/// perturbed by hand edits: fields mistyped, missing or added.
 fn lock_entry() -> impl Strategy<Value = Value> {
-    (names_value(), needs_value(), "\\PC{0,10}", json_value()).prop_map(|(c, n, r, extra)| {
-        json!({"commands": c, "needs": n, "ref": r, "repo": "o/r", "commit": "0".repeat(40), "extra": extra})
-    })
+    (
+        names_value(),
+        needs_value(),
+        "\\PC{0,10}",
+        json_value(),
+        contract_value(),
+        prop::option::of("/\\PC{0,10}"),
+        prop::collection::vec(
+            prop::sample::select(vec!["commands", "needs", "ref", "tree", "installed", "url"]),
+            0..2,
+        ),
+    )
+        .prop_map(|(c, n, r, extra, contract, linked, dropped)| {
+            let mut e = json!({"commands": c, "needs": n, "contract": contract,
+                               "installed": "2026-09-08T10:14:22Z", "extra": extra});
+            match linked {
+                Some(dir) => e["linked"] = dir.into(),
+                None => {
+                    e["ref"] = r.into();
+                    e["repo"] = "o/r".into();
+                    e["commit"] = "0".repeat(40).into();
+                    e["tree"] = "1".repeat(40).into();
+                    e["url"] = "file:///o/r".into();
+                }
+            }
+            for key in dropped {
+                e.as_object_mut().unwrap().remove(key);
+            }
+            e
+        })
 }
 
 fn lock_text() -> impl Strategy<Value = Map<String, Value>> {

@@ -314,15 +314,19 @@ pub enum ExtVerb {
     #[command(verbatim_doc_comment)]
     /// what is installed, pinned to which commit
     ///
-    /// Each installed extension: name, short commit, commands, and (missing)
-    /// when its clone is gone. A warning on stderr when ext.lock and ext.index
-    /// disagree. --json prints the same as JSON.
+    /// A header row, then each installed extension: name, short commit (or
+    /// linked), commands, and (missing) when its clone is gone. A warning on
+    /// stderr when ext.lock and ext.index disagree. --json prints the same as
+    /// JSON.
     List(JsonArgs),
     #[command(verbatim_doc_comment)]
     /// the lock entry, the manifest, both directories
     ///
-    /// The lock entry of NAME, its manifest as found in the clone, and both of
-    /// its directories. --json prints the same as JSON.
+    /// The lock entry of NAME as aligned rows (repository and source, or the
+    /// linked checkout; ref; the full commit and tree; commands, needs,
+    /// contract, install time, and any field this roost does not know), its
+    /// manifest as found in the clone, and both of its directories. --json
+    /// prints the same as JSON, with the lock entry as ext.lock holds it.
     Info(InfoArgs),
     #[command(verbatim_doc_comment)]
     /// do the files on disk still match the pinned tree?
@@ -335,7 +339,10 @@ pub enum ExtVerb {
     /// file put inside a submodule's (empty) directory is named as added. An
     /// ext.lock entry whose name install could never have written (a hand
     /// edit) is named too, and fails the check; list marks it and doctor
-    /// fails on it. Such an entry is never run.
+    /// fails on it. Such an entry is never run. So it is with an entry that
+    /// cannot be read (a field missing, or not of the type install writes):
+    /// verify, list, info and doctor name it with the reason, and ext.lock
+    /// keeps it as it is.
     Verify(NameArgs),
     #[command(verbatim_doc_comment)]
     /// move the pin: shows the diff and asks again

@@ -209,21 +209,33 @@ fn extensions(r: &mut Report, paths: &crate::paths::Paths) {
         );
     }
     for name in &names {
-        let entry = lock.get(name);
-        if let Some(dir) = entry.as_ref().and_then(|e| e.linked()) {
-            let shown = crate::untrusted::printable(dir.as_bytes());
-            if std::path::Path::new(dir).is_dir() {
-                r.note(&format!(
-                    "extension {name}: linked to {shown} (not pinned, not hashed)"
-                ));
-            } else {
-                r.bad(
-                    &format!("extension {name}: linked to {shown}, which is missing"),
-                    &format!("roost ext remove {name}, or put the checkout back"),
-                );
-            }
+        let Some(slot) = lock.get(name) else {
             continue;
-        }
+        };
+        let pin = match slot.typed().map(|e| &e.source) {
+            Ok(ext::lock::Source::Pinned(pin)) => pin,
+            Ok(ext::lock::Source::Linked { dir }) => {
+                let shown = crate::untrusted::printable(dir.as_bytes());
+                if std::path::Path::new(dir).is_dir() {
+                    r.note(&format!(
+                        "extension {name}: linked to {shown} (not pinned, not hashed)"
+                    ));
+                } else {
+                    r.bad(
+                        &format!("extension {name}: linked to {shown}, which is missing"),
+                        &format!("roost ext remove {name}, or put the checkout back"),
+                    );
+                }
+                continue;
+            }
+            Err(u) => {
+                r.bad(
+                    &format!("extension {name}: {}", ext::verify::unreadable(&u.why)),
+                    &format!("roost ext remove {name}, then install it again"),
+                );
+                continue;
+            }
+        };
         let clone = paths.ext_clone(name);
         if !clone.is_dir() {
             r.bad(
@@ -232,7 +244,7 @@ fn extensions(r: &mut Report, paths: &crate::paths::Paths) {
             );
             continue;
         }
-        let report = ext::verify::check(&clone, entry.as_ref().and_then(|e| e.tree()));
+        let report = ext::verify::check(&clone, &pin.tree);
         if report.ok {
             r.ok(&format!(
                 "extension {name}: ok (matches the tree pinned at install)"

@@ -4,7 +4,7 @@ use super::Ctx;
 use crate::cli::model::JsonArgs;
 use crate::error::Result;
 use crate::tmux::{Pane, Session};
-use serde_json::json;
+use serde::Serialize;
 
 pub fn run(ctx: &Ctx, a: JsonArgs) -> Result<u8> {
     let socket = ctx.tmux.socket.value().to_string_lossy().into_owned();
@@ -65,30 +65,64 @@ fn shown_state(p: &Pane) -> String {
     }
 }
 
-fn to_json(socket: &str, fleet: Option<&(Vec<Session>, Vec<Pane>)>) -> serde_json::Value {
-    let Some((sessions, panes)) = fleet else {
-        return json!({ "running": false, "socket": socket });
-    };
-    let sessions: Vec<_> = sessions
-        .iter()
-        .map(|s| {
-            let panes: Vec<_> = panes
-                .iter()
-                .filter(|p| p.session == s.name)
-                .map(|p| {
-                    json!({
-                        "id": p.id,
-                        "target": p.address(),
-                        "window": p.window_name,
-                        "window_id": p.window_id,
-                        "state": if p.state.is_empty() { None } else { Some(&p.state) },
-                        "dead": p.dead,
-                        "exit_status": p.dead_status,
+/// What `status --json` prints.
+#[derive(Serialize)]
+struct Status<'a> {
+    running: bool,
+    socket: &'a str,
+    /// Absent when the server is not running.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sessions: Option<Vec<SessionJson<'a>>>,
+}
+
+#[derive(Serialize)]
+struct SessionJson<'a> {
+    name: &'a str,
+    windows: u32,
+    attached: bool,
+    panes: Vec<PaneJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct PaneJson<'a> {
+    id: &'a str,
+    /// `SESSION:WINDOW.PANE`
+    target: String,
+    window: &'a str,
+    window_id: &'a str,
+    /// `@agent_state`; null when unstamped.
+    state: Option<&'a str>,
+    dead: bool,
+    exit_status: Option<i32>,
+}
+
+fn to_json<'a>(socket: &'a str, fleet: Option<&'a (Vec<Session>, Vec<Pane>)>) -> Status<'a> {
+    let sessions = fleet.map(|(sessions, panes)| {
+        sessions
+            .iter()
+            .map(|s| SessionJson {
+                name: &s.name,
+                windows: s.windows,
+                attached: s.attached,
+                panes: panes
+                    .iter()
+                    .filter(|p| p.session == s.name)
+                    .map(|p| PaneJson {
+                        id: &p.id,
+                        target: p.address(),
+                        window: &p.window_name,
+                        window_id: &p.window_id,
+                        state: Some(p.state.as_str()).filter(|s| !s.is_empty()),
+                        dead: p.dead,
+                        exit_status: p.dead_status,
                     })
-                })
-                .collect();
-            json!({ "name": s.name, "windows": s.windows, "attached": s.attached, "panes": panes })
-        })
-        .collect();
-    json!({ "running": true, "socket": socket, "sessions": sessions })
+                    .collect(),
+            })
+            .collect()
+    });
+    Status {
+        running: fleet.is_some(),
+        socket,
+        sessions,
+    }
 }

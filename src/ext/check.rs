@@ -6,7 +6,7 @@ use super::{checks, git, hash, store};
 use crate::cli::model::CheckArgs;
 use crate::error::{Error, Result};
 use crate::untrusted::printable;
-use serde_json::json;
+use serde::Serialize;
 use std::os::unix::ffi::OsStrExt;
 
 const CMD: &str = "ext check";
@@ -26,12 +26,17 @@ pub fn run(a: CheckArgs) -> Result<u8> {
         Err(_) => Vec::new(),
     };
     if as_json {
-        let out = match &verdict {
-            Ok(m) => {
-                json!({"dir": shown, "ok": true, "refusal": null, "name": m.name, "contract": m.contract,
-                            "commands": m.commands, "needs": m.needs, "notes": notes})
-            }
-            Err(e) => json!({"dir": shown, "ok": false, "refusal": e}),
+        let out = Verdict {
+            dir: &shown,
+            ok: verdict.is_ok(),
+            refusal: verdict.as_ref().err().map(String::as_str),
+            accepted: verdict.as_ref().ok().map(|m| Accepted {
+                name: &m.name,
+                contract: m.contract,
+                commands: &m.commands,
+                needs: &m.needs,
+                notes: &notes,
+            }),
         };
         println!("{}", crate::untrusted::json(&out));
         return Ok(if verdict.is_ok() { 0 } else { 1 });
@@ -62,6 +67,26 @@ pub fn run(a: CheckArgs) -> Result<u8> {
             Ok(0)
         }
     }
+}
+
+/// What `check --json` prints: the refusal, or what install would record.
+#[derive(Serialize)]
+struct Verdict<'a> {
+    dir: &'a str,
+    ok: bool,
+    refusal: Option<&'a str>,
+    #[serde(flatten)]
+    accepted: Option<Accepted<'a>>,
+}
+
+#[derive(Serialize)]
+struct Accepted<'a> {
+    name: &'a str,
+    contract: u32,
+    commands: &'a [String],
+    needs: &'a [String],
+    /// What would stop an install on this machine as it is now.
+    notes: &'a [String],
 }
 
 /// What would stop an install on this machine as it is now.

@@ -1,13 +1,33 @@
 //! `roost ext info NAME [--json]`: the lock entry, the manifest as found in
-//! the clone, and both directories.
+//! the clone, and both directories; for people as aligned `key  value`
+//! rows, for programs as JSON.
 
+use super::lock::{Entry, Slot, Source};
 use super::store;
 use crate::cli::model::InfoArgs;
 use crate::error::{Error, Result};
 use crate::untrusted::printable;
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::Value;
+use std::path::Path;
 
 const CMD: &str = "ext info";
+
+/// Keys longer than this do not widen the key column (an unknown field's
+/// name comes from the lock, and may be long).
+const MAX_KEY: usize = 12;
+
+/// What `info --json` prints.
+#[derive(Serialize)]
+struct Info<'a> {
+    name: &'a str,
+    /// The entry as ext.lock holds it, unknown fields included.
+    lock: &'a Slot,
+    /// roost-ext.json as found in the clone, if it can be read.
+    manifest: Option<Value>,
+    clone: String,
+    state: String,
+}
 
 pub fn run(a: InfoArgs) -> Result<u8> {
     let (as_json, name) = (a.json, a.name);
@@ -16,61 +36,108 @@ pub fn run(a: InfoArgs) -> Result<u8> {
     }
     let paths = super::paths(CMD)?;
     let lock = store::read_lock(&paths).map_err(|e| Error::fail(CMD, e))?;
-    let Some(entry) = lock.get(&name) else {
+    let Some(slot) = lock.get(&name) else {
         return Err(super::no_such(CMD, &name));
     };
-    let clone = super::ext_dir(&paths, &name, Some(&entry));
+    let clone = super::ext_dir(&paths, &name, lock.entry(&name));
     let state = paths.ext_state(&name);
-    // Only a regular file of a manifest's size is read: the clone may have
-    // been changed since install (a FIFO or /dev/zero would never end).
-    let path = clone.join(crate::contract::MANIFEST);
-    let manifest: Option<Value> = std::fs::symlink_metadata(&path)
-        .ok()
-        .filter(|m| m.is_file() && m.len() <= super::manifest::MAX_BYTES as u64)
-        .and_then(|_| std::fs::read(&path).ok())
-        .and_then(|b| serde_json::from_slice(&b).ok());
+    let manifest = read_manifest(&clone);
     if as_json {
-        let out = json!({
-            "name": name,
-            "lock": entry.raw(),
-            "manifest": manifest,
-            "clone": clone.to_string_lossy(),
-            "state": state.to_string_lossy(),
-        });
-        println!("{}", crate::untrusted::json(&out));
+        let info = Info {
+            name: &name,
+            lock: slot,
+            manifest,
+            clone: clone.to_string_lossy().into_owned(),
+            state: state.to_string_lossy().into_owned(),
+        };
+        println!("{}", crate::untrusted::json(&info));
         return Ok(0);
     }
-    println!("{name}");
-    println!("ext.lock entry:");
-    for line in pretty(entry.raw()).lines() {
-        println!("  {line}");
+    let mut rows = vec![("name".to_string(), name.clone())];
+    let mut raw = None;
+    match slot.typed() {
+        Ok(entry) => rows.extend(record(entry)),
+        Err(u) => {
+            rows.push(("ext.lock".into(), super::verify::unreadable(&u.why)));
+            raw = Some(&u.raw);
+        }
     }
     // A linked extension runs from the author's checkout, not a clone.
-    let place = if entry.linked().is_some() {
-        "checkout"
-    } else {
-        "clone"
+    let place = match lock.entry(&name).map(|e| &e.source) {
+        Some(Source::Linked { .. }) => "checkout",
+        _ => "clone",
     };
+    let width = rows
+        .iter()
+        .map(|(k, _)| k.chars().count().min(MAX_KEY))
+        .chain([place.len()])
+        .max()
+        .unwrap_or(0);
+    let row = |key: &str, value: &str| println!("{key:<width$}  {value}");
+    for (key, value) in &rows {
+        row(key, value);
+    }
+    if let Some(raw) = raw {
+        print!("{}", indented(raw));
+    }
     println!("manifest (roost-ext.json as found in the {place}):");
     match &manifest {
-        Some(m) => {
-            for line in pretty(m).lines() {
-                println!("  {line}");
-            }
-        }
+        Some(m) => print!("{}", indented(m)),
         None => println!("  (missing or unreadable)"),
     }
     let missing = if clone.is_dir() { "" } else { "  (missing)" };
-    let w = place.len() + 2;
-    println!("{place:<w$}{}{missing}", clone.display());
-    println!("{:<w$}{}", "data", state.display());
+    row(place, &format!("{}{missing}", clone.display()));
+    row("data", &state.display().to_string());
     Ok(0)
 }
 
-/// Pretty JSON with every line made printable.
-fn pretty(v: &Value) -> String {
+/// The record's rows, every value printable: where it comes from, what it
+/// claims and needs, and any field this roost does not know (as JSON).
+fn record(e: &Entry) -> Vec<(String, String)> {
+    let text = |s: &str| printable(s.as_bytes());
+    let list = |items: &[String], none: &str| match items {
+        [] => none.to_string(),
+        _ => text(&items.join(", ")),
+    };
+    let mut rows: Vec<(String, String)> = Vec::new();
+    match &e.source {
+        Source::Pinned(pin) => {
+            rows.push(("repo".into(), text(&pin.repo)));
+            if let Some(url) = &pin.url {
+                rows.push(("url".into(), text(url)));
+            }
+            rows.push(("ref".into(), text(&pin.git_ref)));
+            rows.push(("commit".into(), text(&pin.commit)));
+            rows.push(("tree".into(), text(&pin.tree)));
+        }
+        Source::Linked { dir } => rows.push(("linked".into(), text(dir))),
+    }
+    rows.push(("commands".into(), list(&e.commands, "none")));
+    rows.push(("needs".into(), list(&e.needs, "none")));
+    rows.push(("contract".into(), e.contract.number.to_string()));
+    rows.push(("installed".into(), text(&e.installed)));
+    for (key, value) in &e.extra {
+        let json = serde_json::to_string(value).unwrap_or_default();
+        rows.push((text(key), text(&json)));
+    }
+    rows
+}
+
+/// Only a regular file of a manifest's size is read: the clone may have
+/// been changed since install (a FIFO or /dev/zero would never end).
+fn read_manifest(clone: &Path) -> Option<Value> {
+    let path = clone.join(crate::contract::MANIFEST);
+    std::fs::symlink_metadata(&path)
+        .ok()
+        .filter(|m| m.is_file() && m.len() <= super::manifest::MAX_BYTES as u64)
+        .and_then(|_| std::fs::read(&path).ok())
+        .and_then(|b| serde_json::from_slice(&b).ok())
+}
+
+/// Pretty JSON, two spaces in, with every line made printable.
+fn indented(v: &Value) -> String {
     let text = serde_json::to_string_pretty(v).unwrap_or_default();
     text.lines()
-        .map(|l| printable(l.as_bytes()) + "\n")
+        .map(|l| format!("  {}\n", printable(l.as_bytes())))
         .collect()
 }

@@ -4,7 +4,7 @@
 //! record it. Nothing of the extension runs.
 
 use super::consent::{self, Answer, Offer};
-use super::lock::{utc_timestamp, Lock, NewEntry};
+use super::lock::{utc_timestamp, Contract, Entry, Lock, Pin, Source};
 use super::manifest::Manifest;
 use super::store::{self, Action, Store};
 use super::{checks, git, hash, names};
@@ -55,18 +55,17 @@ pub fn run(a: InstallArgs) -> Result<u8> {
     let store = Store::open(&paths).map_err(fail)?;
     let mut lock = store.load().map_err(fail)?;
     conflicts(&lock, manifest, &paths, true)?;
-    let entry = NewEntry {
-        repo: repo.clone(),
-        git_ref: shown_ref,
-        commit: fetched.commit.clone(),
-        tree: fetched.tree.clone(),
-        commands: manifest.commands.clone(),
-        needs: manifest.needs.clone(),
-        contract: manifest.contract,
-        installed: utc_timestamp(std::time::SystemTime::now()),
-        url: Some(url.clone()),
-    };
-    let state = commit(&store, &mut lock, &fetched.dir, manifest, &entry).map_err(fail)?;
+    let entry = entry_for(
+        manifest,
+        Source::Pinned(Pin {
+            repo: repo.clone(),
+            git_ref: shown_ref,
+            commit: fetched.commit.clone(),
+            tree: fetched.tree.clone(),
+            url: Some(url.clone()),
+        }),
+    );
+    let state = commit(&store, &mut lock, &fetched.dir, manifest, entry).map_err(fail)?;
     let claims: Vec<String> = manifest
         .commands
         .iter()
@@ -287,21 +286,16 @@ fn link(dir: &std::path::Path, yes: bool) -> Result<u8> {
     conflicts(&lock, &manifest, &paths, false)?;
     let state = paths.ext_state(&manifest.name);
     let state_existed = state.exists();
-    let entry = NewEntry {
-        repo: String::new(),
-        git_ref: String::new(),
-        commit: String::new(),
-        tree: String::new(),
-        commands: manifest.commands.clone(),
-        needs: manifest.needs.clone(),
-        contract: manifest.contract,
-        installed: utc_timestamp(std::time::SystemTime::now()),
-        url: None,
-    };
+    let entry = entry_for(
+        &manifest,
+        Source::Linked {
+            dir: shown.to_string(),
+        },
+    );
     let result = std::fs::create_dir_all(&state)
         .map_err(|e| format!("cannot create {}: {e}", state.display()))
         .and_then(|()| {
-            lock.insert_linked(&manifest.name, shown, &entry);
+            lock.insert(&manifest.name, entry);
             store.save(&lock)
         });
     if let Err(e) = result {
@@ -327,10 +321,11 @@ fn link(dir: &std::path::Path, yes: bool) -> Result<u8> {
 /// install makes a clone directory, which must not exist yet.
 pub fn conflicts(lock: &Lock, manifest: &Manifest, paths: &Paths, clone: bool) -> Result<()> {
     let name = &manifest.name;
-    if let Some(entry) = lock.get(name) {
-        let at = match entry.linked() {
-            Some(_) => "linked",
-            None => entry.commit().map(super::short).unwrap_or("?"),
+    if let Some(slot) = lock.get(name) {
+        let at = match slot.typed().map(|e| &e.source) {
+            Ok(Source::Linked { .. }) => "linked",
+            Ok(Source::Pinned(pin)) => super::short(&pin.commit),
+            Err(_) => "?",
         };
         return Err(Error::fail(CMD, format!("{name} is already installed (at {at})")).hint(format!(
             "update it with `roost ext update {name}`, or remove it first with `roost ext remove {name}`"
@@ -370,7 +365,7 @@ fn commit(
     lock: &mut Lock,
     dir: &Path,
     manifest: &Manifest,
-    entry: &NewEntry,
+    entry: Entry,
 ) -> std::result::Result<PathBuf, String> {
     let paths = &store.paths;
     let dest = paths.ext_clone(&manifest.name);
@@ -393,6 +388,18 @@ fn commit(
         return Err(format!("{e}; nothing was installed"));
     }
     Ok(state)
+}
+
+/// The ext.lock entry for an install of `manifest` from `source`, now.
+pub fn entry_for(manifest: &Manifest, source: Source) -> Entry {
+    Entry {
+        commands: manifest.commands.clone(),
+        needs: manifest.needs.clone(),
+        contract: Contract::new(manifest.contract.into()),
+        installed: utc_timestamp(std::time::SystemTime::now()),
+        source,
+        extra: Default::default(),
+    }
 }
 
 /// `https://github.com/o/r` → `github.com/o/r`; other URLs as they are.

@@ -1,14 +1,14 @@
 //! `roost ext list [--json]`: what is installed, pinned to which commit, and
 //! a loud warning on stderr when ext.lock and ext.index disagree.
 
-use super::lock::{IndexLine, Lock};
+use super::lock::{IndexLine, Lock, Slot, Source};
 use super::store;
 use crate::cli::model::JsonArgs;
 use crate::error::{Error, Result};
 use crate::index::Entry;
 use crate::paths::Paths;
 use crate::untrusted::printable;
-use serde_json::json;
+use serde::Serialize;
 use std::collections::BTreeMap;
 
 const CMD: &str = "ext list";
@@ -22,45 +22,11 @@ pub fn run(a: JsonArgs) -> Result<u8> {
         .map(|name| row(&lock, &paths, name))
         .collect();
     if as_json {
-        let items: Vec<_> = rows
-            .iter()
-            .map(|r| {
-                json!({"name": r.name, "repo": r.repo, "url": r.url, "ref": r.reference, "commit": r.commit,
-                       "commands": r.commands, "needs": r.needs, "contract": r.contract,
-                       "installed": r.installed, "linked": r.linked, "missing": r.missing})
-            })
-            .collect();
-        println!(
-            "{}",
-            crate::untrusted::json(&serde_json::Value::from(items))
-        );
+        println!("{}", crate::untrusted::json(&rows));
     } else if rows.is_empty() && lock.invalid_names().next().is_none() {
         println!("no extensions installed");
     } else {
-        let width = rows.iter().map(|r| r.name.len()).max().unwrap_or(0);
-        for r in &rows {
-            let missing = if r.missing { "  (missing)" } else { "" };
-            let pin = match &r.linked {
-                Some(_) => "linked ".to_string(),
-                None => printable(super::short(&r.commit).as_bytes()),
-            };
-            let linked = match &r.linked {
-                Some(dir) => format!("  (linked to {}, not pinned)", printable(dir.as_bytes())),
-                None => String::new(),
-            };
-            println!(
-                "{:<width$}  {pin}  {}{linked}{missing}",
-                r.name,
-                printable(r.commands.join(", ").as_bytes())
-            );
-        }
-        for bad in lock.invalid_names() {
-            println!(
-                "{}  ({})",
-                printable(bad.as_bytes()),
-                super::verify::INVALID
-            );
-        }
+        print!("{}", table(&lock, &rows));
     }
     let problems = disagreements(&lock, &paths);
     if !problems.is_empty() {
@@ -76,10 +42,63 @@ pub fn run(a: JsonArgs) -> Result<u8> {
     Ok(0)
 }
 
+/// The text form: a header, a row per extension (name, short commit or
+/// `linked`, commands), then the entries that are never run, each with why.
+fn table(lock: &Lock, rows: &[Row]) -> String {
+    let (readable, unreadable): (Vec<&Row>, Vec<&Row>) =
+        rows.iter().partition(|r| r.unreadable.is_none());
+    let width = readable
+        .iter()
+        .map(|r| r.name.len())
+        .chain([NAME.len()])
+        .max()
+        .unwrap_or(0);
+    let mut out = String::new();
+    if !readable.is_empty() {
+        out.push_str(&format!("{NAME:<width$}  {PINNED:<7}  COMMANDS\n"));
+    }
+    for r in readable {
+        let missing = if r.missing { "  (missing)" } else { "" };
+        let pin = match &r.linked {
+            Some(_) => "linked".to_string(),
+            None => printable(super::short(&r.commit).as_bytes()),
+        };
+        let linked = match &r.linked {
+            Some(dir) => format!("  (linked to {}, not pinned)", printable(dir.as_bytes())),
+            None => String::new(),
+        };
+        out.push_str(&format!(
+            "{:<width$}  {pin:<7}  {}{linked}{missing}\n",
+            r.name,
+            printable(r.commands.join(", ").as_bytes())
+        ));
+    }
+    for r in unreadable {
+        let why = r.unreadable.as_deref().unwrap_or_default();
+        let why = super::verify::unreadable(why);
+        out.push_str(&format!("{}  ({why})\n", r.name));
+    }
+    for bad in lock.invalid_names() {
+        out.push_str(&format!(
+            "{}  ({})\n",
+            printable(bad.as_bytes()),
+            super::verify::INVALID
+        ));
+    }
+    out
+}
+
+const NAME: &str = "NAME";
+const PINNED: &str = "PINNED";
+
+/// One extension as `list --json` gives it. An entry that cannot be read
+/// has every field of the record empty.
+#[derive(Serialize)]
 struct Row {
     name: String,
     repo: String,
     url: Option<String>,
+    #[serde(rename = "ref")]
     reference: String,
     commit: String,
     commands: Vec<String>,
@@ -89,30 +108,46 @@ struct Row {
     /// The author's checkout, for an extension installed with `--link`.
     linked: Option<String>,
     missing: bool,
+    /// Why the entry cannot be read (text form only).
+    #[serde(skip)]
+    unreadable: Option<String>,
 }
 
 fn row(lock: &Lock, paths: &Paths, name: &str) -> Row {
-    let e = lock.get(name);
-    let text = |f: Option<&str>| f.unwrap_or("").to_string();
-    let list = |v: Option<Vec<&str>>| {
-        v.unwrap_or_default()
-            .into_iter()
-            .map(String::from)
-            .collect()
-    };
-    Row {
+    let mut row = Row {
         name: name.to_string(),
-        repo: text(e.as_ref().and_then(|e| e.repo())),
-        url: e.as_ref().and_then(|e| e.url()).map(String::from),
-        reference: text(e.as_ref().and_then(|e| e.git_ref())),
-        commit: text(e.as_ref().and_then(|e| e.commit())),
-        commands: list(e.as_ref().and_then(|e| e.commands())),
-        needs: list(e.as_ref().and_then(|e| e.needs())),
-        contract: e.as_ref().and_then(|e| e.contract()),
-        installed: text(e.as_ref().and_then(|e| e.installed())),
-        linked: e.as_ref().and_then(|e| e.linked()).map(String::from),
-        missing: !super::ext_dir(paths, name, e.as_ref()).is_dir(),
+        repo: String::new(),
+        url: None,
+        reference: String::new(),
+        commit: String::new(),
+        commands: Vec::new(),
+        needs: Vec::new(),
+        contract: None,
+        installed: String::new(),
+        linked: None,
+        missing: !super::ext_dir(paths, name, lock.entry(name)).is_dir(),
+        unreadable: None,
+    };
+    match lock.get(name) {
+        Some(Slot::Typed(e)) => {
+            row.commands = e.commands.clone();
+            row.needs = e.needs.clone();
+            row.contract = Some(e.contract.number);
+            row.installed = e.installed.clone();
+            match &e.source {
+                Source::Pinned(pin) => {
+                    row.repo = pin.repo.clone();
+                    row.url = pin.url.clone();
+                    row.reference = pin.git_ref.clone();
+                    row.commit = pin.commit.clone();
+                }
+                Source::Linked { dir } => row.linked = Some(dir.clone()),
+            }
+        }
+        Some(Slot::Unreadable(u)) => row.unreadable = Some(u.why.clone()),
+        None => {}
     }
+    row
 }
 
 /// What one extension looks like in one of the two files: each command's

@@ -100,7 +100,7 @@ fn no_such(cmd: &'static str, name: &str) -> Error {
 
 /// Where extension `name` lives: its clone, or the author's checkout when
 /// it is linked.
-fn ext_dir(paths: &Paths, name: &str, entry: Option<&lock::LockEntry>) -> std::path::PathBuf {
+fn ext_dir(paths: &Paths, name: &str, entry: Option<&lock::Entry>) -> std::path::PathBuf {
     match entry.and_then(|e| e.linked()) {
         Some(dir) => std::path::PathBuf::from(dir),
         None => paths.ext_clone(name),

@@ -5,6 +5,7 @@
 use super::author;
 use crate::cli::model::NewArgs;
 use crate::error::{Error, Result};
+use serde::Serialize;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
@@ -56,6 +57,17 @@ pub fn run(a: NewArgs) -> Result<u8> {
     Ok(0)
 }
 
+/// The roost-ext.json `new` writes.
+#[derive(Serialize)]
+struct Template<'a> {
+    name: &'a str,
+    contract: u32,
+    roost: String,
+    needs: &'a [&'a str],
+    commands: &'a [&'a str],
+    description: String,
+}
+
 fn scaffold(dir: &Path, name: &str) -> std::io::Result<()> {
     std::fs::create_dir_all(dir.join("bin"))?;
     let version = crate::VERSION;
@@ -68,14 +80,16 @@ fn scaffold(dir: &Path, name: &str) -> std::io::Result<()> {
     } else {
         format!("{}.0.0", major + 1)
     };
-    let manifest = serde_json::json!({
-        "name": name,
-        "contract": crate::contract::NUMBER,
-        "roost": format!(">={major}.{minor}.0 <{upper}"),
-        "needs": [],
-        "commands": [name],
-        "description": format!("The {name} command"),
-    });
+    let manifest = Template {
+        name,
+        contract: crate::contract::NUMBER,
+        roost: format!(">={major}.{minor}.0 <{upper}"),
+        needs: &[],
+        commands: &[name],
+        description: format!("The {name} command"),
+    };
+    // Through `Value`, for the keys in sorted order.
+    let manifest = serde_json::to_value(&manifest).unwrap_or_default();
     let mut text = serde_json::to_string_pretty(&manifest).unwrap_or_default();
     text.push('\n');
     std::fs::write(dir.join(crate::contract::MANIFEST), text)?;

@@ -1,6 +1,7 @@
 //! `roost ext remove NAME [--purge]`: drop the record (ext.lock + ext.index
 //! first), then the clone; keep the extension's data unless `--purge`.
 
+use super::lock::Source;
 use super::store::{Action, Store};
 use crate::cli::model::RemoveArgs;
 use crate::error::{Error, Result};
@@ -19,10 +20,12 @@ pub fn run(a: RemoveArgs) -> Result<u8> {
     let clone = paths.ext_clone(&name);
     let state = paths.ext_state(&name);
     // A linked extension's directory is the author's checkout: never deleted.
-    let linked = lock.get(&name).and_then(|e| e.linked().map(String::from));
-    let source = lock
-        .get(&name)
-        .and_then(|e| e.linked().or(e.repo()).map(String::from));
+    let entry = lock.entry(&name);
+    let linked = entry.and_then(|e| e.linked()).map(String::from);
+    let source = entry.map(|e| match &e.source {
+        Source::Pinned(pin) => pin.repo.clone(),
+        Source::Linked { dir } => dir.clone(),
+    });
     let left_by = paths.ext_state_left_by(&name);
     if !lock.remove(&name) {
         // Removed before with its data kept: --purge still deletes the data.

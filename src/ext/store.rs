@@ -127,20 +127,22 @@ impl Store {
         waiting: Option<&Path>,
     ) -> Result<(), String> {
         let lock = self.load()?;
-        let entry = lock.get(name);
+        let slot = lock.get(name);
         let clone = self.paths.ext_clone(name);
         let aside = self
             .paths
             .data
             .join("ext")
             .join(format!(".old-{pid}-{name}"));
-        let recorded = entry.is_some_and(|e| e.linked().is_none());
+        // An entry that cannot be read is recorded all the same: its clone
+        // is left where it is.
+        let recorded = slot.is_some_and(|s| s.typed().map_or(true, |e| e.linked().is_none()));
         match action {
             // Not recorded: the clone that was moved into place goes again.
             Some(Action::Install) | Some(Action::Remove) if !recorded => remove_tree(&clone),
             Some(Action::Update) => {
-                let saved =
-                    entry.and_then(|e| e.commit().map(String::from)).as_deref() != Some(old);
+                let pinned = lock.entry(name).and_then(|e| e.pin());
+                let saved = pinned.map(|pin| pin.commit.as_str()) != Some(old);
                 if saved {
                     // Recorded: finish by putting the new clone in place.
                     if let Some(new) = waiting.filter(|_| !clone.exists()) {

@@ -4,7 +4,7 @@
 
 use super::consent::{self, Answer, Offer};
 use super::install::{self, Fetched};
-use super::lock::{utc_timestamp, NewEntry};
+use super::lock::{Entry, Pin, Source};
 use super::store::{self, Action, Store};
 use super::{diff, git, hash, names};
 use crate::cli::model::UpdateArgs;
@@ -60,59 +60,34 @@ pub fn run(a: UpdateArgs) -> Result<u8> {
 fn update_one(paths: &Paths, name: &str, yes: bool, grants: &[String]) -> Result<()> {
     let fail = |e: String| Error::fail(CMD, e);
     let lock = store::read_lock(paths).map_err(fail)?;
-    let entry = lock.get(name).ok_or_else(|| super::no_such(CMD, name))?;
-    if let Some(dir) = entry.linked() {
-        let shown = crate::untrusted::printable(dir.as_bytes());
-        println!("{name}: linked to {shown}; a linked extension is updated by editing it there");
-        // Its code is read at every run, but what it claims and needs was
-        // recorded when it was linked: an edit to those does not take effect.
-        let sorted = |mut v: Vec<String>| {
-            v.sort();
-            v
-        };
-        let recorded = |v: Option<Vec<&str>>| {
-            sorted(
-                v.unwrap_or_default()
-                    .into_iter()
-                    .map(String::from)
-                    .collect(),
-            )
-        };
-        if let Ok(m) = super::checks::read_manifest(std::path::Path::new(dir)) {
-            if sorted(m.commands) != recorded(entry.commands())
-                || sorted(m.needs) != recorded(entry.needs())
-            {
-                println!(
-                    "  its roost-ext.json now declares other commands or needs than were linked;"
-                );
-                println!(
-                    "  they take effect when it is linked again: roost ext remove {name}, then roost ext install --link {shown}"
-                );
-            }
+    let slot = lock.get(name).ok_or_else(|| super::no_such(CMD, name))?;
+    let entry = slot.typed().map_err(|u| {
+        fail(format!(
+            "{name}: its ext.lock entry cannot be read: {}",
+            u.why
+        ))
+        .hint(format!("roost ext remove {name}, then install it again"))
+    })?;
+    let pin = match &entry.source {
+        Source::Pinned(pin) => pin,
+        Source::Linked { dir } => {
+            linked(name, dir, entry);
+            return Ok(());
         }
-        return Ok(());
-    }
+    };
     // ext.lock is untrusted: its values pass the same checks as typed ones.
-    let repo = entry.repo().unwrap_or_default().to_string();
+    let repo = pin.repo.clone();
     names::parse_repo(&repo).map_err(|e| fail(format!("{name}: ext.lock's repo: {e}")))?;
-    let recorded_ref = entry.git_ref().unwrap_or("HEAD").to_string();
+    let recorded_ref = pin.git_ref.clone();
     let reference = (recorded_ref != "HEAD").then_some(recorded_ref.as_str());
     if let Some(r) = reference {
         names::check_ref(r).map_err(|e| fail(format!("{name}: ext.lock's ref: {e}")))?;
     }
-    let old_commit = entry.commit().unwrap_or_default().to_string();
-    let old_needs: Vec<String> = entry
-        .needs()
-        .unwrap_or_default()
-        .into_iter()
-        .map(String::from)
-        .collect();
+    let old_commit = pin.commit.clone();
+    let old_needs = entry.needs.clone();
     // The source it was installed from; ROOST_EXT_GIT_BASE only shapes new
     // installs (an entry from before sources were recorded has none).
-    let url = entry
-        .url()
-        .map(String::from)
-        .unwrap_or_else(|| super::url_for(&repo));
+    let url = pin.url.clone().unwrap_or_else(|| super::url_for(&repo));
     let mut remote = git::Remote::new(&url);
     let commit = remote.resolve(reference).map_err(|e| {
         fail(format!(
@@ -219,6 +194,29 @@ fn update_one(paths: &Paths, name: &str, yes: bool, grants: &[String]) -> Result
     Ok(())
 }
 
+/// A linked extension is updated by editing its checkout. Its code is read
+/// at every run, but what it claims and needs was recorded when it was
+/// linked: say so when its manifest now declares otherwise.
+fn linked(name: &str, dir: &str, entry: &Entry) {
+    let shown = crate::untrusted::printable(dir.as_bytes());
+    println!("{name}: linked to {shown}; a linked extension is updated by editing it there");
+    let sorted = |v: &[String]| {
+        let mut v = v.to_vec();
+        v.sort();
+        v
+    };
+    if let Ok(m) = super::checks::read_manifest(std::path::Path::new(dir)) {
+        if sorted(&m.commands) != sorted(&entry.commands)
+            || sorted(&m.needs) != sorted(&entry.needs)
+        {
+            println!("  its roost-ext.json now declares other commands or needs than were linked;");
+            println!(
+                "  they take effect when it is linked again: roost ext remove {name}, then roost ext install --link {shown}"
+            );
+        }
+    }
+}
+
 fn describe(needs: &[String]) -> String {
     if needs.is_empty() {
         "none".into()
@@ -296,9 +294,9 @@ fn swap(
     let store = Store::open(paths)?;
     let mut lock = store.load()?;
     if lock
-        .get(name)
-        .and_then(|e| e.commit().map(String::from))
-        .as_deref()
+        .entry(name)
+        .and_then(Entry::pin)
+        .map(|pin| pin.commit.as_str())
         != Some(old_commit)
     {
         return Err(format!(
@@ -337,20 +335,18 @@ fn swap(
         format!("{why}; {name} was left as it was")
     };
     let before = lock.clone();
-    let m = &fetched.manifest;
     lock.insert(
         name,
-        &NewEntry {
-            repo: repo.to_string(),
-            git_ref: git_ref.to_string(),
-            commit: fetched.commit.clone(),
-            tree: fetched.tree.clone(),
-            commands: m.commands.clone(),
-            needs: m.needs.clone(),
-            contract: m.contract,
-            installed: utc_timestamp(std::time::SystemTime::now()),
-            url: Some(url.to_string()),
-        },
+        install::entry_for(
+            &fetched.manifest,
+            Source::Pinned(Pin {
+                repo: repo.to_string(),
+                git_ref: git_ref.to_string(),
+                commit: fetched.commit.clone(),
+                tree: fetched.tree.clone(),
+                url: Some(url.to_string()),
+            }),
+        ),
     );
     let state = paths.ext_state(name);
     std::fs::create_dir_all(&state)

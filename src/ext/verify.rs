@@ -2,6 +2,7 @@
 //! the files on disk and compare it with the one recorded at install.
 
 use super::git::{self, Leaf, Leaves};
+use super::lock::Source;
 use super::{hash, store};
 use crate::cli::model::NameArgs;
 use crate::error::{Error, Result};
@@ -31,21 +32,30 @@ pub fn run(a: NameArgs) -> Result<u8> {
         return Ok(0);
     }
     for name in &names {
-        let entry = lock.get(name);
-        if let Some(dir) = entry.as_ref().and_then(|e| e.linked()) {
-            // Nothing was pinned, so there is nothing to compare with; a
-            // checkout that is gone leaves its commands dead all the same.
-            let shown = printable(dir.as_bytes());
-            if std::path::Path::new(dir).is_dir() {
-                println!("{name}: linked to {shown} (not pinned, not hashed)");
-            } else {
-                differing += 1;
-                println!("{name}: missing (linked to {shown}, which does not exist)");
-            }
+        let Some(slot) = lock.get(name) else {
             continue;
-        }
-        let recorded = entry.and_then(|e| e.tree().map(String::from));
-        let report = check(&paths.ext_clone(name), recorded.as_deref());
+        };
+        let pin = match slot.typed().map(|e| &e.source) {
+            Ok(Source::Pinned(pin)) => pin,
+            Ok(Source::Linked { dir }) => {
+                // Nothing was pinned, so there is nothing to compare with; a
+                // checkout that is gone leaves its commands dead all the same.
+                let shown = printable(dir.as_bytes());
+                if std::path::Path::new(dir).is_dir() {
+                    println!("{name}: linked to {shown} (not pinned, not hashed)");
+                } else {
+                    differing += 1;
+                    println!("{name}: missing (linked to {shown}, which does not exist)");
+                }
+                continue;
+            }
+            Err(u) => {
+                differing += 1;
+                println!("{name}: {}", unreadable(&u.why));
+                continue;
+            }
+        };
+        let report = check(&paths.ext_clone(name), &pin.tree);
         if !report.ok {
             differing += 1;
         }
@@ -62,6 +72,12 @@ pub fn run(a: NameArgs) -> Result<u8> {
 pub const INVALID: &str =
     "not a name install could have written (a hand edit of ext.lock?); never run";
 
+/// What verify, list and doctor say of an ext.lock entry that cannot be
+/// read (`why`, from `lock::Unreadable`, is printable already).
+pub fn unreadable(why: &str) -> String {
+    format!("not an entry install could have written ({why}; a hand edit of ext.lock?); never run")
+}
+
 /// The outcome for one extension.
 pub struct Report {
     pub ok: bool,
@@ -70,16 +86,15 @@ pub struct Report {
 }
 
 /// Compares the files in `clone` with the tree id recorded in ext.lock.
-pub fn check(clone: &Path, recorded: Option<&str>) -> Report {
+pub fn check(clone: &Path, recorded: &str) -> Report {
     let bad = |verdict: String, details: Vec<String>| Report {
         ok: false,
         verdict,
         details,
     };
-    let Some(expected) = recorded
-        .filter(|t| super::names::is_full_sha(t))
-        .and_then(|t| ObjectId::from_hex(t.to_ascii_lowercase().as_bytes()).ok())
-    else {
+    let expected = super::names::is_full_sha(recorded)
+        .then(|| ObjectId::from_hex(recorded.to_ascii_lowercase().as_bytes()).ok());
+    let Some(expected) = expected.flatten() else {
         return bad("ext.lock records no valid tree hash for it".into(), vec![]);
     };
     if !clone.is_dir() {

@@ -1,0 +1,308 @@
+//! One ext.lock entry, typed: the fields every entry has, what kind of
+//! entry it is (pinned to a commit, or linked to an author's checkout), and
+//! every field this roost does not know, kept as found. It reads and writes
+//! exactly the JSON keys of contract §3 through `Wire`.
+
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// One installed extension as ext.lock records it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "Wire", into = "Wire")]
+pub struct Entry {
+    /// The commands it claims.
+    pub commands: Vec<String>,
+    /// The authorities it was granted (`fleet`), none when empty.
+    pub needs: Vec<String>,
+    pub contract: Contract,
+    /// `YYYY-MM-DDTHH:MM:SSZ` (see `utc_timestamp`).
+    pub installed: String,
+    pub source: Source,
+    /// Fields this roost does not know (a later roost's, or a hand edit's):
+    /// written back exactly as they were read.
+    pub extra: BTreeMap<String, Value>,
+}
+
+/// Where an extension's files come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// Fetched from a git repository at one commit.
+    Pinned(Pin),
+    /// An author's checkout (`install --link DIR`): nothing is pinned.
+    Linked { dir: String },
+}
+
+/// What a git install pinned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pin {
+    /// OWNER/REPO as the user gave it.
+    pub repo: String,
+    /// What the user asked for (`HEAD` when no `--ref`).
+    pub git_ref: String,
+    /// The pinned commit, 40 hex.
+    pub commit: String,
+    /// The git tree hash of the installed directory, `.git` excluded.
+    pub tree: String,
+    /// The source actually fetched from (later updates use it, not today's
+    /// `ROOST_EXT_GIT_BASE`); entries written before it was recorded have
+    /// none.
+    pub url: Option<String>,
+}
+
+/// `contract`, written as a number; a string of digits (as a manifest may
+/// give it) is read too, and written back as a string.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Contract {
+    pub number: u64,
+    quoted: bool,
+}
+
+impl Contract {
+    pub fn new(number: u64) -> Contract {
+        Contract {
+            number,
+            quoted: false,
+        }
+    }
+}
+
+impl Entry {
+    /// The checkout a linked extension runs from.
+    pub fn linked(&self) -> Option<&str> {
+        match &self.source {
+            Source::Linked { dir } => Some(dir),
+            Source::Pinned(_) => None,
+        }
+    }
+
+    /// The pin of a git install.
+    pub fn pin(&self) -> Option<&Pin> {
+        match &self.source {
+            Source::Pinned(pin) => Some(pin),
+            Source::Linked { .. } => None,
+        }
+    }
+}
+
+/// The entry as JSON keys. Contract §3 names them; `linked` replaces the
+/// pinned four (`repo`, `ref`, `commit`, `tree`, and `url` if any). A key
+/// that is present must hold a value of its type (a `null` is refused, so
+/// nothing read is written back otherwise).
+#[derive(Serialize, Deserialize)]
+struct Wire {
+    commands: Vec<String>,
+    needs: Vec<String>,
+    contract: ContractWire,
+    installed: String,
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    linked: Option<String>,
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    repo: Option<String>,
+    #[serde(
+        rename = "ref",
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    git_ref: Option<String>,
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    commit: Option<String>,
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    tree: Option<String>,
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    url: Option<String>,
+    #[serde(flatten)]
+    extra: BTreeMap<String, Value>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(untagged, expecting = "a number or a string of digits")]
+enum ContractWire {
+    Number(u64),
+    Text(String),
+}
+
+/// A key that is present holds a string (`null` is not "absent").
+fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    String::deserialize(d).map(Some)
+}
+
+impl TryFrom<Wire> for Entry {
+    type Error = String;
+
+    fn try_from(w: Wire) -> Result<Entry, String> {
+        let contract = match w.contract {
+            ContractWire::Number(number) => Contract::new(number),
+            ContractWire::Text(text) => match text.parse::<u64>() {
+                Ok(number) if number.to_string() == text => Contract {
+                    number,
+                    quoted: true,
+                },
+                _ => return Err("`contract` is not a number".into()),
+            },
+        };
+        let source = match (w.linked, w.repo, w.git_ref, w.commit, w.tree, w.url) {
+            (Some(dir), None, None, None, None, None) => Source::Linked { dir },
+            (Some(_), ..) => return Err("it is both linked and pinned".into()),
+            (None, Some(repo), Some(git_ref), Some(commit), Some(tree), url) => {
+                Source::Pinned(Pin {
+                    repo,
+                    git_ref,
+                    commit,
+                    tree,
+                    url,
+                })
+            }
+            (None, repo, git_ref, commit, _, _) => {
+                let missing = if repo.is_none() {
+                    "repo"
+                } else if git_ref.is_none() {
+                    "ref"
+                } else if commit.is_none() {
+                    "commit"
+                } else {
+                    "tree"
+                };
+                return Err(format!("missing field `{missing}`"));
+            }
+        };
+        Ok(Entry {
+            commands: w.commands,
+            needs: w.needs,
+            contract,
+            installed: w.installed,
+            source,
+            extra: w.extra,
+        })
+    }
+}
+
+impl From<Entry> for Wire {
+    fn from(e: Entry) -> Wire {
+        let contract = if e.contract.quoted {
+            ContractWire::Text(e.contract.number.to_string())
+        } else {
+            ContractWire::Number(e.contract.number)
+        };
+        let mut w = Wire {
+            commands: e.commands,
+            needs: e.needs,
+            contract,
+            installed: e.installed,
+            linked: None,
+            repo: None,
+            git_ref: None,
+            commit: None,
+            tree: None,
+            url: None,
+            extra: e.extra,
+        };
+        match e.source {
+            Source::Linked { dir } => w.linked = Some(dir),
+            Source::Pinned(pin) => {
+                w.repo = Some(pin.repo);
+                w.git_ref = Some(pin.git_ref);
+                w.commit = Some(pin.commit);
+                w.tree = Some(pin.tree);
+                w.url = pin.url;
+            }
+        }
+        w
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn read(v: Value) -> Result<Entry, String> {
+        Entry::deserialize(&v).map_err(|e| e.to_string())
+    }
+
+    fn pinned() -> Value {
+        json!({"commands": ["mark"], "needs": [], "contract": 1, "installed": "t",
+               "repo": "o/r", "ref": "HEAD", "commit": "c", "tree": "t"})
+    }
+
+    #[test]
+    fn the_kind_of_entry_is_a_type() {
+        let e = read(pinned()).unwrap();
+        assert_eq!(e.pin().map(|p| p.repo.as_str()), Some("o/r"));
+        assert_eq!(e.linked(), None);
+        let linked = json!({"commands": ["mark"], "needs": ["fleet"], "contract": 1,
+                            "installed": "t", "linked": "/src/mark"});
+        let e = read(linked.clone()).unwrap();
+        assert_eq!(
+            e.source,
+            Source::Linked {
+                dir: "/src/mark".into()
+            }
+        );
+        assert_eq!(serde_json::to_value(&e).unwrap(), linked);
+    }
+
+    #[test]
+    fn what_is_read_is_written_back_unchanged() {
+        let mut v = pinned();
+        v["url"] = "file:///r".into();
+        v["zz"] = json!({"b": 1.5, "a": [null]});
+        v["contract"] = "1".into();
+        let e = read(v.clone()).unwrap();
+        assert_eq!(e.contract.number, 1);
+        assert_eq!(e.extra.len(), 1);
+        assert_eq!(serde_json::to_value(&e).unwrap(), v);
+    }
+
+    #[test]
+    fn entries_roost_could_not_have_written_are_refused_with_a_reason() {
+        let with = |key: &str, value: Value| {
+            let mut v = pinned();
+            v[key] = value;
+            read(v).unwrap_err()
+        };
+        let without = |key: &str| {
+            let mut v = pinned();
+            v.as_object_mut().unwrap().remove(key);
+            read(v).unwrap_err()
+        };
+        assert_eq!(without("tree"), "missing field `tree`");
+        assert_eq!(without("ref"), "missing field `ref`");
+        assert_eq!(without("commands"), "missing field `commands`");
+        assert_eq!(without("needs"), "missing field `needs`");
+        assert!(with("commands", "mark".into()).starts_with("invalid type: string"));
+        assert!(with("needs", json!(["fleet", 2])).starts_with("invalid type: integer"));
+        assert!(with("needs", Value::Null).starts_with("invalid type: null"));
+        assert!(with("url", Value::Null).starts_with("invalid type: null"));
+        assert_eq!(with("contract", "01".into()), "`contract` is not a number");
+        assert_eq!(
+            with("contract", json!(1.0)),
+            "a number or a string of digits"
+        );
+        assert_eq!(with("linked", "/x".into()), "it is both linked and pinned");
+        assert!(read(json!("x"))
+            .unwrap_err()
+            .starts_with("invalid type: string"));
+    }
+}
