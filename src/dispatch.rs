@@ -28,7 +28,7 @@ pub fn main(args: &[OsString]) -> u8 {
     if cli::find(word).is_some() {
         let word = OsStr::from_bytes(word).to_owned();
         return match commands::run(&word, rest) {
-            Ok(code) => code,
+            Ok(exit) => exit.code(),
             Err(e) => e.report(),
         };
     }
@@ -59,13 +59,14 @@ use Outcome::{Miss, Off, Refused};
 
 /// `roost ext exec CMD ARGS...`: the installed extension command CMD, even
 /// where a built-in of that name would win, run exactly as dispatch runs
-/// it. Returns only when it cannot run.
-pub fn exec_installed(word: &[u8], args: &[OsString]) -> std::result::Result<u8, &'static str> {
+/// it. Returns only when it cannot run: `Ok` when the refusal is already
+/// reported (an authority this roost does not know), else why not.
+pub fn exec_installed(word: &[u8], args: &[OsString]) -> std::result::Result<(), &'static str> {
     if seam_off() {
         return Err("extensions are turned off (ROOST_NO_EXT is set)");
     }
     match extension(word, args) {
-        Refused(code) => Ok(code),
+        Refused(_) => Ok(()),
         Off => Err("extensions are turned off on this server (@roost-ext-enabled)"),
         Miss => Err("no installed extension command of that name can run"),
     }

@@ -2,17 +2,62 @@
 
 use std::fmt;
 
+/// How roost exits: every status it documents (README, roost(1)), in one
+/// type. An extension's command replaces roost, so its statuses are its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// 0: done.
+    Ok,
+    /// 1: refused or failed, with a message saying what to do; also a check
+    /// (`doctor`, `ext verify`, `ext check`) that found a problem.
+    Failed,
+    /// 2: a malformed command line, or an unknown command.
+    Usage,
+    /// 2: the target pane, window or session does not exist, or is gone.
+    NoTarget,
+    /// 3: `send`: the target is blocked; nothing was typed.
+    Blocked,
+    /// 4: `send`: the program did not ask for a paste in time; nothing was
+    /// typed.
+    NotReady,
+    /// 5: `send`: the text was typed but never showed, so Enter was not
+    /// pressed.
+    TypedNotSubmitted,
+}
+
+impl Exit {
+    pub fn code(self) -> u8 {
+        match self {
+            Exit::Ok => 0,
+            Exit::Failed => 1,
+            Exit::Usage | Exit::NoTarget => 2,
+            Exit::Blocked => 3,
+            Exit::NotReady => 4,
+            Exit::TypedNotSubmitted => 5,
+        }
+    }
+
+    /// 0 when `ok`, else 1: a check's verdict.
+    pub fn check(ok: bool) -> Exit {
+        if ok {
+            Exit::Ok
+        } else {
+            Exit::Failed
+        }
+    }
+}
+
 /// What went wrong, and how roost exits because of it.
 #[derive(Debug)]
 pub enum Error {
     /// A malformed command line (exit 2). `cmd` names the verb whose usage
     /// line follows the message; `None` means the top-level usage line alone.
     Usage { cmd: Option<String>, msg: String },
-    /// A refusal or failure the user can act on. `code` is 1 unless a command
-    /// documents another (send: 2 no target, 3 blocked).
+    /// A refusal or failure the user can act on: `Exit::Failed` unless a
+    /// command documents another (send: no target, blocked, …).
     Fail {
         cmd: &'static str,
-        code: u8,
+        code: Exit,
         msg: String,
         hint: Option<String>,
     },
@@ -31,14 +76,14 @@ impl Error {
     pub fn fail(cmd: &'static str, msg: impl Into<String>) -> Error {
         Error::Fail {
             cmd,
-            code: 1,
+            code: Exit::Failed,
             msg: msg.into(),
             hint: None,
         }
     }
 
-    /// The same failure with a documented exit code other than 1.
-    pub fn code(mut self, new: u8) -> Error {
+    /// The same failure with a documented exit status other than 1.
+    pub fn code(mut self, new: Exit) -> Error {
         if let Error::Fail { code, .. } = &mut self {
             *code = new;
         }
@@ -55,8 +100,8 @@ impl Error {
 
     pub fn exit_code(&self) -> u8 {
         match self {
-            Error::Usage { .. } => 2,
-            Error::Fail { code, .. } => *code,
+            Error::Usage { .. } => Exit::Usage.code(),
+            Error::Fail { code, .. } => code.code(),
         }
     }
 

@@ -2,7 +2,7 @@
 //! HOME and XDG tree, a private server socket, two stand-in agents. It runs
 //! the real `roost` commands and removes everything when it ends.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Exit, Result};
 use crate::paths::Paths;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -11,7 +11,7 @@ use std::process::{Command, Stdio};
 const EXAMPLE_MANIFEST: &str = include_str!("../../share/example-ext/roost-ext.json");
 const EXAMPLE_COMMAND: &str = include_str!("../../share/example-ext/bin/roost-tally");
 
-pub fn run() -> Result<u8> {
+pub fn run() -> Result<Exit> {
     let fail = |what: &str, e: &dyn std::fmt::Display| Error::fail("demo", format!("{what}: {e}"));
     let sandbox = Sandbox::new().map_err(|e| fail("cannot make the sandbox", &e))?;
     println!(
@@ -23,7 +23,7 @@ pub fn run() -> Result<u8> {
     sandbox.teardown();
     outcome?;
     println!("\nThe sandbox and its server are gone. Next: `roost` starts your own fleet.");
-    Ok(0)
+    Ok(Exit::Ok)
 }
 
 fn tour(s: &Sandbox) -> Result<()> {

@@ -1,7 +1,7 @@
 //! `doctor`: checks the pieces roost depends on and says what to fix.
 
 use super::Ctx;
-use crate::error::Result;
+use crate::error::{Exit, Result};
 use crate::tmux;
 
 struct Report {
@@ -25,7 +25,7 @@ impl Report {
 /// Oldest tmux with everything roost uses (pane options, `new-window -e`).
 const MIN_TMUX: (u32, u32) = (3, 0);
 
-pub fn run(ctx: &Ctx) -> Result<u8> {
+pub fn run(ctx: &Ctx) -> Result<Exit> {
     let mut r = Report { problems: 0 };
     match tmux::version() {
         Ok(text) => match tmux::Version::parse(&text) {
@@ -98,10 +98,10 @@ pub fn run(ctx: &Ctx) -> Result<u8> {
         }
     }
     if r.problems == 0 {
-        Ok(0)
+        Ok(Exit::Ok)
     } else {
         println!("{} problem(s) found", r.problems);
-        Ok(1)
+        Ok(Exit::Failed)
     }
 }
 

@@ -2,9 +2,9 @@
 //! says about itself. Help text comes from the command model.
 
 use crate::cli::model::{CompletionsArgs, HelpArgs};
-use crate::error::{Error, Result};
+use crate::error::{Error, Exit, Result};
 
-pub fn help(a: HelpArgs) -> Result<u8> {
+pub fn help(a: HelpArgs) -> Result<Exit> {
     let mut root = crate::cli::built();
     let mut cmd = &mut root;
     for word in &a.words {
@@ -25,16 +25,16 @@ pub fn help(a: HelpArgs) -> Result<u8> {
         cmd = cmd.find_subcommand_mut(&name).expect("found above");
     }
     print!("{}", cmd.render_long_help());
-    Ok(0)
+    Ok(Exit::Ok)
 }
 
-pub fn version() -> Result<u8> {
+pub fn version() -> Result<Exit> {
     println!("{}", crate::VERSION);
-    Ok(0)
+    Ok(Exit::Ok)
 }
 
 /// `completions SHELL`: the script, from `complete.rs`.
-pub fn completions(a: CompletionsArgs) -> Result<u8> {
+pub fn completions(a: CompletionsArgs) -> Result<Exit> {
     print!("{}", crate::complete::script(a.shell));
-    Ok(0)
+    Ok(Exit::Ok)
 }

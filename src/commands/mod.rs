@@ -15,7 +15,7 @@ mod wait;
 
 use crate::cli::model::{Command, ExtArgs};
 use crate::cli::Parsed;
-use crate::error::{Error, Result};
+use crate::error::{Error, Exit, Result};
 use crate::paths::Paths;
 use crate::tmux::Tmux;
 use std::ffi::OsString;
@@ -24,9 +24,9 @@ pub use pane::STATES;
 
 /// Runs the built-in command `word` names with the words after it: parsed
 /// by the model, then handed to its handler.
-pub fn run(word: &OsString, rest: &[OsString]) -> Result<u8> {
+pub fn run(word: &OsString, rest: &[OsString]) -> Result<Exit> {
     let (name, command) = match crate::cli::parse(word, rest)? {
-        Parsed::Shown => return Ok(0),
+        Parsed::Shown => return Ok(Exit::Ok),
         Parsed::Run { name, command } => (name, command),
     };
     let ctx = Ctx::new(name);

@@ -4,16 +4,16 @@
 
 use super::Ctx;
 use crate::cli::model::{ReplyArgs, StateArgs};
-use crate::error::{Error, Result};
+use crate::error::{Error, Exit, Result};
 use std::io::Read;
 use std::os::unix::ffi::OsStrExt;
 
 pub const STATES: &[&str] = &["idle", "working", "blocked", "done", "error"];
 
-pub fn reply(ctx: &Ctx, a: ReplyArgs) -> Result<u8> {
+pub fn reply(ctx: &Ctx, a: ReplyArgs) -> Result<Exit> {
     let words = a.text;
     let Some(pane) = ctx.tmux.caller_pane() else {
-        return Ok(0);
+        return Ok(Exit::Ok);
     };
     let mut text = if words.len() == 1 && words[0] == "-" {
         let mut buf = Vec::new();
@@ -34,10 +34,10 @@ pub fn reply(ctx: &Ctx, a: ReplyArgs) -> Result<u8> {
     ctx.tmux
         .set_pane_text(&pane, "@roost-reply", &text)
         .map_err(|e| ctx.tmux_err(e))?;
-    Ok(0)
+    Ok(Exit::Ok)
 }
 
-pub fn state(ctx: &Ctx, a: StateArgs) -> Result<u8> {
+pub fn state(ctx: &Ctx, a: StateArgs) -> Result<Exit> {
     let word = a.state;
     // Refused everywhere, inside roost or not, so a hook with a typo is
     // caught the first time it is tried. Exit 1, not 2: hook runners give
@@ -50,19 +50,19 @@ pub fn state(ctx: &Ctx, a: StateArgs) -> Result<u8> {
         .hint(format!("use one of: {}", STATES.join(" "))));
     };
     let Some(pane) = ctx.tmux.caller_pane() else {
-        return Ok(0);
+        return Ok(Exit::Ok);
     };
     ctx.tmux
         .set_pane_option(&pane, "@agent_state", state.as_ref())
         .map_err(|e| ctx.tmux_err(e))?;
-    Ok(0)
+    Ok(Exit::Ok)
 }
 
-pub fn whoami(ctx: &Ctx) -> Result<u8> {
+pub fn whoami(ctx: &Ctx) -> Result<Exit> {
     match ctx.tmux.caller_pane() {
         Some(pane) => {
             println!("{pane}");
-            Ok(0)
+            Ok(Exit::Ok)
         }
         None => Err(Error::fail(ctx.cmd, "not inside a roost pane")
             .hint("run it from a pane of roost's server (roost spawn NAME starts one)")),

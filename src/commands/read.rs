@@ -3,11 +3,11 @@
 
 use super::{target, Ctx};
 use crate::cli::model::LinesArgs;
-use crate::error::Result;
+use crate::error::{Exit, Result};
 
 const DEFAULT_LINES: u64 = 40;
 
-pub fn read(ctx: &Ctx, a: LinesArgs) -> Result<u8> {
+pub fn read(ctx: &Ctx, a: LinesArgs) -> Result<Exit> {
     let (target, n) = (a.target, a.n.unwrap_or(DEFAULT_LINES));
     let pane = target::resolve(ctx, &target)?;
     match ctx
@@ -27,14 +27,14 @@ pub fn read(ctx: &Ctx, a: LinesArgs) -> Result<u8> {
             print!("{}", last_lines(ctx, &pane.id, n)?);
         }
     }
-    Ok(0)
+    Ok(Exit::Ok)
 }
 
-pub fn screen(ctx: &Ctx, a: LinesArgs) -> Result<u8> {
+pub fn screen(ctx: &Ctx, a: LinesArgs) -> Result<Exit> {
     let (target, n) = (a.target, a.n.unwrap_or(DEFAULT_LINES));
     let pane = target::resolve(ctx, &target)?;
     print!("{}", last_lines(ctx, &pane.id, n)?);
-    Ok(0)
+    Ok(Exit::Ok)
 }
 
 fn last_lines(ctx: &Ctx, pane: &str, n: u64) -> Result<String> {

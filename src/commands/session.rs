@@ -2,11 +2,11 @@
 
 use super::{target, Ctx};
 use crate::cli::model::KillArgs;
-use crate::error::{Error, Result};
+use crate::error::{Error, Exit, Result};
 use std::io::IsTerminal;
 
 /// Makes sure the session exists (starting the server if needed) and attaches.
-pub fn up(ctx: &Ctx, name: &str) -> Result<u8> {
+pub fn up(ctx: &Ctx, name: &str) -> Result<Exit> {
     target::check_name(ctx, "session name", name)?;
     ensure(ctx, name)?;
     if !(std::io::stdin().is_terminal() && std::io::stdout().is_terminal()) {
@@ -14,14 +14,14 @@ pub fn up(ctx: &Ctx, name: &str) -> Result<u8> {
             "roost: session {name} is running (socket={}); not attaching without a terminal",
             ctx.tmux.socket.value().to_string_lossy()
         );
-        return Ok(0);
+        return Ok(Exit::Ok);
     }
     let exact = format!("={name}");
     if ctx.tmux.caller_pane().is_some() {
         ctx.tmux
             .run(&["switch-client", "-t", &exact])
             .map_err(|e| ctx.tmux_err(e))?;
-        return Ok(0);
+        return Ok(Exit::Ok);
     }
     Err(ctx.tmux_err(ctx.tmux.attach(&exact)))
 }
@@ -43,23 +43,23 @@ pub fn ensure(ctx: &Ctx, name: &str) -> Result<()> {
     }
 }
 
-pub fn kill(ctx: &Ctx, a: KillArgs) -> Result<u8> {
+pub fn kill(ctx: &Ctx, a: KillArgs) -> Result<Exit> {
     let session = a.session;
     if !ctx.tmux.is_running() {
         ctx.require_tmux()?;
         if let Some(s) = session {
             return Err(
-                Error::fail(ctx.cmd, format!("no session '{s}': roost is not running")).code(2),
+                Error::fail(ctx.cmd, format!("no session '{s}': roost is not running")).code(Exit::NoTarget),
             );
         }
         eprintln!("roost: not running");
-        return Ok(0);
+        return Ok(Exit::Ok);
     }
     match session {
         Some(s) => {
             let sessions = ctx.tmux.sessions().map_err(|e| ctx.tmux_err(e))?;
             if !sessions.iter().any(|x| x.name == s) {
-                return Err(Error::fail(ctx.cmd, format!("no session '{s}'")).code(2));
+                return Err(Error::fail(ctx.cmd, format!("no session '{s}'")).code(Exit::NoTarget));
             }
             ctx.tmux
                 .run(&["kill-session", "-t", &format!("={s}")])
@@ -71,5 +71,5 @@ pub fn kill(ctx: &Ctx, a: KillArgs) -> Result<u8> {
                 .map_err(|e| ctx.tmux_err(e))?;
         }
     }
-    Ok(0)
+    Ok(Exit::Ok)
 }

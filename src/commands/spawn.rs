@@ -5,10 +5,10 @@
 
 use super::{session, target, Ctx};
 use crate::cli::model::SpawnArgs;
-use crate::error::{Error, Result};
+use crate::error::{Error, Exit, Result};
 use std::ffi::{OsStr, OsString};
 
-pub fn run(ctx: &Ctx, a: SpawnArgs) -> Result<u8> {
+pub fn run(ctx: &Ctx, a: SpawnArgs) -> Result<Exit> {
     let (name, command) = (a.name, a.cmd);
     target::check_name(ctx, "window name", &name)?;
     let start = ctx.server_start()?;
@@ -70,7 +70,7 @@ pub fn run(ctx: &Ctx, a: SpawnArgs) -> Result<u8> {
         .run_spawning(&args, &start)
         .map_err(|e| ctx.tmux_err(e))?;
     println!("{}", out.trim_end());
-    Ok(0)
+    Ok(Exit::Ok)
 }
 
 /// Refuses a CMD whose program cannot be found or executed on the PATH the

@@ -2,11 +2,11 @@
 
 use super::Ctx;
 use crate::cli::model::JsonArgs;
-use crate::error::Result;
+use crate::error::{Exit, Result};
 use crate::tmux::{Pane, Session};
 use serde::Serialize;
 
-pub fn run(ctx: &Ctx, a: JsonArgs) -> Result<u8> {
+pub fn run(ctx: &Ctx, a: JsonArgs) -> Result<Exit> {
     let socket = ctx.tmux.socket.value().to_string_lossy().into_owned();
     let fleet = if ctx.tmux.socket_exists() {
         ctx.tmux.sessions().ok().zip(ctx.tmux.panes().ok())
@@ -24,7 +24,7 @@ pub fn run(ctx: &Ctx, a: JsonArgs) -> Result<u8> {
     } else {
         print!("{}", render(&socket, fleet.as_ref()));
     }
-    Ok(0)
+    Ok(Exit::Ok)
 }
 
 /// The documented text form: exact, because scripts and the

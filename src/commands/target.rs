@@ -3,7 +3,7 @@
 //! own lookup would accept a prefix and pick a different agent).
 
 use super::Ctx;
-use crate::error::{Error, Result};
+use crate::error::{Error, Exit, Result};
 use crate::tmux::Pane;
 
 /// The session a bare word refers to.
@@ -11,7 +11,7 @@ pub const DEFAULT_SESSION: &str = "main";
 
 /// The pane `target` names; exit 2 when there is none.
 pub fn resolve(ctx: &Ctx, target: &str) -> Result<Pane> {
-    let missing = |why: String| Error::fail(ctx.cmd, why).code(2);
+    let missing = |why: String| Error::fail(ctx.cmd, why).code(Exit::NoTarget);
     if !ctx.tmux.is_running() {
         ctx.require_tmux()?;
         return Err(missing(format!(

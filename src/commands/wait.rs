@@ -2,13 +2,13 @@
 
 use super::{target, Ctx};
 use crate::cli::model::WaitArgs;
-use crate::error::{Error, Result};
+use crate::error::{Error, Exit, Result};
 use std::time::{Duration, Instant};
 
 const DEFAULT_SECONDS: u64 = 600;
 const POLL: Duration = Duration::from_millis(200);
 
-pub fn run(ctx: &Ctx, a: WaitArgs) -> Result<u8> {
+pub fn run(ctx: &Ctx, a: WaitArgs) -> Result<Exit> {
     let (target, seconds) = (a.target, a.seconds.unwrap_or(DEFAULT_SECONDS));
     let pane = target::resolve(ctx, &target)?;
     let who = target::describe(&target, &pane.id);
@@ -20,12 +20,12 @@ pub fn run(ctx: &Ctx, a: WaitArgs) -> Result<u8> {
             Vec::new()
         };
         let Some(now) = panes.iter().find(|p| p.id == pane.id) else {
-            return Err(Error::fail(ctx.cmd, format!("{who} is gone")).code(2));
+            return Err(Error::fail(ctx.cmd, format!("{who} is gone")).code(Exit::NoTarget));
         };
         match now.state.as_str() {
-            "done" | "idle" => return Ok(0),
+            "done" | "idle" => return Ok(Exit::Ok),
             "error" => return Err(Error::fail(ctx.cmd, format!("{who} reported an error"))),
-            _ if now.dead => return Err(Error::fail(ctx.cmd, format!("{who} has exited")).code(2)),
+            _ if now.dead => return Err(Error::fail(ctx.cmd, format!("{who} has exited")).code(Exit::NoTarget)),
             _ => {}
         }
         if Instant::now() >= deadline && now.state.is_empty() {

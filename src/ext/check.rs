@@ -4,14 +4,14 @@
 
 use super::{checks, git, hash, store};
 use crate::cli::model::CheckArgs;
-use crate::error::{Error, Result};
+use crate::error::{Error, Exit, Result};
 use crate::untrusted::printable;
 use serde::Serialize;
 use std::os::unix::ffi::OsStrExt;
 
 const CMD: &str = "ext check";
 
-pub fn run(a: CheckArgs) -> Result<u8> {
+pub fn run(a: CheckArgs) -> Result<Exit> {
     let (as_json, dir) = (a.json, a.dir);
     if !dir.is_dir() {
         return Err(Error::fail(
@@ -39,12 +39,12 @@ pub fn run(a: CheckArgs) -> Result<u8> {
             }),
         };
         println!("{}", crate::untrusted::json(&out));
-        return Ok(if verdict.is_ok() { 0 } else { 1 });
+        return Ok(Exit::check(verdict.is_ok()));
     }
     match verdict {
         Err(e) => {
             eprintln!("roost ext check: install would refuse {shown}: {e}");
-            Ok(1)
+            Ok(Exit::Failed)
         }
         Ok(m) => {
             println!("{shown}: install would accept it");
@@ -64,7 +64,7 @@ pub fn run(a: CheckArgs) -> Result<u8> {
             for note in notes {
                 println!("note: {note}");
             }
-            Ok(0)
+            Ok(Exit::Ok)
         }
     }
 }

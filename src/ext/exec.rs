@@ -2,12 +2,12 @@
 //! way dispatch runs it, past a built-in command that shadows its name.
 
 use crate::cli::model::ExecArgs;
-use crate::error::{Error, Result};
+use crate::error::{Error, Exit, Result};
 use std::os::unix::ffi::OsStrExt;
 
 const CMD: &str = "ext exec";
 
-pub fn run(a: ExecArgs) -> Result<u8> {
+pub fn run(a: ExecArgs) -> Result<Exit> {
     let (command, args) = a.words.split_first().expect("clap requires CMD");
     let shown = crate::untrusted::printable(command.as_bytes());
     // Every word after CMD is the extension's; before it, a dash is an
@@ -22,7 +22,8 @@ pub fn run(a: ExecArgs) -> Result<u8> {
         );
     }
     // Returns only when the command could not be run.
-    crate::dispatch::exec_installed(command.as_bytes(), args).map_err(|why| {
+    crate::dispatch::exec_installed(command.as_bytes(), args)
+        .map(|()| Exit::Failed).map_err(|why| {
         Error::fail(CMD, format!("cannot run '{shown}': {why}")).hint(
             "roost ext list shows the installed commands; roost ext verify checks their files",
         )

@@ -5,7 +5,7 @@
 use super::lock::{Entry, Slot, Source};
 use super::store;
 use crate::cli::model::InfoArgs;
-use crate::error::{Error, Result};
+use crate::error::{Error, Exit, Result};
 use crate::untrusted::printable;
 use serde::Serialize;
 use serde_json::Value;
@@ -29,7 +29,7 @@ struct Info<'a> {
     state: String,
 }
 
-pub fn run(a: InfoArgs) -> Result<u8> {
+pub fn run(a: InfoArgs) -> Result<Exit> {
     let (as_json, name) = (a.json, a.name);
     if !crate::index::valid_name(name.as_bytes()) {
         return Err(super::no_such(CMD, &name));
@@ -51,7 +51,7 @@ pub fn run(a: InfoArgs) -> Result<u8> {
             state: state.to_string_lossy().into_owned(),
         };
         println!("{}", crate::untrusted::json(&info));
-        return Ok(0);
+        return Ok(Exit::Ok);
     }
     let mut rows = vec![("name".to_string(), name.clone())];
     let mut raw = None;
@@ -88,7 +88,7 @@ pub fn run(a: InfoArgs) -> Result<u8> {
     let missing = if clone.is_dir() { "" } else { "  (missing)" };
     row(place, &format!("{}{missing}", clone.display()));
     row("data", &state.display().to_string());
-    Ok(0)
+    Ok(Exit::Ok)
 }
 
 /// The record's rows, every value printable: where it comes from, what it

@@ -9,13 +9,13 @@ use super::manifest::Manifest;
 use super::store::{self, Action, Store};
 use super::{checks, git, hash, names};
 use crate::cli::model::InstallArgs;
-use crate::error::{Error, Result};
+use crate::error::{Error, Exit, Result};
 use crate::paths::Paths;
 use std::path::{Path, PathBuf};
 
 const CMD: &str = "ext install";
 
-pub fn run(a: InstallArgs) -> Result<u8> {
+pub fn run(a: InstallArgs) -> Result<Exit> {
     let (yes, reference) = (a.yes, a.git_ref);
     if let Some(dir) = a.link {
         return link(&dir, yes);
@@ -78,7 +78,7 @@ pub fn run(a: InstallArgs) -> Result<u8> {
         claims.join(", ")
     );
     println!("its data directory: {}", state.display());
-    Ok(0)
+    Ok(Exit::Ok)
 }
 
 /// Shows the consent block and asks; anything but yes refuses the install.
@@ -252,7 +252,7 @@ impl Drop for Made {
 /// `install --link DIR`, for authors: the index points into DIR itself.
 /// Nothing is copied or pinned; the consent block says so. The same gates
 /// and conflicts apply, and `remove` never deletes DIR.
-fn link(dir: &std::path::Path, yes: bool) -> Result<u8> {
+fn link(dir: &std::path::Path, yes: bool) -> Result<Exit> {
     let fail = |msg: String| Error::fail(CMD, msg);
     let paths = super::writable_paths(CMD)?;
     let dir = std::fs::canonicalize(dir)
@@ -314,7 +314,7 @@ fn link(dir: &std::path::Path, yes: bool) -> Result<u8> {
         "edits there take effect at once; its data directory: {}",
         state.display()
     );
-    Ok(0)
+    Ok(Exit::Ok)
 }
 
 /// What install refuses because of what is already there. `clone`: the

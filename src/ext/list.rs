@@ -4,7 +4,7 @@
 use super::lock::{IndexLine, Lock, Slot, Source};
 use super::store;
 use crate::cli::model::JsonArgs;
-use crate::error::{Error, Result};
+use crate::error::{Error, Exit, Result};
 use crate::index::Entry;
 use crate::paths::Paths;
 use crate::untrusted::printable;
@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 
 const CMD: &str = "ext list";
 
-pub fn run(a: JsonArgs) -> Result<u8> {
+pub fn run(a: JsonArgs) -> Result<Exit> {
     let as_json = a.json;
     let paths = super::paths(CMD)?;
     let lock = store::read_lock(&paths).map_err(|e| Error::fail(CMD, e))?;
@@ -39,7 +39,7 @@ pub fn run(a: JsonArgs) -> Result<u8> {
         );
         eprintln!("any install, update or remove rewrites ext.index from ext.lock.");
     }
-    Ok(0)
+    Ok(Exit::Ok)
 }
 
 /// The text form: a header, a row per extension (name, short commit or

@@ -25,18 +25,18 @@ mod update;
 pub mod verify;
 
 use crate::cli::model::ExtVerb;
-use crate::error::{Error, Result};
+use crate::error::{Error, Exit, Result};
 use crate::paths::Paths;
 
 /// `roost ext [VERB ARGS...]`: without a verb, the list of verbs.
-pub fn run(verb: Option<ExtVerb>) -> Result<u8> {
+pub fn run(verb: Option<ExtVerb>) -> Result<Exit> {
     let Some(verb) = verb else {
         let mut root = crate::cli::built();
         let ext = root
             .find_subcommand_mut("ext")
             .expect("ext is in the model");
         print!("{}", ext.render_help());
-        return Ok(0);
+        return Ok(Exit::Ok);
     };
     if matches!(
         verb,

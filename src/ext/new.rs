@@ -4,14 +4,14 @@
 
 use super::author;
 use crate::cli::model::NewArgs;
-use crate::error::{Error, Result};
+use crate::error::{Error, Exit, Result};
 use serde::Serialize;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 const CMD: &str = "ext new";
 
-pub fn run(a: NewArgs) -> Result<u8> {
+pub fn run(a: NewArgs) -> Result<Exit> {
     let name = a.name;
     let fail = |m: String| Error::fail(CMD, m);
     if !crate::index::valid_name(name.as_bytes()) {
@@ -54,7 +54,7 @@ pub fn run(a: NewArgs) -> Result<u8> {
     println!("  roost ext check {shown}            what install would say");
     println!("  roost ext install --link {shown}   use it while you edit it");
     println!("  roost {name}");
-    Ok(0)
+    Ok(Exit::Ok)
 }
 
 /// The roost-ext.json `new` writes.

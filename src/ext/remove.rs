@@ -4,11 +4,11 @@
 use super::lock::Source;
 use super::store::{Action, Store};
 use crate::cli::model::RemoveArgs;
-use crate::error::{Error, Result};
+use crate::error::{Error, Exit, Result};
 
 const CMD: &str = "ext remove";
 
-pub fn run(a: RemoveArgs) -> Result<u8> {
+pub fn run(a: RemoveArgs) -> Result<Exit> {
     let (purge, name) = (a.purge, a.name);
     if !crate::index::valid_name(name.as_bytes()) {
         return Err(super::no_such(CMD, &name));
@@ -34,7 +34,7 @@ pub fn run(a: RemoveArgs) -> Result<u8> {
                 .map_err(|e| fail(format!("cannot delete {}: {e}", state.display())))?;
             let _ = std::fs::remove_file(&left_by);
             println!("deleted the kept data of {name}: {}", state.display());
-            return Ok(0);
+            return Ok(Exit::Ok);
         }
         return Err(super::no_such(CMD, &name));
     }
@@ -69,7 +69,7 @@ pub fn run(a: RemoveArgs) -> Result<u8> {
         println!("kept its data: {}", state.display());
         println!("(roost ext remove {name} --purge deletes it)");
     }
-    Ok(0)
+    Ok(Exit::Ok)
 }
 
 fn remove_tree(path: &std::path::Path) -> std::io::Result<()> {

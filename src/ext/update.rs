@@ -8,13 +8,13 @@ use super::lock::{Entry, Pin, Source};
 use super::store::{self, Action, Store};
 use super::{diff, git, hash, names};
 use crate::cli::model::UpdateArgs;
-use crate::error::{Error, Result};
+use crate::error::{Error, Exit, Result};
 use crate::paths::Paths;
 use std::io::{IsTerminal, Write};
 
 const CMD: &str = "ext update";
 
-pub fn run(a: UpdateArgs) -> Result<u8> {
+pub fn run(a: UpdateArgs) -> Result<Exit> {
     let yes = a.yes;
     // `--grant AUTHORITY` (repeatable): the authority a scripted update
     // may add. Without it, --yes never grants more than before.
@@ -37,7 +37,7 @@ pub fn run(a: UpdateArgs) -> Result<u8> {
     let names = super::chosen(CMD, &lock, a.name)?;
     if names.is_empty() {
         println!("no extensions installed");
-        return Ok(0);
+        return Ok(Exit::Ok);
     }
     let mut failed = None;
     for name in &names {
@@ -54,7 +54,7 @@ pub fn run(a: UpdateArgs) -> Result<u8> {
             }
         }
     }
-    failed.map_or(Ok(0), Err)
+    failed.map_or(Ok(Exit::Ok), Err)
 }
 
 fn update_one(paths: &Paths, name: &str, yes: bool, grants: &[String]) -> Result<()> {

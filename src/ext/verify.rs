@@ -5,7 +5,7 @@ use super::git::{self, Leaf, Leaves};
 use super::lock::Source;
 use super::{hash, store};
 use crate::cli::model::NameArgs;
-use crate::error::{Error, Result};
+use crate::error::{Error, Exit, Result};
 use crate::untrusted::printable;
 use gix::objs::tree::EntryKind;
 use gix::ObjectId;
@@ -14,7 +14,7 @@ use std::path::Path;
 
 const CMD: &str = "ext verify";
 
-pub fn run(a: NameArgs) -> Result<u8> {
+pub fn run(a: NameArgs) -> Result<Exit> {
     let paths = super::paths(CMD)?;
     let lock = store::read_lock(&paths).map_err(|e| Error::fail(CMD, e))?;
     let one = a.name;
@@ -29,7 +29,7 @@ pub fn run(a: NameArgs) -> Result<u8> {
     }
     if names.is_empty() && differing == 0 {
         println!("no extensions installed");
-        return Ok(0);
+        return Ok(Exit::Ok);
     }
     for name in &names {
         let Some(slot) = lock.get(name) else {
@@ -64,7 +64,7 @@ pub fn run(a: NameArgs) -> Result<u8> {
             println!("  {line}");
         }
     }
-    Ok(if differing == 0 { 0 } else { 1 })
+    Ok(Exit::check(differing == 0))
 }
 
 /// What verify, list and doctor say of an ext.lock entry named outside the

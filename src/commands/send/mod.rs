@@ -8,7 +8,7 @@ mod text;
 
 use super::{target, Ctx};
 use crate::cli::model::SendArgs;
-use crate::error::{Error, Result};
+use crate::error::{Error, Exit, Result};
 use crate::tmux::Tmux;
 use std::os::unix::ffi::OsStrExt;
 use std::time::{Duration, Instant};
@@ -25,11 +25,6 @@ const ECHO_GRACE: Duration = Duration::from_millis(1000);
 /// N_TTY buffer is 4096 bytes, the newline included).
 const MAX_LINE: usize = 4095;
 
-/// The exit codes (README, roost(1)): nothing was typed unless it is 5.
-const NO_TARGET: u8 = 2;
-const BLOCKED: u8 = 3;
-const NOT_READY: u8 = 4;
-const TYPED_NOT_SUBMITTED: u8 = 5;
 
 struct Request {
     force: bool,
@@ -57,18 +52,18 @@ fn request(ctx: &Ctx, a: SendArgs) -> Result<Request> {
     })
 }
 
-pub fn run(ctx: &Ctx, a: SendArgs) -> Result<u8> {
+pub fn run(ctx: &Ctx, a: SendArgs) -> Result<Exit> {
     let req = request(ctx, a)?;
     let pane = target::resolve(ctx, &req.target)?;
     let who = target::describe(&req.target, &pane.id);
     let fail = |msg: String| Error::fail(ctx.cmd, msg);
     if pane.dead {
-        return Err(fail(format!("{who} is a dead pane: its program has exited")).code(NO_TARGET));
+        return Err(fail(format!("{who} is a dead pane: its program has exited")).code(Exit::NoTarget));
     }
     if pane.state == "blocked" && !req.force {
         return Err(
             fail(format!("{who} is blocked: it is waiting for a person"))
-                .code(BLOCKED)
+                .code(Exit::Blocked)
                 .hint("look at it first (roost screen TARGET); --force sends anyway"),
         );
     }
@@ -107,7 +102,7 @@ pub fn run(ctx: &Ctx, a: SendArgs) -> Result<u8> {
                 "{who} has not asked for a bracketed paste within {}s (it is busy or still starting), and TEXT needs one; nothing was typed",
                 req.wait
             ))
-            .code(NOT_READY)
+            .code(Exit::NotReady)
             .hint("wait for it (roost wait-done TARGET), or give it longer with --wait SECONDS"))
         }
     };
@@ -150,7 +145,7 @@ pub fn run(ctx: &Ctx, a: SendArgs) -> Result<u8> {
             "the text was typed into {who} but never showed on its screen within {}s, so Enter was not pressed",
             ARRIVAL.as_secs()
         ))
-        .code(TYPED_NOT_SUBMITTED)
+        .code(Exit::TypedNotSubmitted)
         .hint("do not send it again: look at the pane (roost screen TARGET), then press Enter there or clear the line"));
     }
     press_enter(tmux, &pane.id).map_err(|e| {
@@ -158,9 +153,9 @@ pub fn run(ctx: &Ctx, a: SendArgs) -> Result<u8> {
             "the text was typed into {who}, but Enter could not be pressed: {}",
             e.0
         ))
-        .code(TYPED_NOT_SUBMITTED)
+        .code(Exit::TypedNotSubmitted)
     })?;
-    Ok(0)
+    Ok(Exit::Ok)
 }
 
 /// What the pane's terminal says of its program's input.
