@@ -1,9 +1,10 @@
-//! Where roost keeps things: XDG locations computed from an explicit
-//! environment snapshot (pure, so the rules are unit-tested), and the one
-//! check that they can be written.
+//! Where roost keeps things: the XDG base directories (the xdg crate reads
+//! the environment), the one rule roost adds to them (an absolute path,
+//! which xdg does not check of HOME), and the check that they can be
+//! written.
 
 use std::ffi::OsString;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// roost's directories, resolved once per process.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -17,36 +18,28 @@ pub struct Paths {
 }
 
 impl Paths {
-    /// From the process environment; HOME falls back to the passwd entry.
+    /// From the process environment, by the XDG rule: an unset, empty or
+    /// relative XDG variable means the default under HOME; HOME unset or
+    /// empty means the home directory of the password database. The
+    /// result must be absolute: a relative HOME is refused.
     pub fn from_env() -> Result<Paths, String> {
-        Paths::from_vars(|k| std::env::var_os(k), passwd_home)
+        let dirs = xdg::BaseDirectories::with_prefix("roost");
+        let home = || std::env::var_os("HOME").unwrap_or_default();
+        Ok(Paths {
+            data: absolute(dirs.get_data_home(), "XDG_DATA_HOME", home)?,
+            state: absolute(dirs.get_state_home(), "XDG_STATE_HOME", home)?,
+            config: absolute(dirs.get_config_home(), "XDG_CONFIG_HOME", home)?,
+        })
     }
 
-    /// The XDG rule: an unset, empty or relative XDG variable means the
-    /// default under HOME, and HOME itself must be absolute.
-    pub fn from_vars(
-        var: impl Fn(&str) -> Option<OsString>,
-        fallback_home: impl Fn() -> Option<PathBuf>,
-    ) -> Result<Paths, String> {
-        let home = match var("HOME").filter(|h| !h.is_empty()) {
-            Some(h) => PathBuf::from(h),
-            None => fallback_home().ok_or("HOME is not set and the user has no home directory")?,
-        };
-        let base = |name: &str, default: &str| -> Result<PathBuf, String> {
-            match var(name).map(PathBuf::from) {
-                Some(p) if p.is_absolute() => Ok(p),
-                _ if home.is_absolute() => Ok(home.join(default)),
-                _ => Err(format!(
-                    "HOME ({}) is not an absolute path; set HOME or {name} to one",
-                    home.display()
-                )),
-            }
-        };
-        Ok(Paths {
-            data: base("XDG_DATA_HOME", ".local/share")?.join("roost"),
-            state: base("XDG_STATE_HOME", ".local/state")?.join("roost"),
-            config: base("XDG_CONFIG_HOME", ".config")?.join("roost"),
-        })
+    /// roost's directories under base directories known to be absolute
+    /// (a sandbox's).
+    pub fn under(data_home: &Path, state_home: &Path, config_home: &Path) -> Paths {
+        Paths {
+            data: data_home.join("roost"),
+            state: state_home.join("roost"),
+            config: config_home.join("roost"),
+        }
     }
 
     /// The directories roost writes, each with the variable that moves it.
@@ -108,80 +101,61 @@ impl Paths {
     }
 }
 
-fn passwd_home() -> Option<PathBuf> {
-    let user = nix::unistd::User::from_uid(nix::unistd::getuid()).ok()??;
-    Some(user.dir)
+/// One of xdg's answers, checked: there is a home directory, and the path
+/// is absolute (xdg takes a relative HOME as it is). xdg's trailing `/` goes.
+fn absolute(
+    dir: Option<PathBuf>,
+    var: &str,
+    home: impl Fn() -> OsString,
+) -> Result<PathBuf, String> {
+    let dir = dir.ok_or("HOME is not set and the user has no home directory")?;
+    if !dir.is_absolute() {
+        return Err(format!(
+            "HOME ({}) is not an absolute path; set HOME or {var} to one",
+            Path::new(&home()).display()
+        ));
+    }
+    Ok(dir.components().collect())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::HashMap;
 
-    fn paths(vars: &[(&str, &str)]) -> Result<Paths, String> {
-        let map: HashMap<String, OsString> = vars
-            .iter()
-            .map(|(k, v)| (k.to_string(), OsString::from(v)))
-            .collect();
-        Paths::from_vars(|k| map.get(k).cloned(), || Some(PathBuf::from("/pw/home")))
+    fn check(dir: Option<&str>) -> Result<PathBuf, String> {
+        absolute(dir.map(PathBuf::from), "XDG_DATA_HOME", || "relhome".into())
     }
 
     #[test]
-    fn defaults_live_under_home() {
-        let p = paths(&[("HOME", "/h")]).unwrap();
-        assert_eq!(p.data, PathBuf::from("/h/.local/share/roost"));
-        assert_eq!(p.state, PathBuf::from("/h/.local/state/roost"));
-        assert_eq!(p.config, PathBuf::from("/h/.config/roost"));
+    fn an_absolute_directory_loses_its_trailing_slash() {
         assert_eq!(
-            p.ext_index(),
-            PathBuf::from("/h/.local/state/roost/ext.index")
+            check(Some("/h/.local/share/roost/")),
+            Ok(PathBuf::from("/h/.local/share/roost"))
         );
         assert_eq!(
-            p.ext_clone("note"),
-            PathBuf::from("/h/.local/share/roost/ext/note")
+            check(Some("/h//x/./roost")),
+            Ok(PathBuf::from("/h/x/roost"))
         );
-        assert_eq!(p.user_conf(), PathBuf::from("/h/.config/roost/roost.conf"));
     }
 
     #[test]
-    fn absolute_xdg_variables_win() {
-        let p = paths(&[
-            ("HOME", "/h"),
-            ("XDG_STATE_HOME", "/s"),
-            ("XDG_DATA_HOME", "/d"),
-        ])
-        .unwrap();
-        assert_eq!(p.state, PathBuf::from("/s/roost"));
+    fn a_relative_directory_is_refused_naming_home_and_the_variable() {
+        assert_eq!(
+            check(Some("relhome/.local/share/roost/")),
+            Err("HOME (relhome) is not an absolute path; set HOME or XDG_DATA_HOME to one".into())
+        );
+        assert_eq!(
+            check(None),
+            Err("HOME is not set and the user has no home directory".into())
+        );
+    }
+
+    #[test]
+    fn under_appends_roost() {
+        let p = Paths::under(Path::new("/d"), Path::new("/s"), Path::new("/c"));
         assert_eq!(p.data, PathBuf::from("/d/roost"));
-    }
-
-    #[test]
-    fn empty_or_relative_xdg_variables_mean_the_default() {
-        let p = paths(&[
-            ("HOME", "/h"),
-            ("XDG_STATE_HOME", ""),
-            ("XDG_CONFIG_HOME", "rel/cfg"),
-        ])
-        .unwrap();
-        assert_eq!(p.state, PathBuf::from("/h/.local/state/roost"));
-        assert_eq!(p.config, PathBuf::from("/h/.config/roost"));
-    }
-
-    #[test]
-    fn unset_home_falls_back_to_passwd_and_relative_home_is_refused() {
-        assert_eq!(
-            paths(&[]).unwrap().data,
-            PathBuf::from("/pw/home/.local/share/roost")
-        );
-        let err = paths(&[("HOME", "relhome")]).unwrap_err();
-        assert!(err.contains("not an absolute path"), "{err}");
-        // An absolute XDG variable does not need HOME.
-        let ok = paths(&[
-            ("HOME", "relhome"),
-            ("XDG_DATA_HOME", "/d"),
-            ("XDG_STATE_HOME", "/s"),
-            ("XDG_CONFIG_HOME", "/c"),
-        ]);
-        assert!(ok.is_ok());
+        assert_eq!(p.ext_index(), PathBuf::from("/s/roost/ext.index"));
+        assert_eq!(p.ext_clone("note"), PathBuf::from("/d/roost/ext/note"));
+        assert_eq!(p.user_conf(), PathBuf::from("/c/roost/roost.conf"));
     }
 }

@@ -413,3 +413,110 @@ fn doctor_says_which_tools_and_locale_roost_has() {
         "{text}"
     );
 }
+
+// ---- XDG base directories -------------------------------------------------------
+
+/// An empty or relative XDG variable means its default under HOME (the XDG
+/// rule): here HOME's defaults lead to the test's directories, so the
+/// extension installed there is found and run.
+#[test]
+fn an_empty_or_relative_xdg_variable_means_the_default_under_home() {
+    let env = TestEnv::new();
+    env.simple_ext("owner/roost-note", "note", &["note"], &[]);
+    env.ok(["ext", "install", "owner/roost-note", "--yes"]);
+    let home = env.path("home");
+    std::fs::create_dir_all(home.join(".local")).unwrap();
+    for (link, to) in [
+        (".local/state", "../../state"),
+        (".local/share", "../../data"),
+        (".config", "../config"),
+    ] {
+        std::os::unix::fs::symlink(to, home.join(link)).unwrap();
+    }
+    let out = env
+        .roost(["note", "x"])
+        .env("XDG_STATE_HOME", "state")
+        .env("XDG_DATA_HOME", "")
+        .env("XDG_CONFIG_HOME", "./config")
+        .output()
+        .unwrap();
+    assert_eq!(stdout(&out), "note [x]\n", "{}", describe(&out));
+    let out = env
+        .roost(["ext", "info", "note", "--json"])
+        .env("XDG_STATE_HOME", "state")
+        .env_remove("XDG_DATA_HOME")
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        v["state"],
+        home.join(".local/state/roost/ext/note").to_str().unwrap(),
+        "{}",
+        describe(&out)
+    );
+    assert_eq!(
+        v["clone"],
+        home.join(".local/share/roost/ext/note").to_str().unwrap()
+    );
+}
+
+/// A relative HOME is refused, naming the variable that would do instead;
+/// absolute XDG variables need no HOME at all. The dispatcher, which needs
+/// the state directory, finds nothing (the usage error).
+#[test]
+fn a_relative_home_is_refused_unless_the_xdg_variables_are_absolute() {
+    let env = TestEnv::new();
+    let out = env
+        .roost(["ext", "list"])
+        .env("HOME", "relhome")
+        .env_remove("XDG_DATA_HOME")
+        .env_remove("XDG_STATE_HOME")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert_eq!(
+        stderr(&out),
+        "roost ext list: HOME (relhome) is not an absolute path; set HOME or XDG_DATA_HOME to one\n"
+    );
+    let out = env
+        .roost(["ext", "list"])
+        .env("HOME", "relhome")
+        .env("XDG_STATE_HOME", "rel/state")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert!(
+        stderr(&out).ends_with("set HOME or XDG_STATE_HOME to one\n"),
+        "{}",
+        describe(&out)
+    );
+    let out = env
+        .roost(["ext", "list"])
+        .env("HOME", "relhome")
+        .output()
+        .unwrap();
+    assert_eq!(
+        stdout(&out),
+        "no extensions installed\n",
+        "{}",
+        describe(&out)
+    );
+    let out = env
+        .roost(["ext", "list"])
+        .env_remove("HOME")
+        .output()
+        .unwrap();
+    assert_eq!(
+        stdout(&out),
+        "no extensions installed\n",
+        "{}",
+        describe(&out)
+    );
+    let out = env
+        .roost(["note"])
+        .env("HOME", "relhome")
+        .env_remove("XDG_STATE_HOME")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+}

@@ -105,8 +105,11 @@ impl Sandbox {
         base.push(root.join("remote"));
         base.push("/");
         env.push(("ROOST_EXT_GIT_BASE", base));
-        let lookup = |k: &str| env.iter().find(|(v, _)| *v == k).map(|(_, p)| p.clone());
-        let paths = Paths::from_vars(lookup, || None).map_err(std::io::Error::other)?;
+        let paths = Paths::under(
+            &root.join("data"),
+            &root.join("state"),
+            &root.join("config"),
+        );
         Ok(Sandbox {
             dir,
             env,
