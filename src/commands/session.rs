@@ -49,7 +49,8 @@ pub fn kill(ctx: &Ctx, a: KillArgs) -> Result<Exit> {
         ctx.require_tmux()?;
         if let Some(s) = session {
             return Err(
-                Error::fail(ctx.cmd, format!("no session '{s}': roost is not running")).code(Exit::NoTarget),
+                Error::fail(ctx.cmd, format!("no session '{s}': roost is not running"))
+                    .code(Exit::NoTarget),
             );
         }
         eprintln!("roost: not running");

@@ -25,7 +25,9 @@ pub fn run(ctx: &Ctx, a: WaitArgs) -> Result<Exit> {
         match now.state.as_str() {
             "done" | "idle" => return Ok(Exit::Ok),
             "error" => return Err(Error::fail(ctx.cmd, format!("{who} reported an error"))),
-            _ if now.dead => return Err(Error::fail(ctx.cmd, format!("{who} has exited")).code(Exit::NoTarget)),
+            _ if now.dead => {
+                return Err(Error::fail(ctx.cmd, format!("{who} has exited")).code(Exit::NoTarget))
+            }
             _ => {}
         }
         if Instant::now() >= deadline && now.state.is_empty() {

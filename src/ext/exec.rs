@@ -23,9 +23,10 @@ pub fn run(a: ExecArgs) -> Result<Exit> {
     }
     // Returns only when the command could not be run.
     crate::dispatch::exec_installed(command.as_bytes(), args)
-        .map(|()| Exit::Failed).map_err(|why| {
-        Error::fail(CMD, format!("cannot run '{shown}': {why}")).hint(
-            "roost ext list shows the installed commands; roost ext verify checks their files",
-        )
-    })
+        .map(|()| Exit::Failed)
+        .map_err(|why| {
+            Error::fail(CMD, format!("cannot run '{shown}': {why}")).hint(
+                "roost ext list shows the installed commands; roost ext verify checks their files",
+            )
+        })
 }

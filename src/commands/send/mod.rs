@@ -25,7 +25,6 @@ const ECHO_GRACE: Duration = Duration::from_millis(1000);
 /// N_TTY buffer is 4096 bytes, the newline included).
 const MAX_LINE: usize = 4095;
 
-
 struct Request {
     force: bool,
     wait: u64,
@@ -58,7 +57,9 @@ pub fn run(ctx: &Ctx, a: SendArgs) -> Result<Exit> {
     let who = target::describe(&req.target, &pane.id);
     let fail = |msg: String| Error::fail(ctx.cmd, msg);
     if pane.dead {
-        return Err(fail(format!("{who} is a dead pane: its program has exited")).code(Exit::NoTarget));
+        return Err(
+            fail(format!("{who} is a dead pane: its program has exited")).code(Exit::NoTarget),
+        );
     }
     if pane.state == "blocked" && !req.force {
         return Err(

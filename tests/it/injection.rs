@@ -4,8 +4,7 @@
 //! of those bytes may reach stdout or stderr; the escaped form must. One
 //! test per field.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use std::path::PathBuf;
 use std::process::Output;

@@ -4,8 +4,7 @@
 //! lock file or record that is a directory, a data directory where no
 //! temporary clone can be made) is a clear refusal that writes nothing.
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::os::unix::fs::{symlink, PermissionsExt};

@@ -3,8 +3,7 @@
 //! next `roost ext` command cleans up and succeeds, leaving ext.lock and
 //! ext.index in agreement. (ROOST_CRASH_TRIALS sets the number of trials.)
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 

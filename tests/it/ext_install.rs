@@ -3,8 +3,7 @@
 //! with nothing of the repository run, the gates, the consent block and the
 //! question, conflicts, network trouble, concurrent installs.
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::os::unix::fs::{symlink, PermissionsExt};

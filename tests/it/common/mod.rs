@@ -1,7 +1,6 @@
 //! The hermetic test environment: a temp dir holding HOME and every XDG
 //! directory, a private TMUX_TMPDIR, a per-test roost socket, git isolated
 //! from the user's config, and the test's tmux server killed on drop.
-#![allow(dead_code)]
 
 mod repo;
 #[allow(unused_imports)]

@@ -1,7 +1,6 @@
 //! `roost demo`: the whole tour runs, and nothing of it outlives it.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

@@ -3,8 +3,7 @@
 //! records every byte it reads (tests/fixtures/paste-reader), and against
 //! the terminal's own line discipline.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use std::path::{Path, PathBuf};
 use std::process::Output;

@@ -6,8 +6,7 @@
 //! (`roost ext list`'s lock/index disagreements are covered, one test per
 //! kind, in ext_manage.rs.)
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use std::os::unix::fs::{symlink, PermissionsExt};
 use std::path::{Path, PathBuf};

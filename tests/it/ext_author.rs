@@ -3,8 +3,7 @@
 //! `roost ext install --link` runs it from the checkout, and list, verify,
 //! update, info and remove treat a linked extension as the author's.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use serde_json::{json, Value};
 use std::os::unix::fs::{symlink, PermissionsExt};

@@ -5,8 +5,7 @@
 //! resident memory of roost is sampled from /proc/PID/status (VmHWM, polled
 //! every few milliseconds until exit) where the input is large.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::collections::BTreeMap;
 use std::os::unix::fs::{symlink, PermissionsExt};
 use std::path::{Path, PathBuf};

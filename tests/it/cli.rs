@@ -3,8 +3,7 @@
 //! help (exit 0); a malformed line names the command at its own depth and
 //! prints that command's usage line (exit 2); extra words are refused.
 
-mod common;
-use common::{describe, TestEnv};
+use crate::common::{describe, TestEnv};
 
 /// Every command path of the model: `["spawn"]`, `["ext", "install"]`.
 fn paths() -> Vec<Vec<String>> {

@@ -2,8 +2,7 @@
 //! runs under strace, and every path opened for writing, created, renamed or
 //! removed must lie in the test's temp dir, the demo's sandbox, or a device.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};

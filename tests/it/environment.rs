@@ -2,8 +2,7 @@
 //! are missing, places that cannot be written, agents that cannot start or
 //! that stop, and what doctor says of each.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use std::process::Output;
 use std::time::Duration;

@@ -1,8 +1,7 @@
 //! The extension dispatcher against the real binary: an
 //! ext.index written by the test, fixture extensions, a real tmux server.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::PermissionsExt;

@@ -1,8 +1,7 @@
 //! The built-in commands, run as the real binary against a
 //! throwaway tmux server per test.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;

@@ -1,7 +1,6 @@
 //! The contract's rules written out independently of roost's code: the
 //! oracles that tests/properties.rs and the fuzz targets in fuzz/ compare
 //! roost's parsers and validators against. One copy, used by both.
-#![allow(dead_code)]
 
 use roost::index::Entry;
 use roost::testing::manifest;

@@ -5,8 +5,7 @@
 //! on PATH. A missing shell is skipped with a notice, unless
 //! ROOST_TEST_REQUIRE_ALL=1 (set by .ci/run), which turns the skip into a failure.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -417,7 +416,7 @@ fn completions_for_an_unknown_shell_is_a_usage_error_naming_the_shells() {
     );
 }
 
-/// `ROOST_BLESS=1 cargo test --test completions` rewrites the checked-in
+/// `ROOST_BLESS=1 cargo test --test it completions::` rewrites the checked-in
 /// scripts from `roost completions SHELL`.
 #[test]
 fn the_checked_in_scripts_are_what_roost_completions_prints() {
@@ -437,7 +436,7 @@ fn the_checked_in_scripts_are_what_roost_completions_prints() {
     }
     assert!(
         stale.is_empty(),
-        "{} differ from `roost completions SHELL`; refresh them with:\n    ROOST_BLESS=1 cargo test --test completions",
+        "{} differ from `roost completions SHELL`; refresh them with:\n    ROOST_BLESS=1 cargo test --test it completions::",
         stale.join(", ")
     );
 }

@@ -1,7 +1,6 @@
 //! The socket rule: which tmux server roost talks to.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use std::path::PathBuf;
 use std::process::Output;

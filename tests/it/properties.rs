@@ -3,9 +3,7 @@
 //! version range. Each property states the written rule it checks; the
 //! oracles here are written from the contract, not from the code.
 
-mod oracles;
-
-use oracles::*;
+use crate::oracles::*;
 use proptest::prelude::*;
 use roost::index::{self, Entry};
 use roost::testing::{lock::Lock, manifest, names};

@@ -2,8 +2,7 @@
 //! agree, every clone is there and still matches its pinned tree, linked
 //! checkouts exist — beside the machine checks, without starting a server.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::PathBuf;

@@ -1,8 +1,7 @@
 //! `roost ext list`, `info`, `verify`, `update` and `remove` against real
 //! bare repositories reached by file://.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use serde_json::Value;
 use std::os::unix::fs::PermissionsExt;

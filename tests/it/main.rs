@@ -1,0 +1,27 @@
+//! The integration tests: one binary, so the shared harness (`common`) and
+//! roost's library are compiled and linked once. Each module drives the real
+//! `roost` binary in a hermetic environment (see `common`).
+
+mod common;
+mod oracles;
+
+mod cli;
+mod completions;
+mod core;
+mod crash;
+mod demo;
+mod dispatch;
+mod doctor;
+mod environment;
+mod ext_author;
+mod ext_install;
+mod ext_manage;
+mod hermetic;
+mod hostile;
+mod injection;
+mod man;
+mod properties;
+mod races;
+mod send;
+mod socket;
+mod tamper;
