@@ -4,6 +4,8 @@
 //! prints that command's usage line (exit 2); extra words are refused.
 
 use crate::common::{describe, TestEnv};
+use predicates::prelude::*;
+use predicates::str::{contains, starts_with};
 
 /// Every command path of the model: `["spawn"]`, `["ext", "install"]`.
 fn paths() -> Vec<Vec<String>> {
@@ -143,15 +145,15 @@ fn an_extra_word_is_refused_everywhere_a_list_does_not_take_it() {
 #[test]
 fn ext_alone_lists_the_verbs() {
     let env = TestEnv::new();
-    let out = env.run(["ext"]);
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
-    let text = String::from_utf8_lossy(&out.stdout);
+    let mut listed = predicate::always().boxed();
     for verb in roost::cli::EXT_VERBS {
-        assert!(
-            text.contains(&format!("\n  {verb} ")),
-            "{verb} missing:\n{text}"
-        );
+        listed = listed.and(contains(format!("\n  {verb} "))).boxed();
     }
+    env.cmd(["ext"])
+        .assert()
+        .success()
+        .stderr("")
+        .stdout(listed);
 }
 
 #[test]
@@ -174,12 +176,14 @@ fn help_refuses_what_is_not_a_command_or_verb() {
 #[test]
 fn an_unknown_verb_gets_a_suggestion_from_the_verbs() {
     let env = TestEnv::new();
-    let out = env.run(["ext", "instal", "o/r"]);
-    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
-    assert_eq!(
-        String::from_utf8_lossy(&out.stderr),
-        "roost ext: unknown verb 'instal'; did you mean 'install'?\nusage: roost ext [VERB [ARGS...]]\n"
-    );
+    env.cmd(["ext", "instal", "o/r"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(
+            "roost ext: unknown verb 'instal'; did you mean 'install'?\n\
+             usage: roost ext [VERB [ARGS...]]\n",
+        );
 }
 
 #[test]
@@ -189,27 +193,28 @@ fn options_take_their_value_either_way_and_double_dash_ends_them() {
         &["send", "--wait=0", "x", "y"][..],
         &["send", "--wait", "0", "x", "y"][..],
     ] {
-        let out = env.run(args);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", describe(&out));
-        assert!(
-            String::from_utf8_lossy(&out.stderr)
-                .starts_with("roost send: --wait must be a positive whole number, not '0'\n"),
-            "{args:?}: {}",
-            describe(&out)
-        );
+        env.cmd(args)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(starts_with(
+                "roost send: --wait must be a positive whole number, not '0'\n",
+            ));
     }
     // Outside a roost pane, reply is a no-op: `-- -x` is text, not an option.
-    let out = env.run(["reply", "--", "-x"]);
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
-    let out = env.run(["reply", "-x"]);
-    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
-    assert_eq!(
-        String::from_utf8_lossy(&out.stderr),
+    env.cmd(["reply", "--", "-x"])
+        .assert()
+        .success()
+        .stdout("")
+        .stderr("");
+    env.cmd(["reply", "-x"]).assert().code(2).stderr(
         "roost reply: unknown option -x (text that starts with '-' goes after '--')\n\
-         usage: roost reply TEXT...\n"
+         usage: roost reply TEXT...\n",
     );
-    // `--help` as text is text once TEXT has begun.
-    let out = env.run(["reply", "done", "--help"]);
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
-    assert!(out.stdout.is_empty(), "{}", describe(&out));
+    // `--help` is text once TEXT has begun.
+    env.cmd(["reply", "done", "--help"])
+        .assert()
+        .success()
+        .stdout("")
+        .stderr("");
 }

@@ -9,31 +9,6 @@ use std::path::Path;
 use std::process::{Output, Stdio};
 use std::time::Duration;
 
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-/// A refusal in the house format: the exit code, nothing on stdout, and on
-/// stderr one line `roost CMD: ...` (plus at most one hint or usage line).
-fn assert_refusal(out: &Output, code: i32, prefix: &str) {
-    let err = stderr(out);
-    assert_eq!(out.status.code(), Some(code), "{}", describe(out));
-    assert!(out.stdout.is_empty(), "stdout not empty: {}", describe(out));
-    assert!(!err.contains("panicked"), "{}", describe(out));
-    assert!(err.ends_with('\n'), "{}", describe(out));
-    let lines = err.lines().count();
-    assert!((1..=2).contains(&lines), "{lines} lines: {}", describe(out));
-    assert!(
-        err.starts_with(prefix),
-        "expected {prefix:?}: {}",
-        describe(out)
-    );
-}
-
 fn pane_option(env: &TestEnv, pane: &str, name: &str) -> String {
     let out = env.tmux_ok(&["show-options", "-pqv", "-t", pane, name]);
     out.trim_end_matches('\n').to_string()

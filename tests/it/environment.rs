@@ -7,14 +7,6 @@ use crate::common::*;
 use std::process::Output;
 use std::time::Duration;
 
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
 /// `roost ARGS` with the locale set by `vars` (and LANG/LC_ALL removed first).
 fn in_locale(env: &TestEnv, vars: &[(&str, &str)], args: &[&str]) -> Output {
     let mut cmd = env.roost(args);

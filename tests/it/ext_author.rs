@@ -14,24 +14,6 @@ const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 // ---------------------------------------------------------------- helpers
 
-fn stdout(out: &Output) -> String {
-    String::from_utf8(out.stdout.clone()).unwrap()
-}
-
-/// Asserts the exit code and that roost did not panic; returns stderr.
-fn exits(out: &Output, code: i32) -> String {
-    assert_eq!(out.status.code(), Some(code), "{}", describe(out));
-    let err = String::from_utf8(out.stderr.clone()).unwrap();
-    assert!(!err.contains("panicked"), "{}", describe(out));
-    err
-}
-
-/// Insists `out` succeeded with nothing on stderr; returns stdout.
-fn clean(out: &Output) -> String {
-    assert_eq!(exits(out, 0), "", "{}", describe(out));
-    stdout(out)
-}
-
 /// `git ARGS` in `dir`, with the test's isolated git configuration.
 fn git(env: &TestEnv, dir: &Path, args: &[&str]) -> String {
     let out = Command::new("git")

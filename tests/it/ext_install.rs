@@ -21,20 +21,6 @@ fn install(env: &TestEnv, args: &[&str]) -> Output {
     env.run(all)
 }
 
-/// Insists `out` is a refusal (exit 1, no panic); returns stderr.
-fn refused(out: &Output) -> String {
-    assert_eq!(out.status.code(), Some(1), "{}", describe(out));
-    let err = String::from_utf8(out.stderr.clone()).unwrap();
-    assert!(!err.contains("panicked"), "{}", describe(out));
-    err
-}
-
-/// Insists `out` succeeded; returns stdout.
-fn succeeded(out: &Output) -> String {
-    assert!(out.status.success(), "{}", describe(out));
-    String::from_utf8(out.stdout.clone()).unwrap()
-}
-
 fn read_lock(env: &TestEnv) -> Value {
     serde_json::from_slice(&std::fs::read(lock_file(env)).unwrap()).unwrap()
 }

@@ -39,22 +39,6 @@ fn index(env: &TestEnv) -> String {
     std::fs::read_to_string(index_file(env)).unwrap()
 }
 
-fn stdout(out: &Output) -> String {
-    String::from_utf8(out.stdout.clone()).unwrap()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8(out.stderr.clone()).unwrap()
-}
-
-/// Asserts the exit code and that roost did not panic; returns stderr.
-fn exits(out: &Output, code: i32) -> String {
-    assert_eq!(out.status.code(), Some(code), "{}", describe(out));
-    let err = stderr(out);
-    assert!(!err.contains("panicked"), "{}", describe(out));
-    err
-}
-
 fn short(commit: &str) -> &str {
     &commit[..7]
 }

@@ -9,7 +9,7 @@ use crate::common::*;
 use std::collections::BTreeMap;
 use std::os::unix::fs::{symlink, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 use std::time::Duration;
 
 /// Every roost run here must end within this (debug build, 2 busy cores).
@@ -35,20 +35,6 @@ fn verify(env: &TestEnv) -> Run {
     let run = bounded(env.roost(["ext", "verify"]), LIMIT);
     eprintln!("verify: {:?}, peak {} KiB", run.took, run.peak_kib);
     run
-}
-
-/// Insists `out` succeeded; returns stdout.
-fn succeeded(out: &Output) -> String {
-    assert!(out.status.success(), "{}", describe(out));
-    String::from_utf8(out.stdout.clone()).unwrap()
-}
-
-/// Insists `out` is a refusal (exit 1, no panic); returns stderr.
-fn refused(out: &Output) -> String {
-    assert_eq!(out.status.code(), Some(1), "{}", describe(out));
-    let err = String::from_utf8(out.stderr.clone()).unwrap();
-    assert!(!err.contains("panicked"), "{}", describe(out));
-    err
 }
 
 /// Installs `repo` (extension `name`) and insists `verify` says ok.

@@ -6,14 +6,9 @@
 use crate::common::*;
 
 use std::path::{Path, PathBuf};
-use std::process::Output;
 use std::time::{Duration, Instant};
 
 const READER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/paste-reader");
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
 
 /// Whether python3 (which the reader is written in) is here.
 fn have_python() -> bool {

@@ -2,7 +2,9 @@
 //! directory, a private TMUX_TMPDIR, a per-test roost socket, git isolated
 //! from the user's config, and the test's tmux server killed on drop.
 
+mod outcome;
 mod repo;
+pub use outcome::*;
 #[allow(unused_imports)]
 pub use repo::Fixture;
 
@@ -115,9 +117,16 @@ impl TestEnv {
         I: IntoIterator<Item = S>,
         S: AsRef<OsStr>,
     {
-        let out = self.run(args);
-        assert!(out.status.success(), "roost failed: {}", describe(&out));
-        String::from_utf8(out.stdout).unwrap()
+        succeeded(&self.run(args))
+    }
+
+    /// `roost ARGS` in this environment, for assert_cmd's assertions.
+    pub fn cmd<I, S>(&self, args: I) -> assert_cmd::Command
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        assert_cmd::Command::from_std(self.roost(args))
     }
 
     /// tmux against this test's roost server (to build fixtures and look).

@@ -1,0 +1,57 @@
+//! What a run of roost must have done, in one vocabulary for every module,
+//! on assert_cmd and predicates: the exit status, what is on each stream,
+//! and never a panic. Each returns the text the caller looks at next.
+
+use assert_cmd::assert::Assert;
+use predicates::prelude::*;
+use predicates::str::contains;
+use std::process::Output;
+
+pub fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn assert(out: &Output) -> Assert {
+    Assert::new(out.clone())
+}
+
+/// This exit status and no panic; returns stderr.
+pub fn exits(out: &Output, code: i32) -> String {
+    assert(out).code(code).stderr(contains("panicked").not());
+    stderr(out)
+}
+
+/// Success with nothing on stderr; returns stdout.
+pub fn clean(out: &Output) -> String {
+    assert(out).success().stderr("");
+    stdout(out)
+}
+
+/// Success (stderr may carry notes); returns stdout.
+pub fn succeeded(out: &Output) -> String {
+    assert(out).success().stderr(contains("panicked").not());
+    stdout(out)
+}
+
+/// A refusal: exit 1, no panic; returns stderr.
+pub fn refused(out: &Output) -> String {
+    exits(out, 1)
+}
+
+/// A refusal in the house format: this exit status, nothing on stdout, and
+/// on stderr `roost CMD: …` starting with `prefix`, one line plus at most
+/// one hint or usage line.
+pub fn assert_refusal(out: &Output, code: i32, prefix: &str) {
+    let house = predicate::function(|err: &str| {
+        err.ends_with('\n') && (1..=2).contains(&err.lines().count())
+    });
+    assert(out).code(code).stdout("").stderr(
+        predicates::str::starts_with(prefix)
+            .and(house)
+            .and(contains("panicked").not()),
+    );
+}
