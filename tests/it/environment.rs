@@ -481,28 +481,14 @@ fn a_relative_home_is_refused_unless_the_xdg_variables_are_absolute() {
         "{}",
         describe(&out)
     );
-    let out = env
-        .roost(["ext", "list"])
+    env.cmd(["ext", "list"])
         .env("HOME", "relhome")
-        .output()
-        .unwrap();
-    assert_eq!(
-        stdout(&out),
-        "no extensions installed\n",
-        "{}",
-        describe(&out)
-    );
-    let out = env
-        .roost(["ext", "list"])
+        .assert()
+        .stdout("no extensions installed\n");
+    env.cmd(["ext", "list"])
         .env_remove("HOME")
-        .output()
-        .unwrap();
-    assert_eq!(
-        stdout(&out),
-        "no extensions installed\n",
-        "{}",
-        describe(&out)
-    );
+        .assert()
+        .stdout("no extensions installed\n");
     let out = env
         .roost(["note"])
         .env("HOME", "relhome")

@@ -5,7 +5,7 @@
 
 use crate::common::*;
 use serde_json::{json, Value};
-use std::collections::BTreeMap;
+
 use std::os::unix::fs::{symlink, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -23,55 +23,6 @@ fn install(env: &TestEnv, args: &[&str]) -> Output {
 
 fn read_lock(env: &TestEnv) -> Value {
     serde_json::from_slice(&std::fs::read(lock_file(env)).unwrap()).unwrap()
-}
-
-/// What one path on disk is.
-#[derive(PartialEq, Eq)]
-enum Node {
-    Dir,
-    File { bytes: Vec<u8>, mode: u32 },
-    Link(PathBuf),
-}
-
-impl std::fmt::Debug for Node {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Node::Dir => write!(f, "dir"),
-            Node::File { bytes, mode } => {
-                write!(f, "{mode:o} {:?}", String::from_utf8_lossy(bytes))
-            }
-            Node::Link(target) => write!(f, "-> {}", target.display()),
-        }
-    }
-}
-
-/// Everything under the test's data/ and state/ directories, by path.
-fn snapshot(env: &TestEnv) -> BTreeMap<PathBuf, Node> {
-    fn walk(dir: &Path, base: &Path, out: &mut BTreeMap<PathBuf, Node>) {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return;
-        };
-        for entry in entries {
-            let path = entry.unwrap().path();
-            let rel = path.strip_prefix(base).unwrap().to_path_buf();
-            let meta = std::fs::symlink_metadata(&path).unwrap();
-            if meta.file_type().is_symlink() {
-                out.insert(rel, Node::Link(std::fs::read_link(&path).unwrap()));
-            } else if meta.is_dir() {
-                out.insert(rel, Node::Dir);
-                walk(&path, base, out);
-            } else {
-                let bytes = std::fs::read(&path).unwrap();
-                let mode = meta.permissions().mode();
-                out.insert(rel, Node::File { bytes, mode });
-            }
-        }
-    }
-    let mut out = BTreeMap::new();
-    for top in ["data", "state"] {
-        walk(&env.path(top), env.dir.path(), &mut out);
-    }
-    out
 }
 
 /// A repository whose manifest is `manifest` and whose `execs` are
@@ -1254,7 +1205,7 @@ fn answering_no_at_the_terminal_installs_nothing() {
     assert!(
         !env.path("data/roost/ext").exists(),
         "{:?}",
-        snapshot(&env).keys()
+        snapshot(&env).iter().map(|(p, _, _)| p).collect::<Vec<_>>()
     );
 }
 
@@ -1270,7 +1221,7 @@ fn interrupting_the_question_installs_nothing_and_leaves_nothing() {
     assert!(
         !env.path("data/roost/ext").exists(),
         "{:?}",
-        snapshot(&env).keys()
+        snapshot(&env).iter().map(|(p, _, _)| p).collect::<Vec<_>>()
     );
 }
 
@@ -1309,7 +1260,7 @@ fn interrupting_the_fetch_leaves_nothing() {
     assert!(
         !env.path("data/roost/ext").exists(),
         "{:?}",
-        snapshot(&env).keys()
+        snapshot(&env).iter().map(|(p, _, _)| p).collect::<Vec<_>>()
     );
 }
 

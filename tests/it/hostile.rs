@@ -608,10 +608,16 @@ fn crafted(f: &Fixture, extra: &[String]) -> String {
 /// The tree `git mktree` makes of `lines` (its input format, which need
 /// not be anything git itself would write); returns its id.
 fn mktree(f: &Fixture, lines: &str) -> String {
-    let path = f.work.join(".git/crafted-tree");
-    std::fs::write(&path, lines).unwrap();
+    git_reading(f, &["mktree"], lines.as_bytes())
+}
+
+/// `git ARGS` in the fixture's work tree reading `input`; returns its
+/// output, trimmed.
+fn git_reading(f: &Fixture, args: &[&str], input: &[u8]) -> String {
+    let path = f.work.join(".git/crafted-input");
+    std::fs::write(&path, input).unwrap();
     let out = Command::new("git")
-        .args(["mktree"])
+        .args(args)
         .current_dir(&f.work)
         .stdin(std::fs::File::open(&path).unwrap())
         .output()
@@ -705,21 +711,12 @@ fn a_tree_carrying_a_git_directory_is_refused() {
 
 /// `git mktree -z`: entries separated by NUL, so a name may hold a newline.
 fn mktree_z(f: &Fixture, entries: &[String]) -> String {
-    let path = f.work.join(".git/crafted-tree-z");
     let mut bytes = Vec::new();
     for e in entries {
         bytes.extend_from_slice(e.as_bytes());
         bytes.push(0);
     }
-    std::fs::write(&path, bytes).unwrap();
-    let out = Command::new("git")
-        .args(["mktree", "-z"])
-        .current_dir(&f.work)
-        .stdin(std::fs::File::open(&path).unwrap())
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", describe(&out));
-    String::from_utf8(out.stdout).unwrap().trim().to_string()
+    git_reading(f, &["mktree", "-z"], &bytes)
 }
 
 /// Tree entries named with newlines cannot make a refusal print a line of

@@ -6,9 +6,9 @@
 
 use crate::common::*;
 use serde_json::Value;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::os::unix::fs::{symlink, PermissionsExt};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -201,43 +201,6 @@ fn parallel_installs_and_removes_end_with_exactly_the_expected_set() {
 }
 
 // ----------------------------------------------------------- disk trouble
-
-/// What one path on disk is.
-#[derive(Debug, PartialEq, Eq)]
-enum Node {
-    Dir(u32),
-    File(u32, Vec<u8>),
-    Link(PathBuf),
-}
-
-/// Everything under the test's data/ and state/ directories, by path (a
-/// symlink is recorded, not followed).
-fn snapshot(env: &TestEnv) -> BTreeMap<PathBuf, Node> {
-    fn walk(dir: &Path, base: &Path, out: &mut BTreeMap<PathBuf, Node>) {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return;
-        };
-        for entry in entries {
-            let path = entry.unwrap().path();
-            let rel = path.strip_prefix(base).unwrap().to_path_buf();
-            let meta = std::fs::symlink_metadata(&path).unwrap();
-            let mode = meta.permissions().mode();
-            if meta.file_type().is_symlink() {
-                out.insert(rel, Node::Link(std::fs::read_link(&path).unwrap()));
-            } else if meta.is_dir() {
-                out.insert(rel, Node::Dir(mode));
-                walk(&path, base, out);
-            } else {
-                out.insert(rel, Node::File(mode, std::fs::read(&path).unwrap()));
-            }
-        }
-    }
-    let mut out = BTreeMap::new();
-    for top in ["data", "state"] {
-        walk(&env.path(top), env.dir.path(), &mut out);
-    }
-    out
-}
 
 /// Insists `out` is a clear refusal: exit 1, one line naming the command
 /// (plus at most a hint line), mentioning `about`, no panic.

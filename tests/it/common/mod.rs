@@ -294,6 +294,19 @@ pub fn index_file(env: &TestEnv) -> PathBuf {
 /// Every entry below `dir` (`.git` included), sorted: path, mode, and
 /// content or link target. Empty when `dir` does not exist.
 pub fn listing(dir: &Path) -> Vec<(PathBuf, u32, Vec<u8>)> {
+    tree(dir, &[dir.to_path_buf()])
+}
+
+/// Everything under the test's data/ and state/ directories, by path from
+/// the test directory (a symlink is recorded, not followed): what a refused
+/// command must leave as it found it.
+pub fn snapshot(env: &TestEnv) -> Vec<(PathBuf, u32, Vec<u8>)> {
+    tree(env.dir.path(), &[env.path("data"), env.path("state")])
+}
+
+/// Every path under `tops`, relative to `root`: its mode and its content
+/// (a link's target; nothing for a directory), sorted.
+fn tree(root: &Path, tops: &[PathBuf]) -> Vec<(PathBuf, u32, Vec<u8>)> {
     use std::os::unix::fs::PermissionsExt;
     fn walk(root: &Path, dir: &Path, out: &mut Vec<(PathBuf, u32, Vec<u8>)>) {
         let Ok(entries) = std::fs::read_dir(dir) else {
@@ -316,7 +329,9 @@ pub fn listing(dir: &Path) -> Vec<(PathBuf, u32, Vec<u8>)> {
         }
     }
     let mut out = Vec::new();
-    walk(dir, dir, &mut out);
+    for top in tops {
+        walk(root, top, &mut out);
+    }
     out.sort();
     out
 }
