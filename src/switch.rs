@@ -1,20 +1,109 @@
-//! The server-wide extension switch `@roost-ext-enabled`: asked of the running
-//! roost server, or read from the user's roost.conf when none runs. Only the
+//! The server-wide extension switch `@roost-ext-enabled`: what the running
+//! roost server says, or the user's roost.conf when none runs. Only the
 //! exact value `off` disables. Asking never starts a server.
+//!
+//! No tmux process on the dispatcher's path: roost's server keeps a file
+//! beside its socket in step with the option (`KEEPER`, installed when roost
+//! starts the server), holding `PID on|off`, written by the server itself
+//! after every change and before the command that changed it returns. The
+//! file is trusted only when a server of this user listens on the socket and
+//! is the process the file names; with nothing listening, roost.conf
+//! decides; in any other case roost asks tmux, as it always did.
 
+use crate::tmux::listening::{listener, Listener};
 use crate::tmux::Tmux;
+use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
 pub const OPTION: &str = "@roost-ext-enabled";
 
+/// What the kept file's name adds to the socket's.
+pub const FILE_SUFFIX: &str = ".roost-ext";
+
+/// The tmux commands (argv words, each list ending in `;`) that make a
+/// server keep the file: a hook after every `set-option` (roost's own slot,
+/// so a user's `set-hook -g after-set-option …` leaves it alone) that
+/// rewrites the file when the option's value differs from what was last
+/// written (so nothing is spawned otherwise), and a first write. The shell
+/// finds the socket and the server's pid in `$TMUX`; only `on` or `off` is
+/// ever written, whatever the option holds.
+pub fn keeper() -> Vec<String> {
+    let write = format!(
+        "s=\\${{TMUX%,*}}; p=\\${{s##*,}}; s=\\${{s%,*}}{FILE_SUFFIX}; \
+         echo \\\"\\$p #{{?#{{==:#{{{OPTION}}},off}},off,on}}\\\" > \\\"\\$s.\\$\\$\\\" \
+         && mv -f \\\"\\$s.\\$\\$\\\" \\\"\\$s\\\""
+    );
+    let hook = format!(
+        "if -F \"#{{!=:#{{{OPTION}}},#{{{SYNCED}}}}}\" \
+         \"set -gF {SYNCED} '#{{{OPTION}}}' ; run-shell '{write}'\""
+    );
+    [
+        "set-hook",
+        "-g",
+        HOOK_SLOT,
+        &hook,
+        ";",
+        "set-option",
+        "-g",
+        SYNCED,
+        "(start)",
+        ";",
+    ]
+    .iter()
+    .map(|w| w.to_string())
+    .collect()
+}
+
+/// The hook's slot, and the option holding the value last written.
+const HOOK_SLOT: &str = "after-set-option[77]";
+const SYNCED: &str = "@roost-ext-synced";
+
 /// Whether the seam is switched off for this server.
 pub fn is_off(tmux: &Tmux, user_conf: &Path) -> bool {
-    if tmux.socket_exists() {
-        if let Ok(out) = tmux.run(&["show-options", "-gqv", OPTION]) {
-            return out.strip_suffix('\n').unwrap_or(&out) == "off";
-        }
-        // A stale socket: no server answers, so the config file speaks.
+    let socket = tmux.socket.file();
+    match listener(&socket) {
+        Listener::None => conf_says_off(user_conf),
+        Listener::Ours(pid) => match kept(&tmux.socket.switch_file(), pid) {
+            Some(off) => off,
+            None => asked(tmux, user_conf),
+        },
+        Listener::Unknown => asked(tmux, user_conf),
     }
+}
+
+/// What the kept file says, if it is this user's own, unwritable by others,
+/// and written by the server listening now (process `pid`).
+fn kept(file: &Path, pid: i32) -> Option<bool> {
+    let meta = std::fs::symlink_metadata(file).ok()?;
+    if !meta.is_file()
+        || meta.uid() != nix::unistd::getuid().as_raw()
+        || meta.mode() & 0o022 != 0
+        || meta.len() > 32
+    {
+        return None;
+    }
+    let text = std::fs::read_to_string(file).ok()?;
+    let (writer, value) = text.strip_suffix('\n')?.split_once(' ')?;
+    if writer.parse::<i32>().ok()? != pid {
+        return None;
+    }
+    match value {
+        "off" => Some(true),
+        "on" => Some(false),
+        _ => None,
+    }
+}
+
+/// The server's own answer (one tmux process), as before the kept file.
+fn asked(tmux: &Tmux, user_conf: &Path) -> bool {
+    if let Ok(out) = tmux.run(&["show-options", "-gqv", OPTION]) {
+        return out.strip_suffix('\n').unwrap_or(&out) == "off";
+    }
+    // No server answers after all: the config file speaks.
+    conf_says_off(user_conf)
+}
+
+fn conf_says_off(user_conf: &Path) -> bool {
     match std::fs::read_to_string(user_conf) {
         Ok(text) => from_conf(&text).as_deref() == Some("off"),
         Err(_) => false,

@@ -24,4 +24,5 @@ mod properties;
 mod races;
 mod send;
 mod socket;
+mod switch;
 mod tamper;

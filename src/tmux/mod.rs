@@ -1,6 +1,8 @@
 //! The only place that talks to tmux. It owns the socket rule:
 //! which server is roost's, how to address it, and how to start it.
 
+pub mod listening;
+
 use std::ffi::{OsStr, OsString};
 use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
@@ -68,6 +70,16 @@ impl Socket {
                 PathBuf::from(tmpdir).join(format!("tmux-{uid}")).join(n)
             }
         }
+    }
+}
+
+impl Socket {
+    /// The file beside the socket in which roost's server keeps its
+    /// extension switch (see `switch`).
+    pub fn switch_file(&self) -> PathBuf {
+        let mut name = self.file().into_os_string();
+        name.push(crate::switch::FILE_SUFFIX);
+        PathBuf::from(name)
     }
 }
 
@@ -369,6 +381,7 @@ impl Tmux {
             if start.user_conf.is_file() {
                 cmd.arg("source-file").arg(&start.user_conf).arg(";");
             }
+            cmd.args(crate::switch::keeper());
         }
         cmd.args(["new-session", "-d", "-s", name]);
         if let Ok(cwd) = std::env::current_dir() {

@@ -1,0 +1,183 @@
+//! The server-wide extension switch with a server running: the very next
+//! `roost CMD` after a change obeys it, without a tmux process on the
+//! dispatch path, and nothing stale is ever trusted (a killed server, a
+//! socket left behind, another user's socket, a plain tmux server on the
+//! same socket, several servers at once).
+
+use crate::common::*;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+const ENV_EXT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/env-ext");
+
+/// One installed command `envx` (exit 7 when it runs).
+fn envx(env: &TestEnv) {
+    let bin = env.path("data/roost/ext/fixture/bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let program = bin.join("roost-envx");
+    std::fs::copy(ENV_EXT, &program).unwrap();
+    env.write(
+        "state/roost/ext.index",
+        &format!("envx\tfixture\t{}\t\n", program.display()),
+    );
+}
+
+/// A `tmux` first on PATH that logs each run, then runs the real one.
+fn spy(env: &TestEnv) -> (String, PathBuf) {
+    let real = std::env::split_paths(&std::env::var_os("PATH").unwrap())
+        .map(|d| d.join("tmux"))
+        .find(|p| p.is_file())
+        .expect("tmux on PATH");
+    let dir = env.path("spy");
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = env.path("spy.log");
+    let script = dir.join("tmux");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\necho \"$*\" >> '{}'\nexec '{}' \"$@\"\n",
+            log.display(),
+            real.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!("{}:{}", dir.display(), std::env::var("PATH").unwrap());
+    (path, log)
+}
+
+/// `roost envx` with the spy on PATH: its exit status, and how many tmux
+/// processes it started.
+fn dispatch(env: &TestEnv, socket: Option<&str>) -> (Option<i32>, usize) {
+    let (path, log) = spy(env);
+    let _ = std::fs::remove_file(&log);
+    let mut cmd = env.roost(["envx"]);
+    cmd.env("PATH", path);
+    if let Some(s) = socket {
+        cmd.env("ROOST_SOCKET", s);
+    }
+    let out: Output = cmd.output().unwrap();
+    let runs = std::fs::read_to_string(&log).map_or(0, |t| t.lines().count());
+    (out.status.code(), runs)
+}
+
+const RAN: Option<i32> = Some(7);
+const OFF: Option<i32> = Some(2);
+
+#[test]
+fn every_kind_of_change_is_obeyed_by_the_very_next_command_with_no_tmux_process() {
+    for env in [TestEnv::new(), TestEnv::with_socket_name("switchy")] {
+        envx(&env);
+        env.ok(["spawn", "idle", "sleep 100"]);
+        assert_eq!(dispatch(&env, None), (RAN, 0), "unset: on");
+        let conf = env.write("work/off.conf", "set -g @roost-ext-enabled off\n");
+        let steps: Vec<(Vec<&str>, Option<i32>)> = vec![
+            (vec!["set", "-g", "@roost-ext-enabled", "off"], OFF),
+            (vec!["set", "-g", "@roost-ext-enabled", "on"], RAN),
+            (vec!["set-option", "-g", "@roost-ext-enabled", "off"], OFF),
+            (vec!["set", "-gu", "@roost-ext-enabled"], RAN),
+            (vec!["source-file", conf.to_str().unwrap()], OFF),
+            (vec!["set", "-g", "@roost-ext-enabled", "OFF"], RAN),
+        ];
+        for _round in 0..3 {
+            for (change, want) in &steps {
+                env.tmux_ok(change);
+                assert_eq!(dispatch(&env, None), (*want, 0), "after {change:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_killed_server_leaves_roost_conf_to_decide_and_starts_nothing() {
+    let env = TestEnv::new();
+    envx(&env);
+    env.ok(["spawn", "idle", "sleep 100"]);
+    env.tmux_ok(&["set", "-g", "@roost-ext-enabled", "off"]);
+    let pid = env.tmux_ok(&["display-message", "-p", "#{pid}"]);
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(pid.trim().parse().unwrap()),
+        nix::sys::signal::SIGKILL,
+    )
+    .unwrap();
+    assert!(wait_until(std::time::Duration::from_secs(5), || !env.server_running()));
+    assert!(env.socket_file().exists(), "tmux removed its socket");
+    // The kept file still says off, but nobody listens: roost.conf decides.
+    assert_eq!(dispatch(&env, None), (RAN, 0));
+    env.write("config/roost/roost.conf", "set -g @roost-ext-enabled off\n");
+    assert_eq!(dispatch(&env, None).0, OFF);
+}
+
+#[test]
+fn a_plain_tmux_server_on_the_socket_is_asked_not_the_stale_file() {
+    let env = TestEnv::new();
+    envx(&env);
+    env.ok(["spawn", "idle", "sleep 100"]);
+    env.tmux_ok(&["set", "-g", "@roost-ext-enabled", "off"]);
+    env.tmux_ok(&["kill-server"]);
+    assert!(wait_until(std::time::Duration::from_secs(5), || !env.server_running()));
+    // Not roost's start: no hook, no kept file of its own.
+    env.tmux_ok(&["-f", "/dev/null", "new-session", "-d", "-s", "plain"]);
+    let (code, runs) = dispatch(&env, None);
+    assert_eq!(code, RAN, "the stale file's off was trusted");
+    assert_eq!(runs, 1, "the server was not asked");
+    env.tmux_ok(&["set", "-g", "@roost-ext-enabled", "off"]);
+    assert_eq!(dispatch(&env, None), (OFF, 1));
+}
+
+#[test]
+fn a_file_the_server_did_not_write_is_not_trusted() {
+    let env = TestEnv::new();
+    envx(&env);
+    env.ok(["spawn", "idle", "sleep 100"]);
+    let file = PathBuf::from(format!("{}.roost-ext", env.socket));
+    let pid = env.tmux_ok(&["display-message", "-p", "#{pid}"]);
+    // Another pid, a value other than on/off, or a file others can write.
+    for (text, mode) in [
+        ("1 off\n".to_string(), 0o644),
+        (format!("{} maybe\n", pid.trim()), 0o644),
+        (format!("{} off\n", pid.trim()), 0o666),
+    ] {
+        std::fs::write(&file, &text).unwrap();
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(mode)).unwrap();
+        assert_eq!(dispatch(&env, None), (RAN, 1), "{text:?} {mode:o}");
+    }
+}
+
+#[test]
+fn another_users_socket_is_asked_about_not_probed() {
+    if nix::unistd::getuid().as_raw() != 0 {
+        skip_without("chown needs root");
+        return;
+    }
+    let env = TestEnv::new();
+    envx(&env);
+    env.ok(["spawn", "idle", "sleep 100"]);
+    env.tmux_ok(&["set", "-g", "@roost-ext-enabled", "off"]);
+    let socket = Path::new(&env.socket);
+    std::os::unix::fs::chown(socket, Some(65534), None).unwrap();
+    let (code, runs) = dispatch(&env, None);
+    std::os::unix::fs::chown(socket, Some(0), None).unwrap();
+    assert_eq!((code, runs), (OFF, 1));
+}
+
+#[test]
+fn several_servers_each_obey_their_own_switch() {
+    let env = TestEnv::new();
+    envx(&env);
+    let other = env.path("other-roost").to_string_lossy().into_owned();
+    env.ok(["spawn", "idle", "sleep 100"]);
+    env.roost(["spawn", "idle", "sleep 100"])
+        .env("ROOST_SOCKET", &other)
+        .output()
+        .unwrap();
+    env.tmux_ok(&["set", "-g", "@roost-ext-enabled", "off"]);
+    assert_eq!(dispatch(&env, None), (OFF, 0));
+    assert_eq!(dispatch(&env, Some(&other)), (RAN, 0));
+    env.tmux_ok_on(&other, &["set", "-g", "@roost-ext-enabled", "off"]);
+    env.tmux_ok(&["set", "-g", "@roost-ext-enabled", "on"]);
+    assert_eq!(dispatch(&env, None), (RAN, 0));
+    assert_eq!(dispatch(&env, Some(&other)), (OFF, 0));
+    env.tmux_ok_on(&other, &["kill-server"]);
+}
