@@ -52,9 +52,7 @@ pub fn state(ctx: &Ctx, a: StateArgs) -> Result<Exit> {
     let Some(pane) = ctx.tmux.caller_pane() else {
         return Ok(Exit::Ok);
     };
-    ctx.tmux
-        .set_pane_option(&pane, "@agent_state", state.as_ref())
-        .map_err(|e| ctx.tmux_err(e))?;
+    ctx.tmux.stamp(&pane, state).map_err(|e| ctx.tmux_err(e))?;
     Ok(Exit::Ok)
 }
 

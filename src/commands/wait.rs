@@ -1,12 +1,17 @@
 //! `wait-done TARGET [SECONDS]`: block until the agent says it is finished.
+//! It sleeps in the server until the target's state changes or its program
+//! ends (tmux/state.rs), looking again only then, and every `SAFETY` in case
+//! a state was set some other way or the pane was killed.
 
 use super::{target, Ctx};
 use crate::cli::model::WaitArgs;
 use crate::error::{Error, Exit, Result};
+use crate::tmux::state::FINAL;
 use std::time::{Duration, Instant};
 
 const DEFAULT_SECONDS: u64 = 600;
-const POLL: Duration = Duration::from_millis(200);
+/// The longest sleep between two looks.
+const SAFETY: Duration = Duration::from_secs(10);
 
 pub fn run(ctx: &Ctx, a: WaitArgs) -> Result<Exit> {
     let (target, seconds) = (a.target, a.seconds.unwrap_or(DEFAULT_SECONDS));
@@ -23,8 +28,8 @@ pub fn run(ctx: &Ctx, a: WaitArgs) -> Result<Exit> {
             return Err(Error::fail(ctx.cmd, format!("{who} is gone")).code(Exit::NoTarget));
         };
         match now.state.as_str() {
-            "done" | "idle" => return Ok(Exit::Ok),
             "error" => return Err(Error::fail(ctx.cmd, format!("{who} reported an error"))),
+            state if FINAL.contains(&state) => return Ok(Exit::Ok),
             _ if now.dead => {
                 return Err(Error::fail(ctx.cmd, format!("{who} has exited")).code(Exit::NoTarget))
             }
@@ -45,7 +50,10 @@ pub fn run(ctx: &Ctx, a: WaitArgs) -> Result<Exit> {
                 format!("{who} is still {} after {seconds}s", describe(&now.state)),
             ));
         }
-        std::thread::sleep(POLL);
+        let left = deadline.saturating_duration_since(Instant::now());
+        ctx.tmux
+            .sleep_while_unfinished(&pane.id, left.min(SAFETY))
+            .map_err(|e| ctx.tmux_err(e))?;
     }
 }
 

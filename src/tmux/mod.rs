@@ -2,6 +2,7 @@
 //! which server is roost's, how to address it, and how to start it.
 
 pub mod listening;
+pub mod state;
 
 use std::ffi::{OsStr, OsString};
 use std::io::Write;
@@ -381,7 +382,7 @@ impl Tmux {
             if start.user_conf.is_file() {
                 cmd.arg("source-file").arg(&start.user_conf).arg(";");
             }
-            cmd.args(crate::switch::keeper());
+            cmd.args(crate::switch::keeper()).args(state::hooks());
         }
         cmd.args(["new-session", "-d", "-s", name]);
         if let Ok(cwd) = std::env::current_dir() {

@@ -26,3 +26,4 @@ mod send;
 mod socket;
 mod switch;
 mod tamper;
+mod waiting;

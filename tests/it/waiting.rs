@@ -1,0 +1,134 @@
+//! `wait-done` sleeps in the server instead of polling: it wakes when the
+//! target's state is stamped or its program ends, and a state set some other
+//! way or a killed pane is still noticed by its slow look. (The safety look
+//! comes every 10 s; every wake-up below must come well before that.)
+
+use crate::common::*;
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+fn waiter(env: &TestEnv, target: &str, seconds: &str) -> Child {
+    env.roost(["wait-done", target, seconds])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// The waiter's outcome, and how long after `since` it came.
+fn outcome(child: Child, since: Instant) -> (std::process::Output, Duration) {
+    let out = child.wait_with_output().unwrap();
+    (out, since.elapsed())
+}
+
+const PROMPT: Duration = Duration::from_secs(3);
+
+#[test]
+fn a_stamp_from_inside_the_pane_wakes_every_waiter_at_once() {
+    let env = TestEnv::new();
+    let pane = env.spawn("alice", "sleep 100000");
+    env.tmux_ok(&["set-option", "-p", "-t", &pane, "@agent_state", "working"]);
+    let waiters: Vec<Child> = (0..3).map(|_| waiter(&env, "alice", "60")).collect();
+    std::thread::sleep(Duration::from_millis(500));
+    // What the agent's hook runs, inside the pane.
+    let tmux_var = format!(
+        "{},{},0",
+        env.socket,
+        env.tmux_ok(&["display-message", "-p", "#{pid}"]).trim()
+    );
+    let since = Instant::now();
+    let stamped = env
+        .roost(["state", "done"])
+        .env("TMUX", tmux_var)
+        .env("TMUX_PANE", &pane)
+        .output()
+        .unwrap();
+    assert!(stamped.status.success(), "{}", describe(&stamped));
+    for w in waiters {
+        let (out, after) = outcome(w, since);
+        assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+        assert!(after < PROMPT, "woke after {after:?}");
+    }
+}
+
+#[test]
+fn a_stamp_between_looking_and_sleeping_is_not_missed() {
+    let env = TestEnv::new();
+    let pane = env.spawn("alice", "sleep 100000");
+    for _ in 0..20 {
+        env.tmux_ok(&["set-option", "-p", "-t", &pane, "@agent_state", "working"]);
+        let w = waiter(&env, &pane, "60");
+        let since = Instant::now();
+        // Stamped while the waiter may be anywhere between its look and its sleep.
+        env.tmux_ok(&[
+            "set-option",
+            "-p",
+            "-t",
+            &pane,
+            "@agent_state",
+            "done",
+            ";",
+            "wait-for",
+            "-S",
+            &format!("roost-state-{pane}"),
+        ]);
+        let (out, after) = outcome(w, since);
+        assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+        assert!(after < PROMPT, "woke after {after:?}");
+    }
+}
+
+#[test]
+fn a_program_that_ends_while_waited_on_is_exit_2_at_once() {
+    let env = TestEnv::new();
+    let pane = env.spawn("alice", "sleep 1; exit 3");
+    env.tmux_ok(&["set-option", "-p", "-t", &pane, "@agent_state", "working"]);
+    let since = Instant::now();
+    let (out, after) = outcome(waiter(&env, "alice", "60"), since);
+    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    assert!(stderr(&out).contains("has exited"), "{}", describe(&out));
+    assert!(
+        after < PROMPT + Duration::from_secs(1),
+        "noticed after {after:?}"
+    );
+}
+
+#[test]
+fn a_killed_pane_and_a_state_set_by_hand_are_noticed_by_the_slow_look() {
+    let env = TestEnv::new();
+    let alice = env.spawn("alice", "sleep 100000");
+    let bob = env.spawn("bob", "sleep 100000");
+    for pane in [&alice, &bob] {
+        env.tmux_ok(&["set-option", "-p", "-t", pane, "@agent_state", "working"]);
+    }
+    let a = waiter(&env, "alice", "60");
+    let b = waiter(&env, "bob", "60");
+    std::thread::sleep(Duration::from_millis(500));
+    env.tmux_ok(&["kill-pane", "-t", &alice]);
+    env.tmux_ok(&["set-option", "-p", "-t", &bob, "@agent_state", "done"]);
+    let since = Instant::now();
+    let (out, after) = outcome(a, since);
+    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    assert!(after < Duration::from_secs(12), "noticed after {after:?}");
+    let (out, _) = outcome(b, since);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+}
+
+#[test]
+fn a_server_killed_while_waited_on_is_exit_2() {
+    let env = TestEnv::new();
+    let pane = env.spawn("alice", "sleep 100000");
+    env.tmux_ok(&["set-option", "-p", "-t", &pane, "@agent_state", "working"]);
+    let w = waiter(&env, "alice", "60");
+    std::thread::sleep(Duration::from_millis(500));
+    let pid: i32 = env
+        .tmux_ok(&["display-message", "-p", "#{pid}"])
+        .trim()
+        .parse()
+        .unwrap();
+    let since = Instant::now();
+    nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), nix::sys::signal::SIGKILL).unwrap();
+    let (out, after) = outcome(w, since);
+    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    assert!(after < PROMPT, "noticed after {after:?}");
+}
