@@ -8,7 +8,8 @@
 //!   (a) the tiny `#!/bin/sh` extension executed directly
 //!   (f) the physical floor: a static C program that only execv's it
 //!   (b) roost CMD, no roost server running
-//!   (c) roost CMD, a roost server running (one tmux round trip)
+//!   (c) roost CMD, a roost server running (no tmux process: a bare connect
+//!       and the file the server keeps), against (f) measured beside it
 //!   (d) roost TYPO: the usage error
 //!   (e) roost CMD with a 10,000-command index (CMD on the last line)
 //!   (g) git CMD dispatching to git-CMD on PATH (git's external commands)
@@ -121,6 +122,7 @@ fn main() {
             vec![],
         ),
         case("b'", "extension executed directly (again)", &[&ext], vec![]),
+        case("f'", "static C floor (again)", &[&floor, &ext], vec![]),
     ];
     measure(&mut busy, &base, rounds / 2);
     run(&base, &[roost.as_ref(), "kill".as_ref()]);
@@ -144,6 +146,9 @@ fn main() {
         let m = median(c);
         let vs_f = if c.label == "b" || c.label == "e" {
             format!("{:.2}x", m / f)
+        } else if c.label == "c" {
+            // The floor measured beside it, with the server up.
+            format!("{:.2}x", m / median(&busy[2]))
         } else {
             String::new()
         };

@@ -1,7 +1,7 @@
 //! One ext.lock entry, typed: the fields every entry has, what kind of
 //! entry it is (pinned to a commit, or linked to an author's checkout), and
 //! every field this roost does not know, kept as found. It reads and writes
-//! exactly the JSON keys of contract §3 through `Wire`.
+//! exactly the JSON keys ext.lock has always had, through `Wire`.
 
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
@@ -85,7 +85,7 @@ impl Entry {
     }
 }
 
-/// The entry as JSON keys. Contract §3 names them; `linked` replaces the
+/// The entry as JSON keys (roost-ext(1), FILES); `linked` replaces the
 /// pinned four (`repo`, `ref`, `commit`, `tree`, and `url` if any). A key
 /// that is present must hold a value of its type (a `null` is refused, so
 /// nothing read is written back otherwise).

@@ -1,4 +1,4 @@
-//! The ext.index lines a lock stands for (contract §4): only what could
+//! The ext.index lines a lock stands for: only what could
 //! never become a wrong path or break a line or field gets in.
 
 use super::{Lock, Slot};

@@ -1,4 +1,4 @@
-//! ext.lock, the record of what is installed (contract §3): parse into
+//! ext.lock, the record of what is installed: parse into
 //! typed entries (`entry`), keep what cannot be read as found, edit, and
 //! serialize (sorted keys at every depth, 2-space indent, trailing
 //! newline); the ext.index lines derived from it are in `lines`. Pure:
