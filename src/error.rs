@@ -60,6 +60,8 @@ pub enum Error {
         code: Exit,
         msg: String,
         hint: Option<String>,
+        /// The whole chain of causes, shown with `-v` (or ROOST_VERBOSE).
+        detail: Option<String>,
     },
 }
 
@@ -79,6 +81,7 @@ impl Error {
             code: Exit::Failed,
             msg: msg.into(),
             hint: None,
+            detail: None,
         }
     }
 
@@ -98,6 +101,14 @@ impl Error {
         self
     }
 
+    /// Adds the whole error, printed only when verbose.
+    pub fn detail(mut self, text: impl Into<String>) -> Error {
+        if let Error::Fail { detail, .. } = &mut self {
+            *detail = Some(text.into());
+        }
+        self
+    }
+
     pub fn exit_code(&self) -> u8 {
         match self {
             Error::Usage { .. } => Exit::Usage.code(),
@@ -110,6 +121,20 @@ impl Error {
         eprint!("{self}");
         self.exit_code()
     }
+}
+
+static VERBOSE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// `-v`/`--verbose` was given: errors carry their whole chain of causes.
+pub fn set_verbose() {
+    VERBOSE.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Whether errors show their whole chain: `-v`, or a non-empty
+/// `ROOST_VERBOSE`.
+pub fn verbose() -> bool {
+    VERBOSE.load(std::sync::atomic::Ordering::Relaxed)
+        || std::env::var_os("ROOST_VERBOSE").is_some_and(|v| !v.is_empty())
 }
 
 /// Messages carry text roost did not write (git's errors, paths, names from
@@ -137,10 +162,19 @@ impl fmt::Display for Error {
                 writeln!(f, "roost {cmd}: {}", shown(msg))?;
                 writeln!(f, "{}", crate::cli::command_usage(cmd))
             }
-            Error::Fail { cmd, msg, hint, .. } => {
+            Error::Fail {
+                cmd,
+                msg,
+                hint,
+                detail,
+                ..
+            } => {
                 writeln!(f, "roost {cmd}: {}", shown(msg))?;
                 if let Some(hint) = hint {
                     writeln!(f, "{}", shown(hint))?;
+                }
+                if let Some(detail) = detail.as_ref().filter(|_| verbose()) {
+                    writeln!(f, "roost {cmd}: the whole error: {}", shown(detail))?;
                 }
                 Ok(())
             }

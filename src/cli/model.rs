@@ -285,6 +285,9 @@ pub struct HelpArgs {
 
 #[derive(Debug, Args)]
 pub struct ExtArgs {
+    /// on failure, print the whole error too (also ROOST_VERBOSE=1)
+    #[arg(short, long, global = true)]
+    pub verbose: bool,
     #[command(subcommand)]
     pub verb: Option<ExtVerb>,
 }

@@ -45,7 +45,12 @@ pub fn run(word: &OsString, rest: &[OsString]) -> Result<Exit> {
         Command::Kill(a) => session::kill(&ctx, a),
         Command::Doctor => doctor::run(&ctx),
         Command::Demo => demo::run(),
-        Command::Ext(ExtArgs { verb }) => crate::ext::run(verb),
+        Command::Ext(ExtArgs { verb, verbose }) => {
+            if verbose {
+                crate::error::set_verbose();
+            }
+            crate::ext::run(verb)
+        }
         Command::Completions(a) => help::completions(a),
         Command::Help(a) => help::help(a),
         Command::Version => help::version(),

@@ -6,6 +6,7 @@
 //! No git program is run (gix itself spawns `git-upload-pack` for file:// and
 //! `ssh` for ssh:// remotes).
 
+pub mod failure;
 mod guard;
 pub mod limits;
 mod remote;

@@ -1,0 +1,167 @@
+//! A remote's failure in one line a person can act on: what happened
+//! (offline or a name that does not resolve, a connection refused or timed
+//! out, a repository not found or private, authentication, TLS) and what to
+//! do about it. The whole chain of causes is kept for `-v`.
+
+/// What went wrong with a remote, for people.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    /// One line: what happened.
+    pub what: String,
+    /// One line: what to do.
+    pub hint: String,
+}
+
+/// Explains `chain` (an error and its causes, as gix gave them) from talking
+/// to `url`; `doing` says what roost was doing ("cannot resolve HEAD").
+pub fn explain(doing: &str, url: &str, chain: &str) -> Failure {
+    let host = host(url);
+    let text = chain.to_ascii_lowercase();
+    let has = |needles: &[&str]| needles.iter().any(|n| text.contains(n));
+    let (what, hint) = if has(&[
+        "failed to lookup address",
+        "name or service not known",
+        "temporary failure in name resolution",
+        "could not resolve host",
+        "no address associated",
+        "dns error",
+    ]) {
+        (
+            format!("{host} could not be found (no network, or a misspelt address)"),
+            "check your connection and the address, then try again".to_string(),
+        )
+    } else if has(&[
+        "connection refused",
+        "network is unreachable",
+        "no route to host",
+        "timed out",
+        "connection reset",
+    ]) {
+        (
+            format!("{host} could not be reached ({})", reason(&text)),
+            "check your connection, a proxy or firewall, and the address, then try again"
+                .to_string(),
+        )
+    } else if has(&[
+        "certificate",
+        "tls",
+        "ssl",
+        "handshake failure",
+        "received corrupt message",
+    ]) {
+        (
+            format!("a secure (TLS) connection to {host} failed"),
+            "check the system's certificates and clock, and that the address is an https git server"
+                .to_string(),
+        )
+    } else if has(&[
+        "401",
+        "403",
+        "authentication",
+        "permission denied",
+        "credentials",
+        "host key verification failed",
+    ]) {
+        (
+            format!("{host} refused access: authentication failed"),
+            "set up ssh keys or git credentials for it (roost never asks for a password); a private repository needs them"
+                .to_string(),
+        )
+    } else if has(&[
+        "404",
+        "not found",
+        "does not exist",
+        "no repository there",
+        "does not appear to be a git repository",
+    ]) {
+        (
+            "no repository there (it does not exist, or it is private)".to_string(),
+            "check the repository's name; a private one needs ssh keys or git credentials"
+                .to_string(),
+        )
+    } else {
+        (
+            first_cause(chain),
+            "run it again with -v (or ROOST_VERBOSE=1) for the whole error".to_string(),
+        )
+    };
+    Failure {
+        what: format!("{doing} at {url}: {what}"),
+        hint,
+    }
+}
+
+fn reason(text: &str) -> &'static str {
+    if text.contains("connection refused") {
+        "connection refused"
+    } else if text.contains("timed out") {
+        "timed out"
+    } else if text.contains("reset") {
+        "connection reset"
+    } else {
+        "no route"
+    }
+}
+
+/// The innermost cause gix named (its last, most specific part).
+fn first_cause(chain: &str) -> String {
+    chain
+        .rsplit(": ")
+        .find(|p| !p.trim().is_empty())
+        .unwrap_or(chain)
+        .trim()
+        .to_string()
+}
+
+/// The host of a URL (`github.com`), or the path of a local one.
+fn host(url: &str) -> String {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    if url.starts_with("file://") {
+        return rest.to_string();
+    }
+    let authority = rest.split('/').next().unwrap_or(rest);
+    let authority = authority.rsplit('@').next().unwrap_or(authority);
+    authority.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::explain;
+
+    /// Chains as gix and its transports gave them here.
+    const REFUSED: &str = "Transport handshake failed: An IO error occurred when talking to the server: error sending request for url (https://127.0.0.1:1/o/r/info/refs?service=git-upload-pack): client error (Connect): tcp connect error: Connection refused (os error 111)";
+    const SSH_REFUSED: &str = "Transport handshake failed: An IO error occurred when talking to the server: ssh: connect to host 127.0.0.1 port 1: Connection refused";
+    const DNS: &str = "Transport handshake failed: An IO error occurred when talking to the server: error sending request for url (https://nonexistent.invalid/o/r/info/refs?service=git-upload-pack): client error (Connect): dns error: error resolving DNS: failed to lookup address information: Name or service not known";
+    const TLS: &str = "Transport handshake failed: An IO error occurred when talking to the server: error sending request for url (https://127.0.0.1:8766/o/r/info/refs?service=git-upload-pack): client error (Connect): invalid peer certificate: Other(OtherError(CaUsedAsEndEntity))";
+    const MISSING: &str = "no repository there (/nonexistent/o/r does not exist)";
+    const DENIED: &str = "Transport handshake failed: An IO error occurred when talking to the server: git@github.com: Permission denied (publickey).";
+
+    #[test]
+    fn each_kind_is_one_line_naming_the_host_and_what_to_do() {
+        let cases = [
+            ("https://127.0.0.1:1/o/r", REFUSED, "127.0.0.1:1 could not be reached (connection refused)"),
+            ("ssh://127.0.0.1:1/o/r", SSH_REFUSED, "127.0.0.1:1 could not be reached (connection refused)"),
+            ("https://nonexistent.invalid/o/r", DNS, "nonexistent.invalid could not be found"),
+            ("https://127.0.0.1:8766/o/r", TLS, "a secure (TLS) connection to 127.0.0.1:8766 failed"),
+            ("file:///nonexistent/o/r", MISSING, "no repository there"),
+            ("ssh://git@github.com/o/r", DENIED, "github.com refused access: authentication failed"),
+        ];
+        for (url, chain, want) in cases {
+            let f = explain("cannot resolve HEAD", url, chain);
+            assert!(
+                f.what.starts_with(&format!("cannot resolve HEAD at {url}: {want}")),
+                "{url}: {}",
+                f.what
+            );
+            assert!(!f.what.contains('\n') && !f.hint.contains('\n'));
+            assert!(f.what.len() < 160, "{}", f.what);
+        }
+    }
+
+    #[test]
+    fn anything_else_keeps_its_innermost_cause_and_points_to_verbose() {
+        let f = explain("cannot fetch", "https://h/o/r", "Transport: something odd: the pack ended early");
+        assert_eq!(f.what, "cannot fetch at https://h/o/r: the pack ended early");
+        assert!(f.hint.contains("-v"));
+    }
+}
