@@ -1,7 +1,8 @@
 //! Shell completion: the scripts `roost completions SHELL` prints, and the
 //! query they run on every TAB, `roost __complete SHELL CWORD WORDS...`.
-//! A query reads the command table, ext.index and, only when its socket file
-//! exists, the running roost server. It never starts a server, never runs an
+//! A query reads the command table, ext.index (ext.lock too, for the names
+//! of installed extensions) and, only when its socket file exists, the
+//! running roost server. It never starts a server, never runs an
 //! extension, and prints nothing but candidates.
 
 use crate::cli::model::Shell;
@@ -129,6 +130,8 @@ trait Source {
     fn no_ext(&self) -> bool;
     /// ext.index as bytes (empty when absent).
     fn index(&self) -> Vec<u8>;
+    /// ext.lock as bytes (empty when absent).
+    fn lock(&self) -> Vec<u8>;
     /// Whether `bin/roost-CMD` of an index line would run (dispatch's test).
     fn runnable(&self, path: &[u8]) -> bool;
     /// The server-wide switch: asked only when there is something to offer.
@@ -265,7 +268,7 @@ fn arguments(
             if let Some(opt) = option_named(w).filter(|o| takes_value(o)) {
                 if i == rest.len() {
                     // Its value is the word being completed.
-                    return values(opt, current, src);
+                    return values(cmd, opt, current, src);
                 }
                 i += 1;
             }
@@ -298,7 +301,7 @@ fn arguments(
             .collect();
     }
     match positionals.get(taken) {
-        Some(p) => values(p, current, src),
+        Some(p) => values(cmd, p, current, src),
         None => Vec::new(),
     }
 }
@@ -323,9 +326,10 @@ fn many(arg: &Arg) -> bool {
     arg.get_num_args().is_some_and(|n| n.max_values() > 1)
 }
 
-/// What may fill `arg`: told by its value name (TARGET, SESSION, STATE),
-/// its listed values, or its hint (a directory, an installed extension).
-fn values(arg: &Arg, current: &str, src: &impl Source) -> Vec<Candidate> {
+/// What may fill `arg` of `cmd`: told by its value name (TARGET, SESSION,
+/// STATE), its listed values, or its hint (a directory, an installed
+/// extension).
+fn values(cmd: &clap::Command, arg: &Arg, current: &str, src: &impl Source) -> Vec<Candidate> {
     let listed: Vec<Candidate> = arg
         .get_possible_values()
         .iter()
@@ -359,18 +363,43 @@ fn values(arg: &Arg, current: &str, src: &impl Source) -> Vec<Candidate> {
         }
         (_, ValueHint::DirPath) => vec![cand(DIRS, "")],
         (_, ValueHint::CommandName) => extension_commands(current, src, true),
-        (_, cli::model::INSTALLED) => installed(src),
+        (_, cli::model::INSTALLED) => {
+            let all = installed(src);
+            // Each of the two switches offers only what it would change.
+            match cmd.get_name() {
+                "enable" => all.into_iter().filter(|c| c.about == DISABLED).collect(),
+                "disable" => all.into_iter().filter(|c| c.about != DISABLED).collect(),
+                _ => all,
+            }
+        }
         _ => Vec::new(),
     }
 }
 
-/// Installed extension names: the distinct second fields of ext.index.
+/// What zsh and fish show beside a disabled extension's name.
+const DISABLED: &str = "extension (disabled)";
+
+/// Installed extension names: the distinct second fields of ext.index, then
+/// the names in ext.lock that have no line there (a disabled extension has
+/// none), each marked when it is disabled.
 fn installed(src: &impl Source) -> Vec<Candidate> {
-    src.index()
+    let lock = crate::ext::lock::Lock::parse(&src.lock()).unwrap_or_default();
+    let about = |name: &str| match lock.entry(name) {
+        Some(e) if e.disabled => DISABLED,
+        _ => "extension",
+    };
+    let index = src.index();
+    let indexed = index
         .split(|&b| b == b'\n')
         .filter_map(Entry::parse)
         .filter(|e| index::valid_name(e.extension))
-        .map(|e| cand(String::from_utf8_lossy(e.extension), "extension"))
+        .map(|e| String::from_utf8_lossy(e.extension).into_owned());
+    indexed
+        .chain(lock.valid_names().map(String::from))
+        .map(|name| {
+            let about = about(&name);
+            cand(name, about)
+        })
         .collect()
 }
 
@@ -416,6 +445,13 @@ impl Source for Live {
         self.paths
             .as_ref()
             .and_then(|p| std::fs::read(p.ext_index()).ok())
+            .unwrap_or_default()
+    }
+
+    fn lock(&self) -> Vec<u8> {
+        self.paths
+            .as_ref()
+            .and_then(|p| std::fs::read(p.ext_lock()).ok())
             .unwrap_or_default()
     }
 
@@ -475,6 +511,7 @@ mod tests {
         no_ext: bool,
         off: bool,
         index: &'static str,
+        lock: &'static str,
         panes: Vec<Pane>,
         sessions: Vec<String>,
     }
@@ -485,6 +522,9 @@ mod tests {
         }
         fn index(&self) -> Vec<u8> {
             self.index.as_bytes().to_vec()
+        }
+        fn lock(&self) -> Vec<u8> {
+            self.lock.as_bytes().to_vec()
         }
         fn runnable(&self, path: &[u8]) -> bool {
             !path.ends_with(b"broken")
@@ -595,7 +635,7 @@ mod tests {
             ..Fake::default()
         };
         assert_eq!(values(&["ext"], "", &src), cli::EXT_VERBS);
-        for verb in ["info", "verify", "update", "remove"] {
+        for verb in ["info", "verify", "update", "rollback", "disable", "remove"] {
             assert_eq!(
                 values(&["ext", verb], "", &src),
                 ["notes", "bad", "evil", "marker"],
@@ -637,6 +677,32 @@ mod tests {
             values(&["ext", "update", "--yes"], "", &src),
             ["notes", "bad", "evil", "marker"]
         );
+    }
+
+    #[test]
+    fn a_disabled_extension_is_offered_by_name_as_disabled_but_not_its_commands() {
+        // `hush` of the disabled extension `quiet` has no index line.
+        let src = Fake {
+            index: "note\tnotes\t/x/bin/roost-note\t\n",
+            lock: r#"{"notes": {"commands": ["note"], "needs": [], "contract": 1,
+                       "installed": "t", "linked": "/x"},
+                      "quiet": {"commands": ["hush"], "needs": [], "contract": 1,
+                       "installed": "t", "linked": "/q", "disabled": true}}"#,
+            ..Fake::default()
+        };
+        assert!(values(&[], "hu", &src).is_empty());
+        assert!(values(&["ext", "exec"], "hu", &src).is_empty());
+        let info = candidates(&["ext", "info"], "", &src);
+        assert_eq!(
+            info,
+            [
+                cand("notes", "extension"),
+                cand("quiet", "extension (disabled)")
+            ]
+        );
+        assert_eq!(values(&["ext", "enable"], "", &src), ["quiet"]);
+        assert_eq!(values(&["ext", "disable"], "", &src), ["notes"]);
+        assert_eq!(values(&["ext", "rollback"], "q", &src), ["quiet"]);
     }
 
     #[test]

@@ -152,7 +152,7 @@ pub enum Command {
     /// fails; each failure says what to do.
     Doctor,
     #[command(verbatim_doc_comment)]
-    /// manage extensions: install, list, info, verify, update, remove, exec, new, check
+    /// manage extensions: install, list, update, rollback, disable, remove and more
     ///
     /// The extension manager. Without a verb, this list of verbs; roost-ext(1)
     /// has the whole story.
@@ -318,16 +318,18 @@ pub enum ExtVerb {
     /// what is installed, pinned to which commit
     ///
     /// A header row, then each installed extension: name, short commit (or
-    /// linked), commands, and (missing) when its clone is gone. A warning on
-    /// stderr when ext.lock and ext.index disagree. --json prints the same as
-    /// JSON.
+    /// linked), commands, (disabled) when it is disabled, and (missing) when
+    /// its clone is gone. A warning on stderr when ext.lock and ext.index
+    /// disagree. --json prints the same as JSON, with the commit a rollback
+    /// would return to.
     List(JsonArgs),
     #[command(verbatim_doc_comment)]
     /// the lock entry, the manifest, both directories
     ///
     /// The lock entry of NAME as aligned rows (repository and source, or the
     /// linked checkout; ref; the full commit and tree; commands, needs,
-    /// contract, install time, and any field this roost does not know), its
+    /// contract, install time, whether it is disabled, the commit a rollback
+    /// would return to, and any field this roost does not know), its
     /// manifest as found in the clone, and both of its directories. --json
     /// prints the same as JSON, with the lock entry as ext.lock holds it.
     Info(InfoArgs),
@@ -339,10 +341,10 @@ pub enum ExtVerb {
     /// that was added, removed or modified (content, mode or symlink target),
     /// and a non-zero exit. ok means the files match what was recorded,
     /// nothing more; the clone's own .git is not part of the comparison. A
-    /// file put inside a submodule's (empty) directory is named as added. An
-    /// ext.lock entry whose name install could never have written (a hand
-    /// edit) is named too, and fails the check; list marks it and doctor
-    /// fails on it. Such an entry is never run. So it is with an entry that
+    /// disabled extension is checked like any other. A file put inside a
+    /// submodule's (empty) directory is named as added. An ext.lock entry
+    /// whose name install could never have written (a hand edit) is named
+    /// too, and fails the check; list marks it and doctor fails on it. Such an entry is never run. So it is with an entry that
     /// cannot be read (a field missing, or not of the type install writes):
     /// verify, list, info and doctor name it with the reason, and ext.lock
     /// keeps it as it is.
@@ -360,7 +362,44 @@ pub enum ExtVerb {
     /// what it lets the code do, and ask again. With --yes, an authority that
     /// grew is refused (exit 1, nothing changed) unless it is named with
     /// --grant AUTHORITY: a script never grants new authority by accident.
+    /// ext.lock keeps the pin it replaced, for rollback. A disabled extension
+    /// is updated all the same and stays disabled.
     Update(UpdateArgs),
+    #[command(verbatim_doc_comment)]
+    /// back to the pin before the last update: shows the diff and asks again
+    ///
+    /// Return NAME to the pin ext.lock recorded when `update` last moved it:
+    /// the same repository, ref, commit and tree, fetched again by its commit
+    /// id from the source that pin was fetched from (a branch or tag need not
+    /// lead to it any more: it is the commit you agreed to before). The files
+    /// checked out must hash to the tree recorded for it, or nothing changes.
+    /// Then, as update does: show the old and new commit, the changed files
+    /// and the diff, run every install check again, call out any authority
+    /// that grows, and ask. With --yes, grown authority is refused unless it
+    /// is named with --grant AUTHORITY. The pin it leaves becomes the one
+    /// recorded, so a second rollback returns. Refused (exit 1, nothing
+    /// changed) when no earlier pin is recorded, when NAME is linked, or when
+    /// the commit cannot be fetched. A disabled extension stays disabled.
+    Rollback(RollbackArgs),
+    #[command(verbatim_doc_comment)]
+    /// turn one extension off, keeping its pin, clone and data
+    ///
+    /// Mark NAME disabled in ext.lock and rewrite ext.index without its
+    /// commands: each gets exactly the usage error a word that was never
+    /// installed gets. Its pin, clone and data directory stay as they are;
+    /// list, info and doctor show it as disabled. While it is off, its
+    /// commands are free for another extension to claim. update, rollback and
+    /// verify work on it as on any other, and it stays disabled. Already
+    /// disabled: say so and write nothing.
+    Disable(ExtNameArgs),
+    #[command(verbatim_doc_comment)]
+    /// turn a disabled extension back on
+    ///
+    /// Clear NAME's disabled mark and rewrite ext.index with its commands
+    /// again, at the pin it has now. Refused (exit 1, nothing changed) when
+    /// another extension has claimed one of its commands meanwhile: disable
+    /// or remove that one first. Already enabled: say so and write nothing.
+    Enable(ExtNameArgs),
     #[command(verbatim_doc_comment)]
     /// take it off (--purge: its data too)
     ///
@@ -471,6 +510,26 @@ pub struct UpdateArgs {
     /// with --yes, accept this new authority (repeatable)
     #[arg(long, value_name = "AUTHORITY")]
     pub grant: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct RollbackArgs {
+    /// an installed extension
+    #[arg(value_hint = INSTALLED)]
+    pub name: String,
+    /// answer the consent question yes (for scripts)
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+    /// with --yes, accept this new authority (repeatable)
+    #[arg(long, value_name = "AUTHORITY")]
+    pub grant: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct ExtNameArgs {
+    /// an installed extension
+    #[arg(value_hint = INSTALLED)]
+    pub name: String,
 }
 
 #[derive(Debug, Args)]

@@ -197,8 +197,17 @@ fn extensions(r: &mut Report, paths: &crate::paths::Paths) {
         return r.ok("extensions: none installed");
     }
     if problems.is_empty() {
+        let off = names
+            .iter()
+            .filter(|n| lock.entry(n).is_some_and(|e| e.disabled))
+            .count();
+        let disabled = if off > 0 {
+            format!(" ({off} disabled)")
+        } else {
+            String::new()
+        };
         r.ok(&format!(
-            "extensions: {} installed; ext.lock and ext.index agree",
+            "extensions: {} installed{disabled}; ext.lock and ext.index agree",
             names.len()
         ));
     }
@@ -212,6 +221,12 @@ fn extensions(r: &mut Report, paths: &crate::paths::Paths) {
         let Some(slot) = lock.get(name) else {
             continue;
         };
+        // Its files are checked all the same: enable runs what is there.
+        if slot.typed().is_ok_and(|e| e.disabled) {
+            r.note(&format!(
+                "extension {name}: disabled, its commands do not run (roost ext enable {name} turns it on)"
+            ));
+        }
         let pin = match slot.typed().map(|e| &e.source) {
             Ok(ext::lock::Source::Pinned(pin)) => pin,
             Ok(ext::lock::Source::Linked { dir }) => {

@@ -16,11 +16,41 @@ pub struct Offer<'a> {
     /// The pinned commit; `None` for an extension linked to a checkout.
     pub commit: Option<&'a str>,
     pub manifest: &'a Manifest,
-    /// An update of an installed extension (the block speaks of updating).
-    pub update: bool,
+    /// What the user is asked to agree to (the block speaks of it).
+    pub purpose: Purpose,
 }
 
-const FLEET: &str = "This extension asks to drive your agents. If you VERB it, the code
+/// What a consent block is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Purpose {
+    Install,
+    /// Moving an installed extension's pin to a new commit.
+    Update,
+    /// Moving it back to the pin recorded before its last update.
+    Rollback,
+}
+
+impl Purpose {
+    /// "If you …, the code in it can …".
+    fn if_you(self) -> &'static str {
+        match self {
+            Purpose::Install => "install it",
+            Purpose::Update => "update it",
+            Purpose::Rollback => "roll back to it",
+        }
+    }
+
+    /// "Nothing runs during …."
+    fn during(self) -> &'static str {
+        match self {
+            Purpose::Install => "install",
+            Purpose::Update => "update",
+            Purpose::Rollback => "the rollback",
+        }
+    }
+}
+
+const FLEET: &str = "This extension asks to drive your agents. If you ACT, the code
 in it can read any pane's screen and send prompts to any agent, the
 same as you can.";
 
@@ -36,7 +66,7 @@ const LINKED: &str = "Roost has NOT pinned this: it runs whatever that directory
 you type its commands. It has NOT checked whether the code is honest.
 It cannot.";
 
-const NOTHING_RUNS: &str = "Nothing runs during VERB. Code runs when you type those commands.";
+const NOTHING_RUNS: &str = "Nothing runs during WHEN. Code runs when you type those commands.";
 
 /// What the `fleet` authority lets an extension's code do, in a few words.
 pub const FLEET_MEANS: &str = "its code could read any pane's screen and send prompts to any agent";
@@ -129,10 +159,13 @@ pub fn render(offer: &Offer) -> String {
     } else {
         LINKED
     };
-    let verb = if offer.update { "update" } else { "install" };
     for paragraph in [authority, DID_NOT_ASK, pinned, NOTHING_RUNS] {
         out.push('\n');
-        out.push_str(&paragraph.replace("VERB", verb));
+        out.push_str(
+            &paragraph
+                .replace("ACT", offer.purpose.if_you())
+                .replace("WHEN", offer.purpose.during()),
+        );
         out.push('\n');
     }
     out
@@ -212,21 +245,57 @@ mod tests {
 
     #[test]
     fn no_verdict_words_ever() {
-        for m in [
-            manifest(&["fleet"], Some(">=0.1.0 <0.2.0")),
-            manifest(&[], Some("junk")),
+        for (m, purpose) in [
+            (
+                manifest(&["fleet"], Some(">=0.1.0 <0.2.0")),
+                Purpose::Install,
+            ),
+            (manifest(&[], Some("junk")), Purpose::Update),
+            (manifest(&["fleet"], None), Purpose::Rollback),
         ] {
             let text = render(&Offer {
                 source: "github.com/o/r".into(),
                 reference: "HEAD",
                 commit: Some("0123456789012345678901234567890123456789"),
                 manifest: &m,
-                update: false,
+                purpose,
             })
             .to_lowercase();
             for word in ["safe", "trusted", "scanned", "clean", "secure", "verified"] {
                 assert!(!text.contains(word), "{word} in {text}");
             }
         }
+    }
+
+    #[test]
+    fn the_block_speaks_of_what_it_asks_about() {
+        let m = manifest(&["fleet"], None);
+        let text = |purpose| {
+            render(&Offer {
+                source: "github.com/o/r".into(),
+                reference: "HEAD",
+                commit: Some("0123456789012345678901234567890123456789"),
+                manifest: &m,
+                purpose,
+            })
+        };
+        let rollback = text(Purpose::Rollback);
+        assert!(
+            rollback.contains("If you roll back to it, the code\n"),
+            "{rollback}"
+        );
+        assert!(
+            rollback.contains("\nNothing runs during the rollback. Code runs"),
+            "{rollback}"
+        );
+        let install = text(Purpose::Install);
+        assert!(
+            install.contains("If you install it, the code\n"),
+            "{install}"
+        );
+        assert!(
+            install.contains("\nNothing runs during install. Code runs"),
+            "{install}"
+        );
     }
 }

@@ -1,4 +1,5 @@
-//! `roost ext info NAME [--json]`: the lock entry, the manifest as found in
+//! `roost ext info NAME [--json]`: the lock entry (whether it is disabled
+//! and the pin a rollback returns to included), the manifest as found in
 //! the clone, and both directories; for people as aligned `key  value`
 //! rows, for programs as JSON.
 
@@ -56,7 +57,7 @@ pub fn run(a: InfoArgs) -> Result<Exit> {
     let mut rows = vec![("name".to_string(), name.clone())];
     let mut raw = None;
     match slot.typed() {
-        Ok(entry) => rows.extend(record(entry)),
+        Ok(entry) => rows.extend(record(&name, entry)),
         Err(u) => {
             rows.push(("ext.lock".into(), super::verify::unreadable(&u.why)));
             raw = Some(&u.raw);
@@ -92,8 +93,9 @@ pub fn run(a: InfoArgs) -> Result<Exit> {
 }
 
 /// The record's rows, every value printable: where it comes from, what it
-/// claims and needs, and any field this roost does not know (as JSON).
-fn record(e: &Entry) -> Vec<(String, String)> {
+/// claims and needs, whether it is disabled, the pin a rollback returns to,
+/// and any field this roost does not know (as JSON).
+fn record(name: &str, e: &Entry) -> Vec<(String, String)> {
     let text = |s: &str| printable(s.as_bytes());
     let list = |items: &[String], none: &str| match items {
         [] => none.to_string(),
@@ -116,6 +118,21 @@ fn record(e: &Entry) -> Vec<(String, String)> {
     rows.push(("needs".into(), list(&e.needs, "none")));
     rows.push(("contract".into(), e.contract.number.to_string()));
     rows.push(("installed".into(), text(&e.installed)));
+    if e.disabled {
+        rows.push((
+            "disabled".into(),
+            format!("yes: its commands do not run (roost ext enable {name} turns it on)"),
+        ));
+    }
+    if let Some(p) = &e.previous {
+        rows.push((
+            "previous".into(),
+            format!(
+                "{} (roost ext rollback {name} returns to it)",
+                text(&p.pin.commit)
+            ),
+        ));
+    }
     for (key, value) in &e.extra {
         let json = serde_json::to_string(value).unwrap_or_default();
         rows.push((text(key), text(&json)));

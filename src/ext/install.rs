@@ -46,7 +46,7 @@ pub fn run(a: InstallArgs) -> Result<Exit> {
             reference: &shown_ref,
             commit: Some(&fetched.commit),
             manifest,
-            update: false,
+            purpose: consent::Purpose::Install,
         },
         &paths,
         yes,
@@ -276,7 +276,7 @@ fn link(dir: &std::path::Path, yes: bool) -> Result<Exit> {
             reference: "",
             commit: None,
             manifest: &manifest,
-            update: false,
+            purpose: consent::Purpose::Install,
         },
         &paths,
         yes,
@@ -398,6 +398,8 @@ pub fn entry_for(manifest: &Manifest, source: Source) -> Entry {
         contract: Contract::new(manifest.contract.into()),
         installed: utc_timestamp(std::time::SystemTime::now()),
         source,
+        disabled: false,
+        previous: None,
         extra: Default::default(),
     }
 }

@@ -1,5 +1,6 @@
-//! `roost ext list [--json]`: what is installed, pinned to which commit, and
-//! a loud warning on stderr when ext.lock and ext.index disagree.
+//! `roost ext list [--json]`: what is installed, pinned to which commit,
+//! which are disabled, and a loud warning on stderr when ext.lock and
+//! ext.index disagree.
 
 use super::lock::{IndexLine, Lock, Slot, Source};
 use super::store;
@@ -59,6 +60,7 @@ fn table(lock: &Lock, rows: &[Row]) -> String {
     }
     for r in readable {
         let missing = if r.missing { "  (missing)" } else { "" };
+        let disabled = if r.disabled { "  (disabled)" } else { "" };
         let pin = match &r.linked {
             Some(_) => "linked".to_string(),
             None => printable(super::short(&r.commit).as_bytes()),
@@ -68,7 +70,7 @@ fn table(lock: &Lock, rows: &[Row]) -> String {
             None => String::new(),
         };
         out.push_str(&format!(
-            "{:<width$}  {pin:<7}  {}{linked}{missing}\n",
+            "{:<width$}  {pin:<7}  {}{linked}{disabled}{missing}\n",
             r.name,
             printable(r.commands.join(", ").as_bytes())
         ));
@@ -107,6 +109,10 @@ struct Row {
     installed: String,
     /// The author's checkout, for an extension installed with `--link`.
     linked: Option<String>,
+    /// `roost ext disable`: its commands do not run.
+    disabled: bool,
+    /// The commit `rollback` would return to, if one is recorded.
+    previous: Option<String>,
     missing: bool,
     /// Why the entry cannot be read (text form only).
     #[serde(skip)]
@@ -125,6 +131,8 @@ fn row(lock: &Lock, paths: &Paths, name: &str) -> Row {
         contract: None,
         installed: String::new(),
         linked: None,
+        disabled: false,
+        previous: None,
         missing: !super::ext_dir(paths, name, lock.entry(name)).is_dir(),
         unreadable: None,
     };
@@ -134,6 +142,8 @@ fn row(lock: &Lock, paths: &Paths, name: &str) -> Row {
             row.needs = e.needs.clone();
             row.contract = Some(e.contract.number);
             row.installed = e.installed.clone();
+            row.disabled = e.disabled;
+            row.previous = e.previous.as_ref().map(|p| p.pin.commit.clone());
             match &e.source {
                 Source::Pinned(pin) => {
                     row.repo = pin.repo.clone();
@@ -182,7 +192,9 @@ impl Seen {
 /// Every way ext.lock and ext.index differ, one line per extension.
 pub fn disagreements(lock: &Lock, paths: &Paths) -> Vec<String> {
     let mut from_lock: BTreeMap<String, Seen> = BTreeMap::new();
-    for name in lock.valid_names() {
+    // A disabled extension is meant to have no line.
+    let disabled = |name: &str| lock.entry(name).is_some_and(|e| e.disabled);
+    for name in lock.valid_names().filter(|n| !disabled(n)) {
         from_lock.entry(name.to_string()).or_default();
     }
     let derived: Vec<IndexLine> = lock.index_entries(|name| paths.ext_clone(name));
@@ -209,6 +221,9 @@ pub fn disagreements(lock: &Lock, paths: &Paths) -> Vec<String> {
         match (from_lock.get(name), from_index.get(name)) {
             (Some(_), None) => out.push(format!(
                 "{shown}: only in ext.lock (its commands do not run)"
+            )),
+            (None, Some(_)) if disabled(name) => out.push(format!(
+                "{shown}: disabled in ext.lock, but ext.index still runs its commands"
             )),
             (None, Some(_)) => out.push(format!(
                 "{shown}: only in ext.index (it runs with no record in ext.lock)"

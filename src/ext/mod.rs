@@ -9,6 +9,8 @@ mod check;
 pub mod checks;
 pub mod consent;
 mod diff;
+mod disable;
+mod enable;
 mod exec;
 pub mod git;
 mod hash;
@@ -20,6 +22,7 @@ pub mod manifest;
 pub mod names;
 mod new;
 mod remove;
+mod rollback;
 pub mod store;
 mod update;
 pub mod verify;
@@ -40,7 +43,12 @@ pub fn run(verb: Option<ExtVerb>) -> Result<Exit> {
     };
     if matches!(
         verb,
-        ExtVerb::Install(_) | ExtVerb::Update(_) | ExtVerb::Remove(_)
+        ExtVerb::Install(_)
+            | ExtVerb::Update(_)
+            | ExtVerb::Rollback(_)
+            | ExtVerb::Disable(_)
+            | ExtVerb::Enable(_)
+            | ExtVerb::Remove(_)
     ) {
         store::recover_leftovers(&paths("ext")?).map_err(|e| Error::fail("ext", e))?;
     }
@@ -50,6 +58,9 @@ pub fn run(verb: Option<ExtVerb>) -> Result<Exit> {
         ExtVerb::Info(a) => info::run(a),
         ExtVerb::Verify(a) => verify::run(a),
         ExtVerb::Update(a) => update::run(a),
+        ExtVerb::Rollback(a) => rollback::run(a),
+        ExtVerb::Disable(a) => disable::run(a),
+        ExtVerb::Enable(a) => enable::run(a),
         ExtVerb::Remove(a) => remove::run(a),
         ExtVerb::New(a) => new::run(a),
         ExtVerb::Check(a) => check::run(a),

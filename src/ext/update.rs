@@ -2,9 +2,9 @@
 //! moved, fetch the new commit fresh, re-run every install gate, show the
 //! change and ask again. Never runs git inside the installed clone.
 
-use super::consent::{self, Answer, Offer};
+use super::consent::{self, Answer, Offer, Purpose};
 use super::install::{self, Fetched};
-use super::lock::{Entry, Pin, Source};
+use super::lock::{Entry, Lock, Pin, Source};
 use super::store::{self, Action, Store};
 use super::{diff, git, hash, names};
 use crate::cli::model::UpdateArgs;
@@ -16,22 +16,7 @@ const CMD: &str = "ext update";
 
 pub fn run(a: UpdateArgs) -> Result<Exit> {
     let yes = a.yes;
-    // `--grant AUTHORITY` (repeatable): the authority a scripted update
-    // may add. Without it, --yes never grants more than before.
-    let mut grants = Vec::new();
-    for grant in a.grant {
-        if !crate::contract::AUTHORITIES.contains(&grant.as_str()) {
-            return Err(Error::usage(
-                CMD,
-                format!(
-                    "--grant {}: not an authority this roost knows ({})",
-                    crate::untrusted::printable(grant.as_bytes()),
-                    crate::contract::AUTHORITIES.join(", ")
-                ),
-            ));
-        }
-        grants.push(grant);
-    }
+    let grants = grants(CMD, a.grant)?;
     let paths = super::writable_paths(CMD)?;
     let lock = store::read_lock(&paths).map_err(|e| Error::fail(CMD, e))?;
     let names = super::chosen(CMD, &lock, a.name)?;
@@ -57,17 +42,43 @@ pub fn run(a: UpdateArgs) -> Result<Exit> {
     failed.map_or(Ok(Exit::Ok), Err)
 }
 
+/// `--grant AUTHORITY` (repeatable): the authority a scripted update or
+/// rollback may add. Without it, --yes never grants more than before.
+pub(super) fn grants(cmd: &'static str, given: Vec<String>) -> Result<Vec<String>> {
+    for grant in &given {
+        if !crate::contract::AUTHORITIES.contains(&grant.as_str()) {
+            return Err(Error::usage(
+                cmd,
+                format!(
+                    "--grant {}: not an authority this roost knows ({})",
+                    crate::untrusted::printable(grant.as_bytes()),
+                    crate::contract::AUTHORITIES.join(", ")
+                ),
+            ));
+        }
+    }
+    Ok(given)
+}
+
+/// NAME's entry, which must be installed and readable.
+pub(super) fn readable<'a>(cmd: &'static str, lock: &'a Lock, name: &str) -> Result<&'a Entry> {
+    if !crate::index::valid_name(name.as_bytes()) {
+        return Err(super::no_such(cmd, name));
+    }
+    let slot = lock.get(name).ok_or_else(|| super::no_such(cmd, name))?;
+    slot.typed().map_err(|u| {
+        Error::fail(
+            cmd,
+            format!("{name}: its ext.lock entry cannot be read: {}", u.why),
+        )
+        .hint(format!("roost ext remove {name}, then install it again"))
+    })
+}
+
 fn update_one(paths: &Paths, name: &str, yes: bool, grants: &[String]) -> Result<()> {
     let fail = |e: String| Error::fail(CMD, e);
     let lock = store::read_lock(paths).map_err(fail)?;
-    let slot = lock.get(name).ok_or_else(|| super::no_such(CMD, name))?;
-    let entry = slot.typed().map_err(|u| {
-        fail(format!(
-            "{name}: its ext.lock entry cannot be read: {}",
-            u.why
-        ))
-        .hint(format!("roost ext remove {name}, then install it again"))
-    })?;
+    let entry = readable(CMD, &lock, name)?;
     let pin = match &entry.source {
         Source::Pinned(pin) => pin,
         Source::Linked { dir } => {
@@ -121,7 +132,7 @@ fn update_one(paths: &Paths, name: &str, yes: bool, grants: &[String]) -> Result
             )));
         }
     }
-    show_change(paths, name, &old_commit, &fetched)?;
+    show_change(CMD, paths, name, &old_commit, &fetched)?;
     print!(
         "{}",
         consent::render(&Offer {
@@ -129,35 +140,86 @@ fn update_one(paths: &Paths, name: &str, yes: bool, grants: &[String]) -> Result
             reference: &recorded_ref,
             commit: Some(&fetched.commit),
             manifest,
-            update: true,
+            purpose: Purpose::Update,
         })
     );
-    let grown: Vec<&String> = manifest
+    agreed(
+        CMD,
+        name,
+        &old_needs,
+        manifest,
+        yes,
+        grants,
+        Purpose::Update,
+    )?;
+    let new_pin = Pin {
+        repo,
+        git_ref: recorded_ref,
+        commit: fetched.commit.clone(),
+        tree: fetched.tree.clone(),
+        url: Some(url),
+    };
+    let disabled = swap(paths, name, &old_commit, &fetched, |current| {
+        let mut entry = install::entry_for(&fetched.manifest, Source::Pinned(new_pin));
+        entry.previous = current.as_previous().map(Box::new);
+        entry.disabled = current.disabled;
+        entry
+    })
+    .map_err(fail)?;
+    println!("updated {name}: {} -> {}", old_commit, fetched.commit);
+    if disabled {
+        println!("{}", still_disabled(name));
+    }
+    Ok(())
+}
+
+/// What update and rollback add when the extension they moved is disabled.
+pub(super) fn still_disabled(name: &str) -> String {
+    format!("{name} stays disabled: roost ext enable {name} turns it on")
+}
+
+/// Calls out any authority that grew, on its own line just above the
+/// question, and asks. With --yes, grown authority must be granted by name.
+pub(super) fn agreed(
+    cmd: &'static str,
+    name: &str,
+    old_needs: &[String],
+    manifest: &super::manifest::Manifest,
+    yes: bool,
+    grants: &[String],
+    purpose: Purpose,
+) -> Result<()> {
+    let fail = |e: String| Error::fail(cmd, e);
+    let (not_done, question, flag) = match purpose {
+        Purpose::Rollback => ("not rolled back", "Roll back?", "roll back"),
+        _ => ("not updated", "Update?", "update"),
+    };
+    let grown: Vec<&str> = manifest
         .needs
         .iter()
         .filter(|n| !old_needs.contains(n))
+        .map(String::as_str)
         .collect();
     println!();
     if !grown.is_empty() {
-        let list: Vec<&str> = grown.iter().map(|s| s.as_str()).collect();
-        let means = if list.contains(&"fleet") {
+        let means = if grown.contains(&"fleet") {
             format!("; with fleet {}", consent::FLEET_MEANS)
         } else {
             String::new()
         };
         println!(
             "NOTE: it now asks for more than before: {} (it had: {}){means}",
-            list.join(", "),
-            describe(&old_needs)
+            grown.join(", "),
+            describe(old_needs)
         );
-        let ungranted: Vec<&str> = list
+        let ungranted: Vec<&str> = grown
             .iter()
             .copied()
             .filter(|n| !grants.iter().any(|g| g == n))
             .collect();
         if yes && !ungranted.is_empty() {
             return Err(fail(format!(
-                "{name}: not updated: it asks for {} now, and --yes does not grant new authority",
+                "{name}: {not_done}: it asks for {} now, and --yes does not grant new authority",
                 ungranted.join(", ")
             ))
             .hint(format!(
@@ -170,28 +232,14 @@ fn update_one(paths: &Paths, name: &str, yes: bool, grants: &[String]) -> Result
             )));
         }
     }
-    match consent::ask("Update?", yes) {
-        Answer::Yes => {}
-        Answer::No => return Err(fail(format!("{name}: not updated"))),
-        Answer::NoTerminal => {
-            return Err(
-                fail(format!("{name}: not updated: stdin is not a terminal"))
-                    .hint("read the change above, then pass --yes to update from a script"),
-            )
-        }
+    match consent::ask(question, yes) {
+        Answer::Yes => Ok(()),
+        Answer::No => Err(fail(format!("{name}: {not_done}"))),
+        Answer::NoTerminal => Err(fail(format!("{name}: {not_done}: stdin is not a terminal"))
+            .hint(format!(
+                "read the change above, then pass --yes to {flag} from a script"
+            ))),
     }
-    swap(
-        paths,
-        name,
-        &old_commit,
-        &repo,
-        &recorded_ref,
-        &url,
-        &fetched,
-    )
-    .map_err(fail)?;
-    println!("updated {name}: {} -> {}", old_commit, fetched.commit);
-    Ok(())
 }
 
 /// A linked extension is updated by editing its checkout. Its code is read
@@ -226,8 +274,14 @@ fn describe(needs: &[String]) -> String {
 }
 
 /// Old and new commit, the changed files and the diff (paged on a terminal).
-fn show_change(paths: &Paths, name: &str, old_commit: &str, fetched: &Fetched) -> Result<()> {
-    let fail = |e: String| Error::fail(CMD, format!("{name}: {e}"));
+pub(super) fn show_change(
+    cmd: &'static str,
+    paths: &Paths,
+    name: &str,
+    old_commit: &str,
+    fetched: &Fetched,
+) -> Result<()> {
+    let fail = |e: String| Error::fail(cmd, format!("{name}: {e}"));
     let installed = paths.ext_clone(name);
     // A clone that went missing is put back by the update: all of it is new.
     let missing = !installed.is_dir();
@@ -280,29 +334,27 @@ fn page(text: &str) {
     print!("{text}");
 }
 
-/// Puts the new clone in place of the old one and rewrites the record; on
-/// any failure the old clone and record are restored.
-fn swap(
+/// Puts the new clone in place of the old one and records the entry
+/// `entry_for` makes of the current one (read under the lock); on any
+/// failure the old clone and record are restored. Returns whether the
+/// extension is disabled.
+pub(super) fn swap(
     paths: &Paths,
     name: &str,
     old_commit: &str,
-    repo: &str,
-    git_ref: &str,
-    url: &str,
     fetched: &Fetched,
-) -> std::result::Result<(), String> {
+    entry_for: impl FnOnce(&Entry) -> Entry,
+) -> std::result::Result<bool, String> {
     let store = Store::open(paths)?;
     let mut lock = store.load()?;
-    if lock
-        .entry(name)
-        .and_then(Entry::pin)
-        .map(|pin| pin.commit.as_str())
-        != Some(old_commit)
-    {
-        return Err(format!(
-            "{name} changed while this update ran; run the update again"
-        ));
-    }
+    let current = match lock.entry(name) {
+        Some(e) if e.pin().map(|pin| pin.commit.as_str()) == Some(old_commit) => e.clone(),
+        _ => {
+            return Err(format!(
+                "{name} changed while this command ran; run it again"
+            ))
+        }
+    };
     // Another extension may have been installed since the first check.
     let claims = lock.claims();
     for command in &fetched.manifest.commands {
@@ -335,19 +387,9 @@ fn swap(
         format!("{why}; {name} was left as it was")
     };
     let before = lock.clone();
-    lock.insert(
-        name,
-        install::entry_for(
-            &fetched.manifest,
-            Source::Pinned(Pin {
-                repo: repo.to_string(),
-                git_ref: git_ref.to_string(),
-                commit: fetched.commit.clone(),
-                tree: fetched.tree.clone(),
-                url: Some(url.to_string()),
-            }),
-        ),
-    );
+    let entry = entry_for(&current);
+    let disabled = entry.disabled;
+    lock.insert(name, entry);
     let state = paths.ext_state(name);
     std::fs::create_dir_all(&state)
         .map_err(|e| put_back(format!("cannot create {}: {e}", state.display())))?;
@@ -361,5 +403,5 @@ fn swap(
     if had_clone {
         let _ = std::fs::remove_dir_all(&aside);
     }
-    Ok(())
+    Ok(disabled)
 }

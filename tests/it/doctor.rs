@@ -102,6 +102,32 @@ fn doctor_reports_a_healthy_install_ok() {
 }
 
 #[test]
+fn doctor_notes_a_disabled_extension_and_still_checks_its_files() {
+    let env = TestEnv::new();
+    installed(&env, "owner/roost-note", "note");
+    installed(&env, "owner/roost-jot", "jot");
+    env.ok(["ext", "disable", "note"]);
+    let disabled =
+        "note  extension note: disabled, its commands do not run (roost ext enable note turns it on)";
+    assert_eq!(
+        doctor(&env, 0),
+        [
+            "ok    extensions: 2 installed (1 disabled); ext.lock and ext.index agree".into(),
+            healthy("jot"),
+            disabled.to_string(),
+            healthy("note"),
+        ]
+    );
+    std::fs::remove_dir_all(clone_dir(&env, "note")).unwrap();
+    let lines = doctor(&env, 1);
+    assert_eq!(lines[2], disabled);
+    assert!(
+        lines[3].starts_with("FAIL  extension note: its clone "),
+        "{lines:?}"
+    );
+}
+
+#[test]
 fn doctor_fails_a_clone_whose_file_was_modified_and_points_at_verify() {
     let env = TestEnv::new();
     installed(&env, "owner/roost-note", "note");

@@ -19,6 +19,7 @@ mod ext_manage;
 mod hermetic;
 mod hostile;
 mod injection;
+mod lifecycle;
 mod man;
 mod properties;
 mod races;

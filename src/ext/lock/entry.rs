@@ -1,7 +1,8 @@
 //! One ext.lock entry, typed: the fields every entry has, what kind of
-//! entry it is (pinned to a commit, or linked to an author's checkout), and
-//! every field this roost does not know, kept as found. It reads and writes
-//! exactly the JSON keys ext.lock has always had, through `Wire`.
+//! entry it is (pinned to a commit, or linked to an author's checkout),
+//! whether it is disabled, the pin an update replaced, and every field this
+//! roost does not know, kept as found. It reads and writes exactly the JSON
+//! keys ext.lock has always had (and the two it adds) through `Wire`.
 
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
@@ -19,8 +20,29 @@ pub struct Entry {
     /// `YYYY-MM-DDTHH:MM:SSZ` (see `utc_timestamp`).
     pub installed: String,
     pub source: Source,
+    /// `roost ext disable`: kept with its pin, clone and data, but it
+    /// contributes no ext.index line (written as `"disabled": true`, and
+    /// left out when false).
+    pub disabled: bool,
+    /// The pin `update` (or `rollback`) replaced: what `rollback` returns to.
+    pub previous: Option<Box<Previous>>,
     /// Fields this roost does not know (a later roost's, or a hand edit's):
     /// written back exactly as they were read.
+    pub extra: BTreeMap<String, Value>,
+}
+
+/// The pinned entry an update replaced, as it was recorded (its own
+/// `disabled` and `previous` aside: one step back is kept, not a history).
+/// Written under `previous` with the keys of a pinned entry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Previous {
+    pub commands: Vec<String>,
+    pub needs: Vec<String>,
+    pub contract: Contract,
+    pub installed: String,
+    pub pin: Pin,
+    /// Fields this roost does not know, inside `previous`: kept, and given
+    /// back to the entry by a rollback.
     pub extra: BTreeMap<String, Value>,
 }
 
@@ -83,6 +105,19 @@ impl Entry {
             Source::Linked { .. } => None,
         }
     }
+
+    /// This entry as the `previous` of the one that replaces it; `None` for
+    /// a linked entry, which has no pin to return to.
+    pub fn as_previous(&self) -> Option<Previous> {
+        Some(Previous {
+            commands: self.commands.clone(),
+            needs: self.needs.clone(),
+            contract: self.contract,
+            installed: self.installed.clone(),
+            pin: self.pin()?.clone(),
+            extra: self.extra.clone(),
+        })
+    }
 }
 
 /// The entry as JSON keys (roost-ext(1), FILES); `linked` replaces the
@@ -132,6 +167,41 @@ struct Wire {
         skip_serializing_if = "Option::is_none"
     )]
     url: Option<String>,
+    #[serde(
+        default,
+        deserialize_with = "present_bool",
+        skip_serializing_if = "std::ops::Not::not"
+    )]
+    disabled: bool,
+    #[serde(
+        default,
+        deserialize_with = "present_value",
+        skip_serializing_if = "Option::is_none"
+    )]
+    previous: Option<Value>,
+    #[serde(flatten)]
+    extra: BTreeMap<String, Value>,
+}
+
+/// `previous` as JSON keys: those of a pinned entry, every one required
+/// (`url` aside, as in an entry).
+#[derive(Serialize, Deserialize)]
+struct PreviousWire {
+    commands: Vec<String>,
+    needs: Vec<String>,
+    contract: ContractWire,
+    installed: String,
+    repo: String,
+    #[serde(rename = "ref")]
+    git_ref: String,
+    commit: String,
+    tree: String,
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    url: Option<String>,
     #[serde(flatten)]
     extra: BTreeMap<String, Value>,
 }
@@ -148,19 +218,89 @@ fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> 
     String::deserialize(d).map(Some)
 }
 
+/// A key that is present holds `true` or `false`.
+fn present_bool<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    bool::deserialize(d)
+}
+
+/// A key that is present holds a value (`null` is not "absent").
+fn present_value<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+    match Value::deserialize(d)? {
+        Value::Null => Err(serde::de::Error::custom(
+            "invalid type: null, expected a map",
+        )),
+        v => Ok(Some(v)),
+    }
+}
+
+impl ContractWire {
+    fn read(self) -> Result<Contract, String> {
+        match self {
+            ContractWire::Number(number) => Ok(Contract::new(number)),
+            ContractWire::Text(text) => match text.parse::<u64>() {
+                Ok(number) if number.to_string() == text => Ok(Contract {
+                    number,
+                    quoted: true,
+                }),
+                _ => Err("`contract` is not a number".into()),
+            },
+        }
+    }
+
+    fn of(contract: Contract) -> ContractWire {
+        if contract.quoted {
+            ContractWire::Text(contract.number.to_string())
+        } else {
+            ContractWire::Number(contract.number)
+        }
+    }
+}
+
+impl Previous {
+    /// `previous` as found in the file; the reason names the key.
+    fn read(raw: &Value) -> Result<Previous, String> {
+        let w = PreviousWire::deserialize(raw).map_err(|e| format!("`previous`: {e}"))?;
+        Ok(Previous {
+            commands: w.commands,
+            needs: w.needs,
+            contract: w.contract.read().map_err(|e| format!("`previous`: {e}"))?,
+            installed: w.installed,
+            pin: Pin {
+                repo: w.repo,
+                git_ref: w.git_ref,
+                commit: w.commit,
+                tree: w.tree,
+                url: w.url,
+            },
+            extra: w.extra,
+        })
+    }
+
+    fn write(self) -> Value {
+        let w = PreviousWire {
+            commands: self.commands,
+            needs: self.needs,
+            contract: ContractWire::of(self.contract),
+            installed: self.installed,
+            repo: self.pin.repo,
+            git_ref: self.pin.git_ref,
+            commit: self.pin.commit,
+            tree: self.pin.tree,
+            url: self.pin.url,
+            extra: self.extra,
+        };
+        serde_json::to_value(w).expect("strings and JSON values always serialize")
+    }
+}
+
 impl TryFrom<Wire> for Entry {
     type Error = String;
 
     fn try_from(w: Wire) -> Result<Entry, String> {
-        let contract = match w.contract {
-            ContractWire::Number(number) => Contract::new(number),
-            ContractWire::Text(text) => match text.parse::<u64>() {
-                Ok(number) if number.to_string() == text => Contract {
-                    number,
-                    quoted: true,
-                },
-                _ => return Err("`contract` is not a number".into()),
-            },
+        let contract = w.contract.read()?;
+        let previous = match &w.previous {
+            Some(raw) => Some(Box::new(Previous::read(raw)?)),
+            None => None,
         };
         let source = match (w.linked, w.repo, w.git_ref, w.commit, w.tree, w.url) {
             (Some(dir), None, None, None, None, None) => Source::Linked { dir },
@@ -193,6 +333,8 @@ impl TryFrom<Wire> for Entry {
             contract,
             installed: w.installed,
             source,
+            disabled: w.disabled,
+            previous,
             extra: w.extra,
         })
     }
@@ -200,15 +342,10 @@ impl TryFrom<Wire> for Entry {
 
 impl From<Entry> for Wire {
     fn from(e: Entry) -> Wire {
-        let contract = if e.contract.quoted {
-            ContractWire::Text(e.contract.number.to_string())
-        } else {
-            ContractWire::Number(e.contract.number)
-        };
         let mut w = Wire {
             commands: e.commands,
             needs: e.needs,
-            contract,
+            contract: ContractWire::of(e.contract),
             installed: e.installed,
             linked: None,
             repo: None,
@@ -216,6 +353,8 @@ impl From<Entry> for Wire {
             commit: None,
             tree: None,
             url: None,
+            disabled: e.disabled,
+            previous: e.previous.map(|p| p.write()),
             extra: e.extra,
         };
         match e.source {
@@ -269,7 +408,17 @@ mod tests {
         v["url"] = "file:///r".into();
         v["zz"] = json!({"b": 1.5, "a": [null]});
         v["contract"] = "1".into();
+        let mut previous = pinned();
+        previous["url"] = "file:///old".into();
+        previous["later"] = json!([1]);
+        previous["contract"] = "1".into();
+        v["previous"] = previous;
+        v["disabled"] = true.into();
         let e = read(v.clone()).unwrap();
+        assert!(e.disabled);
+        let p = e.previous.as_deref().unwrap();
+        assert_eq!(p.pin.url.as_deref(), Some("file:///old"));
+        assert_eq!(p.extra.len(), 1);
         assert_eq!(e.contract.number, 1);
         assert_eq!(e.extra.len(), 1);
         assert_eq!(serde_json::to_value(&e).unwrap(), v);

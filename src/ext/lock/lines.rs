@@ -44,8 +44,8 @@ impl Lock {
     /// invalid extension name or command is skipped, and an entry that
     /// cannot be read, or whose `needs` holds an invalid name, is left out
     /// whole, so it never runs with authorities other than those it
-    /// declared. A command claimed twice keeps its first claimant (by
-    /// extension name).
+    /// declared. A disabled entry contributes no line. A command claimed
+    /// twice keeps its first claimant (by extension name).
     pub fn index_entries(&self, clone_dir: impl Fn(&str) -> PathBuf) -> Vec<IndexLine> {
         let mut lines: Vec<IndexLine> = Vec::new();
         let mut taken = std::collections::HashSet::new();
@@ -53,6 +53,9 @@ impl Lock {
             let Slot::Typed(entry) = slot else {
                 continue;
             };
+            if entry.disabled {
+                continue;
+            }
             if !valid_name(name.as_bytes()) || !entry.needs.iter().all(|n| valid_name(n.as_bytes()))
             {
                 continue;

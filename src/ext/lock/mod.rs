@@ -8,7 +8,7 @@ mod entry;
 mod lines;
 mod time;
 
-pub use entry::{Contract, Entry, Pin, Source};
+pub use entry::{Contract, Entry, Pin, Previous, Source};
 pub use lines::{render_index, IndexLine};
 pub use time::utc_timestamp;
 
@@ -166,12 +166,16 @@ impl Lock {
     /// Every claimed command and the extension that claims it: the first by
     /// name, if a hand edit made two claim it (the same one the index
     /// keeps). An entry that cannot be read claims nothing: it never runs.
-    /// One pass, so checking a manifest against many installed commands
-    /// stays linear.
+    /// Nor does a disabled one: its commands are free for another extension
+    /// while it is off, and `enable` checks them again. One pass, so
+    /// checking a manifest against many installed commands stays linear.
     pub fn claims(&self) -> std::collections::HashMap<&str, &str> {
         let mut claims = std::collections::HashMap::new();
         for (name, slot) in &self.entries {
             if let Slot::Typed(entry) = slot {
+                if entry.disabled {
+                    continue;
+                }
                 for command in &entry.commands {
                     claims.entry(command.as_str()).or_insert(name.as_str());
                 }
@@ -208,6 +212,8 @@ mod tests {
                 tree: TREE.into(),
                 url: None,
             }),
+            disabled: false,
+            previous: None,
             extra: BTreeMap::new(),
         }
     }
@@ -503,6 +509,69 @@ mod tests {
             assert!(path.starts_with("/data/roost/ext/"), "{path}");
             assert!(!path.contains(".."), "{path}");
         }
+    }
+
+    #[test]
+    fn a_disabled_entry_is_kept_but_contributes_no_line_and_no_claim() {
+        let mut l = Lock::default();
+        l.insert("mark", pinned(&["mark"], &["fleet"]));
+        let mut off = pinned(&["note"], &[]);
+        off.disabled = true;
+        l.insert("note", off);
+        let lines = l.index_entries(clone_dir);
+        assert_eq!(lines.len(), 1);
+        assert_eq!(lines[0].command, "mark");
+        assert_eq!(l.claims().get("note"), None);
+        let text = String::from_utf8(l.to_bytes()).unwrap();
+        assert!(text.contains("\"disabled\": true"), "{text}");
+        assert_eq!(text.matches("disabled").count(), 1, "{text}");
+        let read = Lock::parse(text.as_bytes()).unwrap();
+        assert_eq!(read, l);
+        assert!(read.entry("note").unwrap().disabled);
+    }
+
+    #[test]
+    fn the_pin_an_update_replaced_is_written_as_a_pinned_entry_under_previous() {
+        let old = pinned(&["mark"], &[]);
+        let mut new = pinned(&["mark", "marks"], &["fleet"]);
+        if let Source::Pinned(pin) = &mut new.source {
+            pin.commit = TREE.into();
+        }
+        new.previous = old.as_previous().map(Box::new);
+        let mut l = Lock::default();
+        l.insert("mark", new);
+        let v: Value = serde_json::from_slice(&l.to_bytes()).unwrap();
+        assert_eq!(
+            v["mark"]["previous"],
+            json!({"commands": ["mark"], "commit": SHA, "contract": 1,
+                   "installed": "2026-09-08T10:14:22Z", "needs": [],
+                   "ref": "v0.1.0", "repo": "owner/roost-mark", "tree": TREE})
+        );
+        assert_eq!(Lock::parse(&l.to_bytes()).unwrap(), l);
+        let back = l.entry("mark").unwrap().previous.as_deref().unwrap();
+        assert_eq!(back.pin.commit, SHA);
+        // A linked entry has no pin to go back to.
+        let mut linked = pinned(&["mark"], &[]);
+        linked.source = Source::Linked { dir: "/src".into() };
+        assert!(linked.as_previous().is_none());
+    }
+
+    #[test]
+    fn an_entry_whose_previous_pin_cannot_be_read_is_kept_as_found() {
+        let mut e = pinned_json(json!(["mark"]), json!([]));
+        let mut previous = pinned_json(json!(["mark"]), json!([]));
+        previous.as_object_mut().unwrap().remove("tree");
+        e["previous"] = previous;
+        let mut bad_disabled = pinned_json(json!(["b"]), json!([]));
+        bad_disabled["disabled"] = "yes".into();
+        let mut null_previous = pinned_json(json!(["c"]), json!([]));
+        null_previous["previous"] = Value::Null;
+        let l = lock_of(json!({"mark": e, "b": bad_disabled, "c": null_previous}));
+        let why = |name: &str| l.get(name).unwrap().typed().unwrap_err().why.clone();
+        assert_eq!(why("mark"), "`previous`: missing field `tree`");
+        assert!(why("b").starts_with("invalid type: string"), "{}", why("b"));
+        assert!(why("c").starts_with("invalid type: null"), "{}", why("c"));
+        assert!(l.index_entries(clone_dir).is_empty());
     }
 
     #[test]

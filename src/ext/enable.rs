@@ -1,0 +1,45 @@
+//! `roost ext enable NAME`: put a disabled extension's commands back into
+//! ext.index, unless another extension has claimed one of them meanwhile.
+
+use super::disable::{commands, switch};
+use crate::cli::model::ExtNameArgs;
+use crate::error::{Error, Exit, Result};
+
+const CMD: &str = "ext enable";
+
+pub fn run(a: ExtNameArgs) -> Result<Exit> {
+    let name = a.name;
+    let paths = super::writable_paths(CMD)?;
+    let taken = |lock: &super::lock::Lock, entry: &super::lock::Entry| {
+        // A disabled extension claims nothing (lock::claims), so another
+        // install may have taken one of its commands while it was off.
+        let claims = lock.claims();
+        for command in &entry.commands {
+            if let Some(owner) = claims.get(command.as_str()).filter(|o| **o != name) {
+                return Err(Error::fail(
+                    CMD,
+                    format!(
+                        "cannot enable {name}: its command {command} is now claimed by the installed extension {owner}"
+                    ),
+                )
+                .hint(format!(
+                    "take {owner} off first (roost ext disable {owner}, or roost ext remove {owner}), then enable {name}"
+                )));
+            }
+        }
+        Ok(())
+    };
+    match switch(CMD, &paths, &name, false, taken)? {
+        None => println!("{name} is already enabled"),
+        Some(entry) => println!(
+            "enabled {name}: {} {} again",
+            commands(&entry),
+            if entry.commands.len() == 1 {
+                "runs"
+            } else {
+                "run"
+            }
+        ),
+    }
+    Ok(Exit::Ok)
+}

@@ -1,0 +1,153 @@
+//! `roost ext rollback NAME [--yes] [--grant AUTHORITY]`: back to the pin
+//! recorded before the last update, fetched again by its commit id from the
+//! recorded source and held to the recorded tree, with update's diff,
+//! checks and consent. Never runs git inside the installed clone.
+
+use super::consent::{self, Offer, Purpose};
+use super::lock::{Pin, Previous, Source};
+use super::{git, install, names, store, update};
+use crate::cli::model::RollbackArgs;
+use crate::error::{Error, Exit, Result};
+use crate::untrusted::printable;
+
+const CMD: &str = "ext rollback";
+
+pub fn run(a: RollbackArgs) -> Result<Exit> {
+    let grants = update::grants(CMD, a.grant)?;
+    let name = a.name;
+    let fail = |e: String| Error::fail(CMD, e);
+    let paths = super::writable_paths(CMD)?;
+    let lock = store::read_lock(&paths).map_err(fail)?;
+    let entry = update::readable(CMD, &lock, &name)?;
+    let current = match &entry.source {
+        Source::Pinned(pin) => pin,
+        Source::Linked { dir } => {
+            return Err(fail(format!(
+                "{name} is linked to {}: nothing is pinned, so there is no earlier pin to go back to",
+                printable(dir.as_bytes())
+            ))
+            .hint("a linked extension runs what its checkout holds: change it there"));
+        }
+    };
+    let Some(previous) = entry.previous.as_deref() else {
+        return Err(fail(format!(
+            "{name}: nothing to roll back to: ext.lock records no pin before its last update"
+        ))
+        .hint(format!(
+            "only `roost ext update {name}` records the pin it replaces; `roost ext info {name}` shows the current one"
+        )));
+    };
+    let old = checked(&name, previous).map_err(fail)?;
+    if old.commit == current.commit {
+        return Err(fail(format!(
+            "{name}: the pin ext.lock records before the last update is {}, the commit it is pinned to now; nothing to roll back",
+            current.commit
+        )));
+    }
+    // The source that pin was fetched from; an entry from before sources
+    // were recorded has none, and then its repository shapes the URL.
+    let url = old.url.clone().unwrap_or_else(|| super::url_for(&old.repo));
+    let commit = gix::ObjectId::from_hex(old.commit.as_bytes())
+        .map_err(|e| fail(format!("{name}: ext.lock's earlier commit: {e}")))?;
+    // By its id alone: it is the commit the user agreed to before, whether
+    // or not a branch or tag still leads to it.
+    let fetched = install::fetch_commit(&paths, git::Remote::new(&url), &url, commit).map_err(
+        |e| {
+            fail(format!(
+                "{name}: cannot go back to {}: {e}",
+                old.commit
+            ))
+            .hint(format!(
+                "the repository may no longer hold that commit; nothing was changed, and {name} stays at {}",
+                super::short(&current.commit)
+            ))
+        },
+    )?;
+    if fetched.tree != old.tree {
+        return Err(fail(format!(
+            "{name}: commit {} has tree {}, but ext.lock recorded tree {} for it; refusing to install other files than the ones agreed to",
+            old.commit, fetched.tree, old.tree
+        ))
+        .hint(format!(
+            "nothing was changed; `roost ext info {name}` shows both pins"
+        )));
+    }
+    let manifest = &fetched.manifest;
+    if manifest.name != name {
+        return Err(fail(format!(
+            "{name}: the earlier commit's manifest names it '{}'; refusing a renamed extension",
+            manifest.name
+        )));
+    }
+    let claims = lock.claims();
+    for command in &manifest.commands {
+        if let Some(owner) = claims.get(command.as_str()).filter(|o| **o != name) {
+            return Err(fail(format!(
+                "{name}: the earlier commit claims {command}, which the installed extension {owner} now holds; nothing was changed"
+            ))
+            .hint(format!(
+                "remove {owner} first (roost ext remove {owner}) to roll {name} back"
+            )));
+        }
+    }
+    let from = current.commit.clone();
+    update::show_change(CMD, &paths, &name, &from, &fetched)?;
+    print!(
+        "{}",
+        consent::render(&Offer {
+            source: install::source(&url),
+            reference: &old.git_ref,
+            commit: Some(&fetched.commit),
+            manifest,
+            purpose: Purpose::Rollback,
+        })
+    );
+    update::agreed(
+        CMD,
+        &name,
+        &entry.needs,
+        manifest,
+        a.yes,
+        &grants,
+        Purpose::Rollback,
+    )?;
+    let extra = previous.extra.clone();
+    let pin = Pin {
+        url: Some(url),
+        ..old
+    };
+    let disabled = update::swap(&paths, &name, &from, &fetched, |current| {
+        let mut entry = install::entry_for(&fetched.manifest, Source::Pinned(pin));
+        // So a second rollback returns to where this one started.
+        entry.previous = current.as_previous().map(Box::new);
+        entry.disabled = current.disabled;
+        entry.extra = extra;
+        entry
+    })
+    .map_err(fail)?;
+    println!("rolled back {name}: {from} -> {}", fetched.commit);
+    if disabled {
+        println!("{}", update::still_disabled(&name));
+    }
+    Ok(Exit::Ok)
+}
+
+/// The recorded earlier pin, its values held to the same rules as the ones
+/// typed on a command line (ext.lock is untrusted).
+fn checked(name: &str, previous: &Previous) -> std::result::Result<Pin, String> {
+    let pin = &previous.pin;
+    names::parse_repo(&pin.repo).map_err(|e| format!("{name}: ext.lock's earlier repo: {e}"))?;
+    if pin.git_ref != "HEAD" {
+        names::check_ref(&pin.git_ref)
+            .map_err(|e| format!("{name}: ext.lock's earlier ref: {e}"))?;
+    }
+    for (what, id) in [("commit", &pin.commit), ("tree", &pin.tree)] {
+        if !names::is_full_sha(id) || id.bytes().any(|b| b.is_ascii_uppercase()) {
+            return Err(format!(
+                "{name}: ext.lock's earlier {what} '{}' is not 40 lowercase hex digits",
+                printable(id.as_bytes())
+            ));
+        }
+    }
+    Ok(pin.clone())
+}
