@@ -648,7 +648,7 @@ mod tests {
         assert!(values(&["ext", "list"], "", &src).is_empty());
         assert_eq!(
             values(&["ext", "install", "o/r"], "--", &src),
-            ["--ref", "--link", "--yes"]
+            ["--ref", "--link", "--yes", "--verbose"]
         );
         // A directory argument hands over to the shell's own directory completion.
         assert_eq!(values(&["ext", "install", "--link"], "", &src), [DIRS]);
