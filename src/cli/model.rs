@@ -152,7 +152,7 @@ pub enum Command {
     /// fails; each failure says what to do.
     Doctor,
     #[command(verbatim_doc_comment)]
-    /// manage extensions: install, list, update, rollback, disable, remove and more
+    /// manage extensions: install, list, outdated, update, rollback, disable, remove and more
     ///
     /// The extension manager. Without a verb, this list of verbs; roost-ext(1)
     /// has the whole story.
@@ -297,15 +297,26 @@ pub enum ExtVerb {
     #[command(verbatim_doc_comment)]
     /// pin, show, ask, install
     ///
-    /// Check OWNER/REPO (each part letters, digits, `.`, `_` or `-`; no URLs)
-    /// and REF before anything touches the network. Resolve REF (default: the
-    /// remote's HEAD) to a full commit; a commit given in full must be
+    /// Check SOURCE and REF before anything touches the network. SOURCE is
+    /// OWNER/REPO (each part letters, digits, `.`, `_` or `-`), fetched from
+    /// ${ROOST_EXT_GIT_BASE:-https://github.com/}OWNER/REPO;
+    /// https://github.com/OWNER/REPO (`.git` and a trailing `/` allowed) is
+    /// the same as OWNER/REPO; any other https://HOST[:PORT]/PATH,
+    /// ssh://[USER@]HOST[:PORT]/PATH or [USER@]HOST:PATH is fetched from
+    /// where it says. A URL is refused, naming what is wrong, for
+    /// credentials (a user in https, a password anywhere), a query or
+    /// fragment, percent-escapes, spaces, control characters or anything
+    /// but ASCII, `.`, `..` or empty path segments, a host, user or path
+    /// segment starting with `-`, or a scheme other than https and ssh (a
+    /// local repository is reached through a file:// ROOST_EXT_GIT_BASE).
+    /// The extension's name is its manifest's; ext.lock records the source
+    /// as OWNER/REPO or HOST/PATH, and the URL fetched. Resolve REF (default:
+    /// the remote's HEAD) to a full commit; a commit given in full must be
     /// reachable from a branch or tag the repository advertises (a server may
     /// hold, and serve, commits the repository never published, such as a
     /// fork's), which roost checks against the history of those refs fetched
-    /// without file contents. Fetch exactly that commit from
-    /// ${ROOST_EXT_GIT_BASE:-https://github.com/}OWNER/REPO, over the
-    /// connection that resolved it and without its history when the server
+    /// without file contents. Fetch exactly that commit over the connection
+    /// that resolved it and without its history when the server
     /// allows, with nothing of the repository executed: no submodules, no LFS
     /// or other filters, no hooks, no templates. Refuse a symlink pointing
     /// outside the tree or a setuid or setgid file, check the manifest, show
@@ -350,6 +361,24 @@ pub enum ExtVerb {
     /// keeps it as it is.
     Verify(NameArgs),
     #[command(verbatim_doc_comment)]
+    /// has the ref moved? asks each source, fetches nothing
+    ///
+    /// For each installed pinned extension (or each NAME), ask the source it
+    /// was installed from what its recorded ref points to now: one
+    /// connection each, the ref listing only, no objects fetched. A row per
+    /// extension: NAME, PINNED (short commit), AVAILABLE (the short commit
+    /// the ref points to now, or unchanged) and NEEDS: whether the authority
+    /// it declares would grow. That is in the new commit's manifest, which is
+    /// not fetched, so for a ref that moved it reads `unknown without a
+    /// fetch` (`roost ext update NAME` fetches it and shows it before it
+    /// asks); for an unchanged ref, `same`. A ref that is a full commit id
+    /// cannot move and is not asked about. Linked extensions are listed as
+    /// linked, not checked. --json prints the rows as JSON (needs_grow:
+    /// false, or null when unknown). Exit 0 when every check ran; 1 when a
+    /// source could not be reached or answered without the ref (the others
+    /// are still listed, and each failure is named on stderr).
+    Outdated(OutdatedArgs),
+    #[command(verbatim_doc_comment)]
     /// move the pin: shows the diff and asks again
     ///
     /// Resolve the recorded ref again, at the source the extension was
@@ -364,6 +393,14 @@ pub enum ExtVerb {
     /// --grant AUTHORITY: a script never grants new authority by accident.
     /// ext.lock keeps the pin it replaced, for rollback. A disabled extension
     /// is updated all the same and stays disabled.
+    /// With --all, or without NAME, every installed extension in turn, each
+    /// asked about on its own; a failure or refusal does not stop the rest,
+    /// and a summary follows: one line per extension, updated, unchanged,
+    /// linked (not pinned, so not updated), refused (a check or the answer
+    /// said no) or failed (the record, the source or the disk stood in the
+    /// way), with the reason.
+    /// --json prints the summary as JSON on stdout, and everything else on
+    /// stderr. Exit 1 when any was refused or failed.
     Update(UpdateArgs),
     #[command(verbatim_doc_comment)]
     /// back to the pin before the last update: shows the diff and asks again
@@ -459,9 +496,9 @@ pub struct ExecArgs {
 
 #[derive(Debug, Args)]
 pub struct InstallArgs {
-    /// the repository, OWNER/REPO
+    /// OWNER/REPO, or an https:// or ssh:// git URL
     #[arg(
-        value_name = "OWNER/REPO",
+        value_name = "SOURCE",
         required_unless_present = "link",
         conflicts_with = "link"
     )]
@@ -501,15 +538,31 @@ pub struct NameArgs {
 
 #[derive(Debug, Args)]
 pub struct UpdateArgs {
-    /// an installed extension (default: all of them)
-    #[arg(value_hint = INSTALLED)]
+    /// an installed extension (without one: all of them, as --all)
+    #[arg(value_hint = INSTALLED, conflicts_with = "all")]
     pub name: Option<String>,
+    /// every installed extension in turn, then a summary
+    #[arg(long)]
+    pub all: bool,
     /// answer the consent question yes (for scripts)
     #[arg(long, short = 'y')]
     pub yes: bool,
     /// with --yes, accept this new authority (repeatable)
     #[arg(long, value_name = "AUTHORITY")]
     pub grant: Vec<String>,
+    /// print the summary as JSON (everything else goes to stderr)
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct OutdatedArgs {
+    /// installed extensions (default: all of them)
+    #[arg(value_name = "NAME", value_hint = INSTALLED)]
+    pub names: Vec<String>,
+    /// print JSON
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]

@@ -225,7 +225,11 @@ fn message(e: &clap::Error) -> String {
             let first = |s: String| s.split_whitespace().next().map(|w| bare(w.to_string()));
             let arg = first(text(ContextKind::InvalidArg)).unwrap_or_default();
             let other = first(text(ContextKind::PriorArg)).unwrap_or_default();
-            format!("{arg} cannot be used with {other}")
+            if arg == other {
+                format!("{arg} was given more than once")
+            } else {
+                format!("{arg} cannot be used with {other}")
+            }
         }
         _ => {
             // clap's own first line, without its "error: " prefix.

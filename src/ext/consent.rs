@@ -180,11 +180,11 @@ pub enum Answer {
     NoTerminal,
 }
 
-/// Prints `question [y/N]` and reads the answer: `y`/`yes` in any case is yes,
-/// anything else no. `--yes` answers for the user; without a terminal there
-/// is nobody to ask. An interrupt (see `git::Interrupts`) is a no.
-pub fn ask(question: &str, yes: bool) -> Answer {
-    let mut out = std::io::stdout();
+/// Prints `question [y/N]` on `out` and reads the answer: `y`/`yes` in any
+/// case is yes, anything else no. `--yes` answers for the user; without a
+/// terminal there is nobody to ask. An interrupt (see `git::Interrupts`) is
+/// a no.
+pub fn ask(question: &str, yes: bool, out: &mut dyn Write) -> Answer {
     if INTERRUPTED.load(Ordering::SeqCst) {
         return Answer::No;
     }

@@ -1,4 +1,4 @@
-//! `roost ext install OWNER/REPO [--ref REF] [--yes]`: validate, resolve the
+//! `roost ext install SOURCE [--ref REF] [--yes]`: validate, resolve the
 //! ref to a commit, fetch exactly that commit into a temporary directory, run
 //! every gate, show the consent block, ask, then move it into place and
 //! record it. Nothing of the extension runs.
@@ -20,18 +20,21 @@ pub fn run(a: InstallArgs) -> Result<Exit> {
     if let Some(dir) = a.link {
         return link(&dir, yes);
     }
-    let Some(repo) = a.repo else {
-        return Err(Error::usage(CMD, "missing OWNER/REPO"));
+    let Some(given) = a.repo else {
+        return Err(Error::usage(CMD, "missing SOURCE"));
     };
     let fail = |msg: String| Error::fail(CMD, msg);
-    names::parse_repo(&repo).map_err(fail)?;
+    let names::Source { repo, url } = names::parse_source(&given).map_err(fail)?;
     if let Some(r) = &reference {
         names::check_ref(r).map_err(fail)?;
     }
     let paths = super::writable_paths(CMD)?;
-    let url = super::url_for(&repo);
+    let url = url.unwrap_or_else(|| super::url_for(&repo));
     let shown_ref = reference.clone().unwrap_or_else(|| "HEAD".to_string());
-    let fetched = fetch(&paths, &url, reference.as_deref()).map_err(fail)?;
+    let fetched = fetch(&paths, &url, reference.as_deref()).map_err(|e| match e {
+        FetchError::Remote(failure) => failure.error(CMD),
+        other => fail(other.to_string()),
+    })?;
     let manifest = &fetched.manifest;
     conflicts(
         &store::read_lock(&paths).map_err(fail)?,
@@ -89,7 +92,7 @@ fn agreed(offer: &Offer, paths: &Paths, yes: bool) -> Result<()> {
     }
     println!();
     let refused = |msg: &str| Error::fail(CMD, msg.to_string());
-    match consent::ask("Install?", yes) {
+    match consent::ask("Install?", yes, &mut std::io::stdout()) {
         Answer::Yes => Ok(()),
         Answer::No => Err(refused("not installed")),
         Answer::NoTerminal => Err(refused("not installed: stdin is not a terminal")
@@ -137,17 +140,41 @@ pub struct Fetched {
     _interrupts: git::Interrupts,
 }
 
+/// Why a fetch came to nothing.
+#[derive(Debug)]
+pub enum FetchError {
+    /// The source could not be reached or read, explained.
+    Remote(git::failure::Failure),
+    /// The source, the network or the disk failed.
+    Failed(String),
+    /// What arrived was refused by an install gate.
+    Refused(String),
+}
+
+impl std::fmt::Display for FetchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FetchError::Remote(failure) => f.write_str(&failure.what),
+            FetchError::Failed(why) | FetchError::Refused(why) => f.write_str(why),
+        }
+    }
+}
+
 /// Resolves, fetches and runs every gate on one commit of `url`.
 pub fn fetch(
     paths: &Paths,
     url: &str,
     reference: Option<&str>,
-) -> std::result::Result<Fetched, String> {
+) -> std::result::Result<Fetched, FetchError> {
     let shown = reference.unwrap_or("HEAD");
     let mut remote = git::Remote::new(url);
-    let commit = remote
-        .resolve(reference)
-        .map_err(|e| format!("cannot resolve {shown} at {url}: {e}"))?;
+    let commit = remote.resolve(reference).map_err(|e| {
+        FetchError::Remote(git::failure::explain(
+            &format!("cannot resolve {shown}"),
+            url,
+            &e,
+        ))
+    })?;
     fetch_commit(paths, remote, url, commit)
 }
 
@@ -159,31 +186,35 @@ pub fn fetch_commit(
     remote: git::Remote,
     url: &str,
     commit: gix::ObjectId,
-) -> std::result::Result<Fetched, String> {
+) -> std::result::Result<Fetched, FetchError> {
     let interrupts = git::Interrupts::catch();
     let root = paths.data.join("ext");
     let made = Made::new(&root);
-    let tmp = temp_dir_in(&root)?;
+    let tmp = temp_dir_in(&root).map_err(FetchError::Failed)?;
     let dir = tmp.path().join("clone");
-    let tree = remote
-        .fetch_pinned(commit, &dir)
-        .map_err(|e| format!("cannot fetch {commit} from {url}: {e}"))?;
+    let tree = remote.fetch_pinned(commit, &dir).map_err(|e| {
+        FetchError::Remote(git::failure::explain(
+            &format!("cannot fetch {commit}"),
+            url,
+            &e,
+        ))
+    })?;
     let manifest = checks::check_dir(&dir).map_err(|e| {
-        format!(
+        FetchError::Refused(format!(
             "refusing {url} at {}: {e}",
             super::short(&commit.to_string())
-        )
+        ))
     })?;
-    let recorded = git::tree_leaves(&dir.join(".git"), tree)?;
+    let recorded = git::tree_leaves(&dir.join(".git"), tree).map_err(FetchError::Failed)?;
     let gitlinks = recorded
         .into_iter()
         .filter(|(_, leaf)| leaf.kind == gix::objs::tree::EntryKind::Commit)
         .collect();
-    let (on_disk, _) = hash::hash_dir(&dir, &gitlinks)?;
+    let (on_disk, _) = hash::hash_dir(&dir, &gitlinks).map_err(FetchError::Failed)?;
     if on_disk != tree {
-        return Err(format!(
+        return Err(FetchError::Refused(format!(
             "the files checked out do not hash to the tree of {commit}; refusing rather than installing something else"
-        ));
+        )));
     }
     Ok(Fetched {
         _tmp: tmp,

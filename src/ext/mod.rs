@@ -21,6 +21,7 @@ pub mod lock;
 pub mod manifest;
 pub mod names;
 mod new;
+mod outdated;
 mod remove;
 mod rollback;
 pub mod store;
@@ -57,6 +58,7 @@ pub fn run(verb: Option<ExtVerb>) -> Result<Exit> {
         ExtVerb::List(a) => list::run(a),
         ExtVerb::Info(a) => info::run(a),
         ExtVerb::Verify(a) => verify::run(a),
+        ExtVerb::Outdated(a) => outdated::run(a),
         ExtVerb::Update(a) => update::run(a),
         ExtVerb::Rollback(a) => rollback::run(a),
         ExtVerb::Disable(a) => disable::run(a),
@@ -94,6 +96,32 @@ pub fn url_for(repo: &str) -> String {
     } else {
         format!("{base}/{repo}")
     }
+}
+
+/// Where a pinned entry is fetched from: its recorded source, or for an
+/// entry from before sources were recorded, the base + its OWNER/REPO.
+/// ext.lock is untrusted: what it holds passes the checks typed input does.
+fn recorded_url(pin: &lock::Pin) -> std::result::Result<String, String> {
+    names::check_recorded_repo(&pin.repo).map_err(|e| format!("ext.lock's repo: {e}"))?;
+    match &pin.url {
+        Some(url) => {
+            names::check_recorded_url(url).map_err(|e| format!("ext.lock's url: {e}"))?;
+            Ok(url.clone())
+        }
+        None => {
+            names::parse_repo(&pin.repo).map_err(|e| format!("ext.lock's repo: {e}"))?;
+            Ok(url_for(&pin.repo))
+        }
+    }
+}
+
+/// The ref a pinned entry follows: `None` for the remote's HEAD.
+fn recorded_ref(pin: &lock::Pin) -> std::result::Result<Option<&str>, String> {
+    if pin.git_ref == "HEAD" {
+        return Ok(None);
+    }
+    names::check_ref(&pin.git_ref).map_err(|e| format!("ext.lock's ref: {e}"))?;
+    Ok(Some(&pin.git_ref))
 }
 
 /// A name from the command line or ext.lock that is not a valid extension

@@ -91,7 +91,8 @@ pub fn run(a: RollbackArgs) -> Result<Exit> {
         }
     }
     let from = current.commit.clone();
-    update::show_change(CMD, &paths, &name, &from, &fetched)?;
+    update::show_change(update::Out::stdout(), &paths, &name, &from, &fetched)
+        .map_err(|e| Error::fail(CMD, format!("{name}: {e}")))?;
     print!(
         "{}",
         consent::render(&Offer {

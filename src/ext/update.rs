@@ -1,15 +1,17 @@
-//! `roost ext update [NAME] [--yes]`: re-resolve the recorded ref; when it
-//! moved, fetch the new commit fresh, re-run every install gate, show the
-//! change and ask again. Never runs git inside the installed clone.
+//! `roost ext update [NAME | --all] [--yes] [--json]`: re-resolve the
+//! recorded ref; when it moved, fetch the new commit fresh, re-run every
+//! install gate, show the change and ask again; for every extension in
+//! turn, ending with a summary. Never runs git inside the installed clone.
 
 use super::consent::{self, Answer, Offer, Purpose};
-use super::install::{self, Fetched};
+use super::install::{self, FetchError, Fetched};
 use super::lock::{Entry, Lock, Pin, Source};
 use super::store::{self, Action, Store};
-use super::{diff, git, hash, names};
+use super::{diff, git, hash};
 use crate::cli::model::UpdateArgs;
 use crate::error::{Error, Exit, Result};
 use crate::paths::Paths;
+use serde::Serialize;
 use std::io::{IsTerminal, Write};
 
 const CMD: &str = "ext update";
@@ -19,27 +21,64 @@ pub fn run(a: UpdateArgs) -> Result<Exit> {
     let grants = grants(CMD, a.grant)?;
     let paths = super::writable_paths(CMD)?;
     let lock = store::read_lock(&paths).map_err(|e| Error::fail(CMD, e))?;
+    let one = a.name.is_some();
     let names = super::chosen(CMD, &lock, a.name)?;
-    if names.is_empty() {
+    let out = Out { json: a.json };
+    let ctx = Ctx {
+        paths: &paths,
+        yes,
+        grants: &grants,
+        out,
+    };
+    if one && !a.json {
+        // One extension by name: its own messages, and its error as roost's.
+        let name = &names[0];
+        return match update_one(&ctx, name) {
+            Ok(_) => Ok(Exit::Ok),
+            Err(stop) => Err(stop.error(name)),
+        };
+    }
+    if names.is_empty() && !a.json {
         println!("no extensions installed");
         return Ok(Exit::Ok);
     }
-    let mut failed = None;
+    let mut lines = Vec::new();
     for name in &names {
-        if let Err(e) = update_one(&paths, name, yes, &grants) {
-            failed = Some(e);
-            if names.len() > 1 {
-                if let Some(e) = failed.take() {
-                    e.report();
-                    failed = Some(Error::fail(
-                        CMD,
-                        format!("not every extension was updated ({name} was not)"),
-                    ));
-                }
+        let line = match update_one(&ctx, name) {
+            Ok(done) => done.line(name),
+            Err(stop) => {
+                stop.error(name).report();
+                stop.line(name)
             }
-        }
+        };
+        lines.push(line);
     }
-    failed.map_or(Ok(Exit::Ok), Err)
+    if a.json {
+        println!("{}", crate::untrusted::json(&lines));
+    } else {
+        print!("{}", summary(&lines));
+    }
+    let not: Vec<&str> = lines
+        .iter()
+        .filter(|l| matches!(l.status, Status::Refused | Status::Failed))
+        .map(|l| l.name.as_str())
+        .collect();
+    match not.as_slice() {
+        [] => Ok(Exit::Ok),
+        // Its error is on stderr already.
+        _ if names.len() == 1 => Ok(Exit::Failed),
+        [name] => Err(Error::fail(
+            CMD,
+            format!("not every extension was updated ({name} was not)"),
+        )),
+        many => Err(Error::fail(
+            CMD,
+            format!(
+                "not every extension was updated ({} were not)",
+                many.join(", ")
+            ),
+        )),
+    }
 }
 
 /// `--grant AUTHORITY` (repeatable): the authority a scripted update or
@@ -75,49 +114,271 @@ pub(super) fn readable<'a>(cmd: &'static str, lock: &'a Lock, name: &str) -> Res
     })
 }
 
-fn update_one(paths: &Paths, name: &str, yes: bool, grants: &[String]) -> Result<()> {
-    let fail = |e: String| Error::fail(CMD, e);
-    let lock = store::read_lock(paths).map_err(fail)?;
-    let entry = readable(CMD, &lock, name)?;
+/// Where the story of each update goes: stdout, or stderr when stdout
+/// carries the JSON summary.
+#[derive(Clone, Copy)]
+pub(super) struct Out {
+    json: bool,
+}
+
+impl Out {
+    /// Everything on stdout (one extension, no JSON).
+    pub(super) fn stdout() -> Out {
+        Out { json: false }
+    }
+
+    fn say(self, text: &str) {
+        if self.json {
+            eprint!("{text}");
+        } else {
+            print!("{text}");
+        }
+    }
+
+    fn writer(self) -> Box<dyn Write> {
+        if self.json {
+            Box::new(std::io::stderr())
+        } else {
+            Box::new(std::io::stdout())
+        }
+    }
+}
+
+/// What every extension's update shares.
+struct Ctx<'a> {
+    paths: &'a Paths,
+    yes: bool,
+    grants: &'a [String],
+    out: Out,
+}
+
+/// How one update ended well.
+enum Done {
+    Updated { from: String, to: String },
+    Unchanged { reference: String, commit: String },
+    Linked { dir: String },
+}
+
+/// How one update ended otherwise: refused (a check or the answer said
+/// no), or failed (the record, the source or the disk stood in the way).
+/// Nothing was changed either way.
+struct Stop {
+    refused: bool,
+    why: String,
+    hint: Option<String>,
+    /// The whole chain of causes, for -v.
+    detail: Option<String>,
+}
+
+impl Stop {
+    fn failed(why: impl Into<String>) -> Stop {
+        Stop {
+            refused: false,
+            why: why.into(),
+            hint: None,
+            detail: None,
+        }
+    }
+
+    fn refused(why: impl Into<String>) -> Stop {
+        Stop {
+            refused: true,
+            why: why.into(),
+            hint: None,
+            detail: None,
+        }
+    }
+
+    fn hint(mut self, hint: impl Into<String>) -> Stop {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    /// roost's error for it: `roost ext update: NAME: why`, and the hint.
+    fn error(&self, name: &str) -> Error {
+        self.error_in(CMD, name)
+    }
+
+    /// The same, as command `cmd`'s error.
+    fn error_in(&self, cmd: &'static str, name: &str) -> Error {
+        let mut e = Error::fail(cmd, format!("{name}: {}", self.why));
+        if let Some(detail) = &self.detail {
+            e = e.detail(detail.clone());
+        }
+        match &self.hint {
+            Some(hint) => e.hint(hint.clone()),
+            None => e,
+        }
+    }
+
+    fn line(&self, name: &str) -> Line {
+        Line {
+            name: name.to_string(),
+            status: if self.refused {
+                Status::Refused
+            } else {
+                Status::Failed
+            },
+            from: None,
+            to: None,
+            reason: Some(crate::untrusted::printable(self.why.as_bytes())),
+        }
+    }
+}
+
+impl From<git::failure::Failure> for Stop {
+    fn from(f: git::failure::Failure) -> Stop {
+        let mut stop = Stop::failed(f.what);
+        stop.hint = f.hint;
+        stop.detail = Some(f.detail);
+        stop
+    }
+}
+
+impl From<FetchError> for Stop {
+    fn from(e: FetchError) -> Stop {
+        match e {
+            FetchError::Remote(failure) => Stop::from(failure),
+            FetchError::Failed(why) => Stop::failed(why),
+            FetchError::Refused(why) => Stop::refused(why),
+        }
+    }
+}
+
+impl Done {
+    fn line(&self, name: &str) -> Line {
+        let (status, from, to, reason) = match self {
+            Done::Updated { from, to } => (Status::Updated, Some(from), Some(to), None),
+            Done::Unchanged { reference, commit } => (
+                Status::Unchanged,
+                Some(commit),
+                Some(commit),
+                Some(format!(
+                    "{} is still {}",
+                    crate::untrusted::printable(reference.as_bytes()),
+                    super::short(commit)
+                )),
+            ),
+            Done::Linked { dir } => (
+                Status::Linked,
+                None,
+                None,
+                Some(format!(
+                    "not pinned; edit it in {}",
+                    crate::untrusted::printable(dir.as_bytes())
+                )),
+            ),
+        };
+        Line {
+            name: name.to_string(),
+            status,
+            from: from.cloned(),
+            to: to.cloned(),
+            reason,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+enum Status {
+    Updated,
+    Unchanged,
+    Linked,
+    Refused,
+    Failed,
+}
+
+impl Status {
+    fn word(self) -> &'static str {
+        match self {
+            Status::Updated => "updated",
+            Status::Unchanged => "unchanged",
+            Status::Linked => "linked",
+            Status::Refused => "refused",
+            Status::Failed => "failed",
+        }
+    }
+}
+
+/// One extension in the summary (`update --json` prints a list of them).
+#[derive(Serialize)]
+struct Line {
+    name: String,
+    status: Status,
+    /// The pinned commit before, in full (updated and unchanged only).
+    from: Option<String>,
+    /// The pinned commit after, in full (updated and unchanged only).
+    to: Option<String>,
+    /// Why it was not updated, or what stayed as it was.
+    reason: Option<String>,
+}
+
+/// The text summary: one line per extension, its status and the reason.
+fn summary(lines: &[Line]) -> String {
+    let mut out = String::from("\nsummary:\n");
+    for l in lines {
+        let what = match (l.status, &l.from, &l.to, &l.reason) {
+            (Status::Updated, Some(from), Some(to), _) => {
+                format!("{} -> {}", super::short(from), super::short(to))
+            }
+            (_, _, _, Some(reason)) => reason.clone(),
+            _ => String::new(),
+        };
+        out.push_str(&format!("  {}: {}: {what}\n", l.name, l.status.word()));
+    }
+    out
+}
+
+fn update_one(ctx: &Ctx, name: &str) -> std::result::Result<Done, Stop> {
+    let (paths, out) = (ctx.paths, ctx.out);
+    let lock = store::read_lock(paths).map_err(Stop::failed)?;
+    let slot = lock
+        .get(name)
+        .ok_or_else(|| Stop::failed("it is no longer installed"))?;
+    let entry = slot.typed().map_err(|u| {
+        Stop::failed(format!("its ext.lock entry cannot be read: {}", u.why))
+            .hint(format!("roost ext remove {name}, then install it again"))
+    })?;
     let pin = match &entry.source {
         Source::Pinned(pin) => pin,
         Source::Linked { dir } => {
-            linked(name, dir, entry);
-            return Ok(());
+            linked(out, name, dir, entry);
+            return Ok(Done::Linked { dir: dir.clone() });
         }
     };
     // ext.lock is untrusted: its values pass the same checks as typed ones.
+    // The source is the one it was installed from; ROOST_EXT_GIT_BASE only
+    // shapes new installs (an entry from before sources were recorded has
+    // none, and is fetched from the base + its OWNER/REPO).
     let repo = pin.repo.clone();
-    names::parse_repo(&repo).map_err(|e| fail(format!("{name}: ext.lock's repo: {e}")))?;
+    let url = super::recorded_url(pin).map_err(Stop::failed)?;
+    let reference = super::recorded_ref(pin).map_err(Stop::failed)?;
     let recorded_ref = pin.git_ref.clone();
-    let reference = (recorded_ref != "HEAD").then_some(recorded_ref.as_str());
-    if let Some(r) = reference {
-        names::check_ref(r).map_err(|e| fail(format!("{name}: ext.lock's ref: {e}")))?;
-    }
     let old_commit = pin.commit.clone();
     let old_needs = entry.needs.clone();
-    // The source it was installed from; ROOST_EXT_GIT_BASE only shapes new
-    // installs (an entry from before sources were recorded has none).
-    let url = pin.url.clone().unwrap_or_else(|| super::url_for(&repo));
     let mut remote = git::Remote::new(&url);
     let commit = remote.resolve(reference).map_err(|e| {
-        fail(format!(
-            "{name}: cannot resolve {recorded_ref} at {url}: {e}"
+        Stop::from(git::failure::explain(
+            &format!("cannot resolve {recorded_ref}"),
+            &url,
+            &e,
         ))
     })?;
     if commit == old_commit.as_str() {
-        println!(
-            "{name}: up to date ({} is still {})",
-            recorded_ref, old_commit
-        );
-        return Ok(());
+        out.say(&format!(
+            "{name}: up to date ({recorded_ref} is still {old_commit})\n"
+        ));
+        return Ok(Done::Unchanged {
+            reference: recorded_ref,
+            commit: old_commit,
+        });
     }
-    let fetched = install::fetch_commit(paths, remote, &url, commit)
-        .map_err(|e| fail(format!("{name}: {e}")))?;
+    let fetched = install::fetch_commit(paths, remote, &url, commit)?;
     let manifest = &fetched.manifest;
     if manifest.name != name {
-        return Err(fail(format!(
-            "{name}: the new commit's manifest names it '{}'; refusing a renamed extension",
+        return Err(Stop::refused(format!(
+            "the new commit's manifest names it '{}'; refusing a renamed extension",
             manifest.name
         ))
         .hint(format!(
@@ -127,29 +388,26 @@ fn update_one(paths: &Paths, name: &str, yes: bool, grants: &[String]) -> Result
     let claims = lock.claims();
     for command in &manifest.commands {
         if let Some(owner) = claims.get(command.as_str()).filter(|o| **o != name) {
-            return Err(fail(format!(
-                "{name}: the new commit claims {command}, which the installed extension {owner} holds; nothing was changed"
+            return Err(Stop::refused(format!(
+                "the new commit claims {command}, which the installed extension {owner} holds; nothing was changed"
             )));
         }
     }
-    show_change(CMD, paths, name, &old_commit, &fetched)?;
-    print!(
-        "{}",
-        consent::render(&Offer {
-            source: install::source(&url),
-            reference: &recorded_ref,
-            commit: Some(&fetched.commit),
-            manifest,
-            purpose: Purpose::Update,
-        })
-    );
-    agreed(
-        CMD,
-        name,
+    show_change(out, paths, name, &old_commit, &fetched).map_err(Stop::failed)?;
+    out.say(&consent::render(&Offer {
+        source: install::source(&url),
+        reference: &recorded_ref,
+        commit: Some(&fetched.commit),
+        manifest,
+        purpose: Purpose::Update,
+    }));
+    out.say("\n");
+    agree(
+        out,
         &old_needs,
         manifest,
-        yes,
-        grants,
+        ctx.yes,
+        ctx.grants,
         Purpose::Update,
     )?;
     let new_pin = Pin {
@@ -165,12 +423,18 @@ fn update_one(paths: &Paths, name: &str, yes: bool, grants: &[String]) -> Result
         entry.disabled = current.disabled;
         entry
     })
-    .map_err(fail)?;
-    println!("updated {name}: {} -> {}", old_commit, fetched.commit);
+    .map_err(Stop::failed)?;
+    out.say(&format!(
+        "updated {name}: {} -> {}\n",
+        old_commit, fetched.commit
+    ));
     if disabled {
-        println!("{}", still_disabled(name));
+        out.say(&format!("{}\n", still_disabled(name)));
     }
-    Ok(())
+    Ok(Done::Updated {
+        from: old_commit,
+        to: fetched.commit.clone(),
+    })
 }
 
 /// What update and rollback add when the extension they moved is disabled.
@@ -180,16 +444,14 @@ pub(super) fn still_disabled(name: &str) -> String {
 
 /// Calls out any authority that grew, on its own line just above the
 /// question, and asks. With --yes, grown authority must be granted by name.
-pub(super) fn agreed(
-    cmd: &'static str,
-    name: &str,
+fn agree(
+    out: Out,
     old_needs: &[String],
     manifest: &super::manifest::Manifest,
     yes: bool,
     grants: &[String],
     purpose: Purpose,
-) -> Result<()> {
-    let fail = |e: String| Error::fail(cmd, e);
+) -> std::result::Result<(), Stop> {
     let (not_done, question, flag) = match purpose {
         Purpose::Rollback => ("not rolled back", "Roll back?", "roll back"),
         _ => ("not updated", "Update?", "update"),
@@ -200,26 +462,25 @@ pub(super) fn agreed(
         .filter(|n| !old_needs.contains(n))
         .map(String::as_str)
         .collect();
-    println!();
     if !grown.is_empty() {
         let means = if grown.contains(&"fleet") {
             format!("; with fleet {}", consent::FLEET_MEANS)
         } else {
             String::new()
         };
-        println!(
-            "NOTE: it now asks for more than before: {} (it had: {}){means}",
+        out.say(&format!(
+            "NOTE: it now asks for more than before: {} (it had: {}){means}\n",
             grown.join(", "),
             describe(old_needs)
-        );
+        ));
         let ungranted: Vec<&str> = grown
             .iter()
             .copied()
             .filter(|n| !grants.iter().any(|g| g == n))
             .collect();
         if yes && !ungranted.is_empty() {
-            return Err(fail(format!(
-                "{name}: {not_done}: it asks for {} now, and --yes does not grant new authority",
+            return Err(Stop::refused(format!(
+                "{not_done}: it asks for {} now, and --yes does not grant new authority",
                 ungranted.join(", ")
             ))
             .hint(format!(
@@ -232,22 +493,39 @@ pub(super) fn agreed(
             )));
         }
     }
-    match consent::ask(question, yes) {
+    match consent::ask(question, yes, &mut out.writer()) {
         Answer::Yes => Ok(()),
-        Answer::No => Err(fail(format!("{name}: {not_done}"))),
-        Answer::NoTerminal => Err(fail(format!("{name}: {not_done}: stdin is not a terminal"))
-            .hint(format!(
+        Answer::No => Err(Stop::refused(not_done)),
+        Answer::NoTerminal => Err(
+            Stop::refused(format!("{not_done}: stdin is not a terminal")).hint(format!(
                 "read the change above, then pass --yes to {flag} from a script"
-            ))),
+            )),
+        ),
     }
+}
+
+/// `agree` for a command of its own (rollback), on stdout.
+pub(super) fn agreed(
+    cmd: &'static str,
+    name: &str,
+    old_needs: &[String],
+    manifest: &super::manifest::Manifest,
+    yes: bool,
+    grants: &[String],
+    purpose: Purpose,
+) -> Result<()> {
+    agree(Out::stdout(), old_needs, manifest, yes, grants, purpose)
+        .map_err(|stop| stop.error_in(cmd, name))
 }
 
 /// A linked extension is updated by editing its checkout. Its code is read
 /// at every run, but what it claims and needs was recorded when it was
 /// linked: say so when its manifest now declares otherwise.
-fn linked(name: &str, dir: &str, entry: &Entry) {
+fn linked(out: Out, name: &str, dir: &str, entry: &Entry) {
     let shown = crate::untrusted::printable(dir.as_bytes());
-    println!("{name}: linked to {shown}; a linked extension is updated by editing it there");
+    out.say(&format!(
+        "{name}: linked to {shown}; a linked extension is updated by editing it there\n"
+    ));
     let sorted = |v: &[String]| {
         let mut v = v.to_vec();
         v.sort();
@@ -257,10 +535,10 @@ fn linked(name: &str, dir: &str, entry: &Entry) {
         if sorted(&m.commands) != sorted(&entry.commands)
             || sorted(&m.needs) != sorted(&entry.needs)
         {
-            println!("  its roost-ext.json now declares other commands or needs than were linked;");
-            println!(
-                "  they take effect when it is linked again: roost ext remove {name}, then roost ext install --link {shown}"
-            );
+            out.say(&format!(
+                "  its roost-ext.json now declares other commands or needs than were linked;\n\
+                 \x20 they take effect when it is linked again: roost ext remove {name}, then roost ext install --link {shown}\n"
+            ));
         }
     }
 }
@@ -275,24 +553,21 @@ fn describe(needs: &[String]) -> String {
 
 /// Old and new commit, the changed files and the diff (paged on a terminal).
 pub(super) fn show_change(
-    cmd: &'static str,
+    out: Out,
     paths: &Paths,
     name: &str,
     old_commit: &str,
     fetched: &Fetched,
-) -> Result<()> {
-    let fail = |e: String| Error::fail(cmd, format!("{name}: {e}"));
+) -> std::result::Result<(), String> {
     let installed = paths.ext_clone(name);
     // A clone that went missing is put back by the update: all of it is new.
     let missing = !installed.is_dir();
     let old = if missing {
         git::Leaves::new()
     } else {
-        hash::hash_dir(&installed, &git::Leaves::new())
-            .map_err(fail)?
-            .1
+        hash::hash_dir(&installed, &git::Leaves::new())?.1
     };
-    let (_, new) = hash::hash_dir(&fetched.dir, &git::Leaves::new()).map_err(fail)?;
+    let (_, new) = hash::hash_dir(&fetched.dir, &git::Leaves::new())?;
     let mut text = format!("{name}: {} -> {}\n", old_commit, fetched.commit);
     if missing {
         text.push_str(&format!(
@@ -307,12 +582,16 @@ pub(super) fn show_change(
     text.push('\n');
     text.push_str(&diff::unified(&installed, &old, &fetched.dir, &new));
     text.push('\n');
-    page(&text);
+    page(out, &text);
     Ok(())
 }
 
-/// Through `$PAGER` (split with shell-words) when stdout is a terminal.
-fn page(text: &str) {
+/// Through `$PAGER` (split with shell-words) when stdout is a terminal and
+/// carries the story (not the JSON summary).
+fn page(out: Out, text: &str) {
+    if out.json {
+        return out.say(text);
+    }
     let pager = std::env::var("PAGER").ok().filter(|p| !p.trim().is_empty());
     if let (true, Some(pager)) = (std::io::stdout().is_terminal(), pager) {
         if let Ok(words) = shell_words::split(&pager) {

@@ -935,7 +935,13 @@ fn the_authors_loop_from_new_to_remove_keeps_the_checkout() {
         dir.display()
     );
     assert_eq!(clean(&env.run(["ext", "update", "note"])), want);
-    assert_eq!(clean(&env.run(["ext", "update", "--yes"])), want);
+    assert_eq!(
+        clean(&env.run(["ext", "update", "--yes"])),
+        format!(
+            "{want}\nsummary:\n  note: linked: not pinned; edit it in {}\n",
+            dir.display()
+        )
+    );
     assert_eq!(std::fs::read(lock_file(&env)).unwrap(), lock_before);
 
     // info shows the checkout.

@@ -145,15 +145,7 @@ fn install_refuses_a_malformed_owner_repo_before_touching_network_or_disk() {
     let probe = NetProbe::new(&env);
     let before = snapshot(&env);
     for bad in [
-        "../..",
-        "-x/y",
-        "x/-y",
-        "https://host/o/r",
-        "a b/c",
-        "./..",
-        "o/..",
-        "o/r/x",
-        "o/r;id",
+        "../..", "-x/y", "x/-y", "a b/c", "./..", "o/..", "o/r/x", "o/r;id",
     ] {
         // After `--` nothing is an option: `-x/y` is a malformed name.
         // Without it, a word that starts with '-' is an option, and an
@@ -223,6 +215,163 @@ fn install_refuses_a_malformed_ref_before_touching_network_or_disk() {
     }
     assert!(!probe.marker.exists(), "a refused ref reached the network");
     assert_eq!(snapshot(&env), before);
+}
+
+/// A URL with anything odd in it is refused with one line naming the URL
+/// and what is wrong, before the network (the probe's ssh never runs, even
+/// for ssh URLs) and before the disk.
+#[test]
+fn install_refuses_an_odd_url_before_touching_network_or_disk() {
+    let env = TestEnv::new();
+    let probe = NetProbe::new(&env);
+    let before = snapshot(&env);
+    let cases = [
+        (
+            "https://user:secret@example.invalid/o/r",
+            "credentials in an https URL",
+        ),
+        (
+            "https://token@example.invalid/o/r",
+            "credentials in an https URL",
+        ),
+        (
+            "ssh://git:secret@example.invalid/o/r",
+            "a password in a URL",
+        ),
+        ("ssh://example.invalid/o/r?ref=x", "query or fragment"),
+        ("https://example.invalid/o/r#main", "query or fragment"),
+        ("ssh://example.invalid/o/r%20x", "percent-escapes"),
+        (
+            "ssh://example.invalid/o/r x",
+            "spaces or control characters",
+        ),
+        (
+            "ssh://example.invalid/o/r\x1b[2J",
+            "spaces or control characters",
+        ),
+        ("ssh://example.invalid/o/../r", "may not be \"..\""),
+        ("ssh://-oProxyCommand=touch/o/r", "may not contain '='"),
+        (
+            "ssh://-oProxyCommand/o/r",
+            "the host may not start with '-'",
+        ),
+        ("-oProxyCommand:o/r", "the host may not start with '-'"),
+        (
+            "ssh://-l@example.invalid/o/r",
+            "the user may not start with '-'",
+        ),
+        ("example.invalid:-x/r", "may not start with '-'"),
+        ("ssh://example.invalid/-x/r", "may not start with '-'"),
+        ("https://example.invalid", "no path after the host"),
+        ("file:///srv/git/o/r", "ROOST_EXT_GIT_BASE=file:///DIR/"),
+        (
+            "git://example.invalid/o/r",
+            "the git:// scheme is not accepted",
+        ),
+        (
+            "https://github.com/o/r/tree/main",
+            "https://github.com/OWNER/REPO",
+        ),
+    ];
+    for (bad, why) in cases {
+        let out = probe.install(&env, &["--yes", "--", bad]);
+        let err = refused(&out);
+        assert!(out.stdout.is_empty(), "{bad}: {}", describe(&out));
+        assert_eq!(err.lines().count(), 1, "{bad}: {err}");
+        let shown = bad.replace('\x1b', "\\x1b");
+        assert!(
+            err.starts_with(&format!("roost ext install: \"{shown}\": ")),
+            "{bad}: {err}"
+        );
+        assert!(err.contains(why), "{bad}: {err}");
+    }
+    assert!(!probe.marker.exists(), "a refused URL reached the network");
+    assert_eq!(snapshot(&env), before);
+
+    // The probe works: an ssh URL that passes reaches for the network.
+    let out = probe.install(&env, &["ssh://git@example.invalid/o/r.git", "--yes"]);
+    refused(&out);
+    assert!(
+        probe.marker.exists(),
+        "the probe never ran: {}",
+        describe(&out)
+    );
+}
+
+/// `https://github.com/OWNER/REPO` (with `.git`, a trailing `/`) is
+/// OWNER/REPO: it installs from the base ROOST_EXT_GIT_BASE names, as
+/// OWNER/REPO does, and is recorded the same way.
+#[test]
+fn a_github_url_installs_as_owner_repo_through_the_base() {
+    let env = TestEnv::new();
+    let f = env.simple_ext("owner/roost-note", "note", &["note"], &[]);
+    let out = install(&env, &["https://github.com/owner/roost-note.git/", "--yes"]);
+    let text = succeeded(&out);
+    let url = url_of(&env, "owner/roost-note");
+    assert!(
+        text.starts_with(&block(&url, "HEAD", &f.head(), "roost note", false)),
+        "{text}"
+    );
+    let lock = read_lock(&env);
+    assert_eq!(lock["note"]["repo"], "owner/roost-note");
+    assert_eq!(lock["note"]["url"], url.as_str());
+    assert_eq!(env.ok(["note"]), "note\n");
+}
+
+/// ssh URLs, both forms, install from where they say (here an `ssh` that
+/// runs the remote command on this machine); the name comes from the
+/// manifest, ext.lock records HOST/PATH and the URL fetched, and a later
+/// update goes back to that URL.
+#[test]
+fn ssh_urls_install_from_where_they_say_and_update_from_there() {
+    let remote = |env: &TestEnv| env.path("remote").display().to_string();
+    // REMOTE stands for the directory of the test's bare repositories.
+    let forms = [
+        (
+            "ssh://",
+            "ssh://git@example.invalid/REMOTE/owner/roost-note/",
+        ),
+        ("scp-like", "git@example.invalid:/REMOTE/owner/roost-note"),
+    ];
+    for (form, template) in forms {
+        let env = TestEnv::new();
+        let f = env.simple_ext("owner/roost-note", "jot", &["jot"], &[]);
+        let path = local_ssh_path(&env, ":");
+        let given = template.replace("/REMOTE", &remote(&env));
+        let out = env
+            .roost(["ext", "install", &given, "--yes"])
+            .env("PATH", &path)
+            .env("ROOST_EXT_GIT_BASE", "file:///nowhere/")
+            .output()
+            .unwrap();
+        let text = succeeded(&out);
+        let fetched = given.trim_end_matches('/');
+        assert!(
+            text.starts_with(&format!("  repo      {fetched}\n")),
+            "{form}: {text}"
+        );
+        let lock = read_lock(&env);
+        assert_eq!(
+            lock["jot"]["repo"],
+            format!("example.invalid{}/owner/roost-note", remote(&env)),
+            "{form}"
+        );
+        assert_eq!(lock["jot"]["url"], fetched, "{form}");
+        assert_eq!(lock["jot"]["commit"], f.head(), "{form}");
+        assert_eq!(env.ok(["jot"]), "jot\n", "{form}");
+
+        f.exec("bin/roost-jot", "#!/bin/sh\necho jot v2\n");
+        let two = f.commit("two");
+        let out = env
+            .roost(["ext", "update", "jot", "--yes"])
+            .env("PATH", &path)
+            .output()
+            .unwrap();
+        succeeded(&out);
+        assert_eq!(read_lock(&env)["jot"]["commit"], two, "{form}");
+        assert_eq!(read_lock(&env)["jot"]["url"], fetched, "{form}");
+        assert_eq!(env.ok(["jot"]), "jot v2\n", "{form}");
+    }
 }
 
 #[test]
@@ -1844,4 +1993,40 @@ fn a_commit_no_branch_or_tag_reaches_is_refused_as_not_published() {
         &env,
         &["owner/roost-note", "--ref", &one, "--yes"],
     ));
+}
+
+/// A source that cannot be read is one line saying what happened and one
+/// saying what to do; the whole error only with -v or ROOST_VERBOSE.
+#[test]
+fn a_source_failure_is_one_line_and_a_hint_and_the_chain_only_when_verbose() {
+    let env = TestEnv::new();
+    let base = format!("file://{}/", env.path("nowhere").display());
+    let what = format!(
+        "roost ext install: cannot resolve HEAD at {base}o/r: no repository there (it does not exist, or it is private)\n\
+         check the repository's name; a private one needs ssh keys or git credentials\n"
+    );
+    let quiet = env
+        .roost(["ext", "install", "o/r", "--yes"])
+        .env("ROOST_EXT_GIT_BASE", &base)
+        .output()
+        .unwrap();
+    assert_eq!(exits(&quiet, 1), what);
+    let chain = format!(
+        "roost ext install: the whole error: no repository there ({}/o/r does not exist)\n",
+        env.path("nowhere").display()
+    );
+    for (args, var) in [
+        (&["ext", "install", "-v", "o/r", "--yes"][..], ""),
+        (&["ext", "--verbose", "install", "o/r", "--yes"][..], ""),
+        (&["ext", "install", "o/r", "--yes"][..], "1"),
+    ] {
+        let out = env
+            .roost(args)
+            .env("ROOST_EXT_GIT_BASE", &base)
+            .env("ROOST_VERBOSE", var)
+            .output()
+            .unwrap();
+        assert_eq!(exits(&out, 1), format!("{what}{chain}"), "{args:?} {var:?}");
+    }
+    assert!(!lock_file(&env).exists());
 }

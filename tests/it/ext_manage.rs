@@ -1286,12 +1286,16 @@ fn update_never_passes_the_locks_repo_or_ref_on_as_options() {
     installed(&env, "owner/roost-note", "note", &["note"], &[]);
     let marker = env.path("marker");
     let upload = format!("--upload-pack=touch {}", marker.display());
+    let url = lock(&env)["note"]["url"].as_str().unwrap().to_string();
     for (field, value, why) in [
         ("ref", upload.as_str(), "ext.lock's ref"),
         ("ref", "a..b", "ext.lock's ref"),
         ("repo", "../../etc", "ext.lock's repo"),
         ("repo", "-o/r", "ext.lock's repo"),
         ("repo", "https://example.invalid/o/r", "ext.lock's repo"),
+        ("url", upload.as_str(), "ext.lock's url"),
+        ("url", "ssh://-oProxyCommand=x/o/r", "ext.lock's url"),
+        ("url", "http://example.invalid/o/r", "ext.lock's url"),
     ] {
         edit_lock(&env, |v| v["note"][field] = value.into());
         let before = aged_snapshot(&env, "note");
@@ -1306,6 +1310,7 @@ fn update_never_passes_the_locks_repo_or_ref_on_as_options() {
         edit_lock(&env, |v| {
             v["note"]["ref"] = "HEAD".into();
             v["note"]["repo"] = "owner/roost-note".into();
+            v["note"]["url"] = url.as_str().into();
         });
     }
 }
@@ -1317,6 +1322,7 @@ fn update_without_a_name_updates_each_and_reports_every_refusal() {
     let mark = installed(&env, "owner/roost-mark", "mark", &["mark"], &[]);
     let zed = installed(&env, "owner/roost-zed", "zed", &["zed"], &[]);
     let mark_old = mark.head();
+    let note_old = note.head();
     claim(&mark, "renamed", &["mark"]);
     note.exec("bin/roost-note", "#!/bin/sh\necho 'note v2'\n");
     note.commit("v2");
@@ -1330,7 +1336,18 @@ fn update_without_a_name_updates_each_and_reports_every_refusal() {
     );
     let text = stdout(&out);
     assert!(
-        text.ends_with(&format!("zed: up to date (HEAD is still {})\n", zed.head())),
+        text.ends_with(&format!(
+            "zed: up to date (HEAD is still {zed})\n\
+             \n\
+             summary:\n\
+             \x20 mark: refused: the new commit's manifest names it 'renamed'; refusing a renamed extension\n\
+             \x20 note: updated: {} -> {}\n\
+             \x20 zed: unchanged: HEAD is still {}\n",
+            short(&note_old),
+            short(&note.head()),
+            short(&zed.head()),
+            zed = zed.head(),
+        )),
         "{text}"
     );
     assert_eq!(lock(&env)["note"]["commit"], note.head());

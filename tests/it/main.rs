@@ -16,6 +16,7 @@ mod environment;
 mod ext_author;
 mod ext_install;
 mod ext_manage;
+mod ext_upkeep;
 mod hermetic;
 mod hostile;
 mod injection;

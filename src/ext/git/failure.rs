@@ -8,8 +8,21 @@
 pub struct Failure {
     /// One line: what happened.
     pub what: String,
-    /// One line: what to do.
-    pub hint: String,
+    /// One line: what to do, when there is something to say.
+    pub hint: Option<String>,
+    /// The whole chain, for `-v`.
+    pub detail: String,
+}
+
+impl Failure {
+    /// As command `cmd`'s error: the line, the hint, and the chain for -v.
+    pub fn error(&self, cmd: &'static str) -> crate::error::Error {
+        let e = crate::error::Error::fail(cmd, self.what.clone()).detail(self.detail.clone());
+        match &self.hint {
+            Some(hint) => e.hint(hint.clone()),
+            None => e,
+        }
+    }
 }
 
 /// Explains `chain` (an error and its causes, as gix gave them) from talking
@@ -79,15 +92,24 @@ pub fn explain(doing: &str, url: &str, chain: &str) -> Failure {
             "check the repository's name; a private one needs ssh keys or git credentials"
                 .to_string(),
         )
-    } else {
+    } else if has(&["transport", "io error"]) {
+        // Something else went wrong in the conversation: its innermost cause.
         (
             first_cause(chain),
             "run it again with -v (or ROOST_VERBOSE=1) for the whole error".to_string(),
         )
+    } else {
+        // roost's own words (a refusal, a limit): as they are.
+        return Failure {
+            what: format!("{doing} at {url}: {chain}"),
+            hint: None,
+            detail: chain.to_string(),
+        };
     };
     Failure {
         what: format!("{doing} at {url}: {what}"),
-        hint,
+        hint: Some(hint),
+        detail: chain.to_string(),
     }
 }
 
@@ -139,29 +161,64 @@ mod tests {
     #[test]
     fn each_kind_is_one_line_naming_the_host_and_what_to_do() {
         let cases = [
-            ("https://127.0.0.1:1/o/r", REFUSED, "127.0.0.1:1 could not be reached (connection refused)"),
-            ("ssh://127.0.0.1:1/o/r", SSH_REFUSED, "127.0.0.1:1 could not be reached (connection refused)"),
-            ("https://nonexistent.invalid/o/r", DNS, "nonexistent.invalid could not be found"),
-            ("https://127.0.0.1:8766/o/r", TLS, "a secure (TLS) connection to 127.0.0.1:8766 failed"),
+            (
+                "https://127.0.0.1:1/o/r",
+                REFUSED,
+                "127.0.0.1:1 could not be reached (connection refused)",
+            ),
+            (
+                "ssh://127.0.0.1:1/o/r",
+                SSH_REFUSED,
+                "127.0.0.1:1 could not be reached (connection refused)",
+            ),
+            (
+                "https://nonexistent.invalid/o/r",
+                DNS,
+                "nonexistent.invalid could not be found",
+            ),
+            (
+                "https://127.0.0.1:8766/o/r",
+                TLS,
+                "a secure (TLS) connection to 127.0.0.1:8766 failed",
+            ),
             ("file:///nonexistent/o/r", MISSING, "no repository there"),
-            ("ssh://git@github.com/o/r", DENIED, "github.com refused access: authentication failed"),
+            (
+                "ssh://git@github.com/o/r",
+                DENIED,
+                "github.com refused access: authentication failed",
+            ),
         ];
         for (url, chain, want) in cases {
             let f = explain("cannot resolve HEAD", url, chain);
             assert!(
-                f.what.starts_with(&format!("cannot resolve HEAD at {url}: {want}")),
+                f.what
+                    .starts_with(&format!("cannot resolve HEAD at {url}: {want}")),
                 "{url}: {}",
                 f.what
             );
-            assert!(!f.what.contains('\n') && !f.hint.contains('\n'));
+            assert!(!f.what.contains('\n') && f.hint.is_some());
             assert!(f.what.len() < 160, "{}", f.what);
         }
     }
 
     #[test]
     fn anything_else_keeps_its_innermost_cause_and_points_to_verbose() {
-        let f = explain("cannot fetch", "https://h/o/r", "Transport: something odd: the pack ended early");
-        assert_eq!(f.what, "cannot fetch at https://h/o/r: the pack ended early");
-        assert!(f.hint.contains("-v"));
+        let f = explain(
+            "cannot fetch",
+            "https://h/o/r",
+            "Transport: something odd: the pack ended early",
+        );
+        assert_eq!(
+            f.what,
+            "cannot fetch at https://h/o/r: the pack ended early"
+        );
+        assert!(f.hint.unwrap().contains("-v"));
+        let own = "commit 1234 is not reachable from any branch or tag: refusing";
+        let f = explain("cannot resolve 1234", "https://h/o/r", own);
+        assert_eq!(
+            f.what,
+            format!("cannot resolve 1234 at https://h/o/r: {own}")
+        );
+        assert_eq!(f.hint, None);
     }
 }

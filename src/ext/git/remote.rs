@@ -84,6 +84,13 @@ impl Remote {
             }
             return Ok(commit);
         }
+        self.advertised(reference)
+    }
+
+    /// What the branch or tag REF (default: the remote's HEAD) points to
+    /// now, from the ref listing alone: no object is fetched. Names are
+    /// tried as `resolve` tries them.
+    pub fn advertised(&mut self, reference: Option<&str>) -> Result<ObjectId> {
         let refs = self.refs()?;
         let find = |name: &str| -> Option<ObjectId> {
             refs.iter().find_map(|r| match r {

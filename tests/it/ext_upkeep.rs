@@ -1,0 +1,373 @@
+//! Living with many extensions: `roost ext outdated` (the ref listing
+//! alone, one connection per source, nothing fetched) and `roost ext update
+//! --all` (each in turn, past failures, then a summary), against real bare
+//! repositories reached by file://.
+
+use crate::common::*;
+
+use serde_json::Value;
+use std::ffi::OsStr;
+use std::path::Path;
+
+// ---------------------------------------------------------------- helpers
+
+/// An extension NAME claiming the command NAME, committed, pushed and
+/// installed from owner/roost-NAME.
+fn installed(env: &TestEnv, name: &str, needs: &[&str]) -> Fixture {
+    let repo = format!("owner/roost-{name}");
+    let f = env.simple_ext(&repo, name, &[name], needs);
+    succeeded(&env.run(["ext", "install", &repo, "--yes"]));
+    f
+}
+
+/// A new commit of NAME's repository whose command prints `text`.
+fn bump(f: &Fixture, name: &str, text: &str) -> String {
+    f.exec(
+        &format!("bin/roost-{name}"),
+        &format!("#!/bin/sh\necho {text}\n"),
+    );
+    f.commit(text)
+}
+
+fn lock(env: &TestEnv) -> Value {
+    serde_json::from_slice(&std::fs::read(lock_file(env)).unwrap()).unwrap()
+}
+
+fn short(commit: &str) -> &str {
+    &commit[..7]
+}
+
+/// Makes a source unreachable: its bare repository is moved away.
+fn break_source(f: &Fixture) {
+    let gone = f.bare.with_extension("gone");
+    std::fs::rename(&f.bare, gone).unwrap();
+}
+
+/// A checkout linked with `install --link`: extension `dev`.
+fn linked(env: &TestEnv) -> std::path::PathBuf {
+    let f = env.simple_ext("owner/roost-dev", "dev", &["dev"], &[]);
+    succeeded(&env.run([
+        OsStr::new("ext"),
+        OsStr::new("install"),
+        OsStr::new("--link"),
+        f.work.as_os_str(),
+        OsStr::new("--yes"),
+    ]));
+    f.work.clone()
+}
+
+/// ext.lock and ext.index agree (list warns on stderr when they do not).
+fn lock_and_index_agree(env: &TestEnv) {
+    clean(&env.run(["ext", "list"]));
+}
+
+/// What a `upload_pack_wrapper` logged after each ref listing: the first
+/// four bytes the client sent next. A fetch starts with the length of
+/// `command=fetch` ("0012"); the end of a conversation is a flush ("0000")
+/// or nothing.
+fn after_listing(calls: &Path) -> Vec<String> {
+    std::fs::read_to_string(calls)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.strip_prefix("after:"))
+        .map(String::from)
+        .collect()
+}
+
+// --------------------------------------------------------------- outdated
+
+/// One connection per pinned source, the ref listing alone: no fetch
+/// command is ever sent, so no pack is. A ref that is a full commit id is
+/// not asked about, and nothing on disk changes.
+#[test]
+fn outdated_asks_each_source_once_and_fetches_nothing() {
+    let env = TestEnv::new();
+    let mark = installed(&env, "mark", &[]);
+    let note = installed(&env, "note", &["fleet"]);
+    let old = note.head();
+    let new = bump(&note, "note", "two");
+    let pinned = env.simple_ext("owner/roost-sha", "sha", &["sha"], &[]);
+    let sha = pinned.head();
+    succeeded(&env.run(["ext", "install", "owner/roost-sha", "--ref", &sha, "--yes"]));
+    bump(&pinned, "sha", "later");
+    let before = snapshot(&env);
+
+    let calls = env.path("upload-pack-calls");
+    let path = env.upload_pack_wrapper(
+        &calls,
+        &format!("echo \"after:$next\" >> '{}'", calls.display()),
+    );
+    let out = env
+        .roost(["ext", "outdated"])
+        .env("PATH", &path)
+        .output()
+        .unwrap();
+    assert_eq!(
+        clean(&out),
+        format!(
+            "NAME  PINNED   AVAILABLE  NEEDS\n\
+             mark  {}  unchanged  same\n\
+             note  {}  {}    unknown without a fetch\n\
+             sha   {}  unchanged  same\n\
+             roost ext update note fetches the new commit, shows the diff and what it needs, and asks\n",
+            short(&mark.head()),
+            short(&old),
+            short(&new),
+            short(&sha),
+        )
+    );
+    assert_eq!(
+        upload_pack_runs(&calls),
+        (2, 2),
+        "one connection per source asked"
+    );
+    let after = after_listing(&calls);
+    assert_eq!(after.len(), 2, "{after:?}");
+    assert!(
+        after.iter().all(|next| next.is_empty() || next == "0000"),
+        "something followed the ref listing: {after:?}"
+    );
+    assert_eq!(snapshot(&env), before, "outdated wrote something");
+
+    // JSON: the same, in full; needs_grow is unknown (null) where the ref moved.
+    let v: Value = serde_json::from_str(&clean(&env.run(["ext", "outdated", "--json"]))).unwrap();
+    assert_eq!(v[0]["name"], "mark");
+    assert_eq!(v[0]["status"], "unchanged");
+    assert_eq!(v[0]["needs_grow"], false);
+    assert_eq!(v[1]["name"], "note");
+    assert_eq!(v[1]["status"], "moved");
+    assert_eq!(v[1]["pinned"], old.as_str());
+    assert_eq!(v[1]["available"], new.as_str());
+    assert_eq!(v[1]["needs"], serde_json::json!(["fleet"]));
+    assert_eq!(v[1]["needs_grow"], Value::Null);
+    assert_eq!(v[1]["ref"], "HEAD");
+    assert_eq!(v[2]["ref"], sha.as_str());
+
+    // Names choose (each once); an unknown one is refused before any source is asked.
+    let out = env
+        .roost(["ext", "outdated", "mark", "mark"])
+        .env("PATH", &path)
+        .output()
+        .unwrap();
+    assert_eq!(clean(&out).lines().count(), 2);
+    assert_eq!(upload_pack_runs(&calls).0, 3);
+    let out = env
+        .roost(["ext", "outdated", "mark", "nope"])
+        .env("PATH", &path)
+        .output()
+        .unwrap();
+    assert_refusal(&out, 1, "roost ext outdated: no such extension: nope\n");
+    assert_eq!(upload_pack_runs(&calls).0, 3);
+
+    // The wrapper does see a fetch when there is one: update's.
+    let out = env
+        .roost(["ext", "update", "note", "--yes"])
+        .env("PATH", &path)
+        .output()
+        .unwrap();
+    succeeded(&out);
+    let after = after_listing(&calls);
+    assert_eq!(after.len(), 4, "{after:?}");
+    assert!(
+        after
+            .last()
+            .is_some_and(|next| !next.is_empty() && next != "0000"),
+        "{after:?}"
+    );
+}
+
+/// A source that cannot be reached fails its row and the exit status; the
+/// rest are still checked and listed, and a linked extension is listed as
+/// linked, not checked.
+#[test]
+fn outdated_with_one_unreachable_source_lists_the_rest_and_exits_1() {
+    let env = TestEnv::new();
+    let gone = installed(&env, "gone", &[]);
+    let note = installed(&env, "note", &[]);
+    let dir = linked(&env);
+    break_source(&gone);
+    let out = env.run(["ext", "outdated"]);
+    let err = exits(&out, 1);
+    assert_eq!(
+        stdout(&out),
+        format!(
+            "NAME  PINNED   AVAILABLE  NEEDS\n\
+             dev   linked   -          -  (linked to {}, not checked)\n\
+             gone  {}  failed     -\n\
+             note  {}  unchanged  same\n",
+            dir.display(),
+            short(&gone.head()),
+            short(&note.head()),
+        )
+    );
+    let bare = gone.bare.display();
+    assert_eq!(
+        err,
+        format!(
+            "roost ext outdated: gone: cannot resolve HEAD at file://{bare}: \
+             no repository there ({bare} does not exist)\n"
+        )
+    );
+    let v: Value = serde_json::from_str(&stdout(&env.run(["ext", "outdated", "--json"]))).unwrap();
+    assert_eq!(v[0]["status"], "linked");
+    assert_eq!(v[0]["linked"], dir.display().to_string());
+    assert_eq!(v[1]["status"], "failed");
+    assert!(v[1]["error"]
+        .as_str()
+        .unwrap()
+        .contains("no repository there"));
+    assert_eq!(v[2]["status"], "unchanged");
+}
+
+#[test]
+fn outdated_with_nothing_installed_says_so() {
+    let env = TestEnv::new();
+    assert_eq!(
+        clean(&env.run(["ext", "outdated"])),
+        "no extensions installed\n"
+    );
+    assert_eq!(clean(&env.run(["ext", "outdated", "--json"])), "[]\n");
+}
+
+// ----------------------------------------------------------- update --all
+
+/// Each extension in turn: a broken source fails its own update only, the
+/// others move, a summary names each with the reason, and the exit is 1.
+/// ext.lock and ext.index agree afterwards.
+#[test]
+fn update_all_goes_past_a_broken_source_and_ends_with_a_summary() {
+    let env = TestEnv::new();
+    let gone = installed(&env, "gone", &[]);
+    let note = installed(&env, "note", &[]);
+    let zed = installed(&env, "zed", &[]);
+    let dir = linked(&env);
+    let (note_old, zed_old, gone_old) = (note.head(), zed.head(), gone.head());
+    let note_new = bump(&note, "note", "note-two");
+    bump(&gone, "gone", "gone-two");
+    break_source(&gone);
+
+    let out = env.run(["ext", "update", "--all", "--yes"]);
+    let err = exits(&out, 1);
+    let bare = gone.bare.display();
+    let why = format!(
+        "cannot resolve HEAD at file://{bare}: no repository there ({bare} does not exist)"
+    );
+    assert_eq!(
+        err,
+        format!(
+            "roost ext update: gone: {why}\n\
+             roost ext update: not every extension was updated (gone was not)\n"
+        )
+    );
+    let text = stdout(&out);
+    assert!(
+        text.ends_with(&format!(
+            "\nsummary:\n\
+             \x20 dev: linked: not pinned; edit it in {}\n\
+             \x20 gone: failed: {why}\n\
+             \x20 note: updated: {} -> {}\n\
+             \x20 zed: unchanged: HEAD is still {}\n",
+            dir.display(),
+            short(&note_old),
+            short(&note_new),
+            short(&zed_old),
+        )),
+        "{text}"
+    );
+    let l = lock(&env);
+    assert_eq!(l["note"]["commit"], note_new.as_str());
+    assert_eq!(l["gone"]["commit"], gone_old.as_str());
+    assert_eq!(l["zed"]["commit"], zed_old.as_str());
+    assert_eq!(env.ok(["note"]), "note-two\n");
+    assert_eq!(env.ok(["gone"]), "gone\n");
+    lock_and_index_agree(&env);
+}
+
+/// `--json`: stdout is the summary alone (the diff and the consent block go
+/// to stderr); a grown authority under --yes is refused, named in the
+/// summary, and granted with --grant.
+#[test]
+fn update_all_json_is_the_summary_alone_and_refuses_grown_authority() {
+    let env = TestEnv::new();
+    let note = installed(&env, "note", &[]);
+    let zed = installed(&env, "zed", &[]);
+    let old = note.head();
+    note.manifest("note", &["note"], &["fleet"]);
+    let new = note.commit("wants the fleet");
+
+    let out = env.run(["ext", "update", "--all", "--yes", "--json"]);
+    let err = exits(&out, 1);
+    let v: Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON alone");
+    assert_eq!(v[0]["name"], "note");
+    assert_eq!(v[0]["status"], "refused");
+    assert_eq!(
+        v[0]["reason"],
+        "not updated: it asks for fleet now, and --yes does not grant new authority"
+    );
+    assert_eq!(v[1]["name"], "zed");
+    assert_eq!(v[1]["status"], "unchanged");
+    assert_eq!(v[1]["from"], zed.head().as_str());
+    assert!(err.contains("If you update it, the code"), "{err}");
+    assert!(
+        err.contains("NOTE: it now asks for more than before: fleet"),
+        "{err}"
+    );
+    assert!(
+        err.ends_with("roost ext update: not every extension was updated (note was not)\n"),
+        "{err}"
+    );
+    assert_eq!(lock(&env)["note"]["commit"], old.as_str());
+
+    let out = env.run([
+        "ext", "update", "--all", "--yes", "--grant", "fleet", "--json",
+    ]);
+    exits(&out, 0);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v[0]["status"], "updated");
+    assert_eq!(v[0]["from"], old.as_str());
+    assert_eq!(v[0]["to"], new.as_str());
+    assert_eq!(lock(&env)["note"]["needs"], serde_json::json!(["fleet"]));
+    lock_and_index_agree(&env);
+}
+
+/// Without a terminal and without --yes, each is refused on its own; the
+/// summary says so for each, and nothing changes.
+#[test]
+fn update_all_without_a_terminal_refuses_each_and_changes_nothing() {
+    let env = TestEnv::new();
+    let note = installed(&env, "note", &[]);
+    let mark = installed(&env, "mark", &[]);
+    bump(&note, "note", "note-two");
+    bump(&mark, "mark", "mark-two");
+    let before = snapshot(&env);
+    let out = env.run(["ext", "update", "--all"]);
+    let err = exits(&out, 1);
+    assert!(
+        err.ends_with("roost ext update: not every extension was updated (mark, note were not)\n"),
+        "{err}"
+    );
+    assert!(
+        stdout(&out).ends_with(
+            "\nsummary:\n\
+             \x20 mark: refused: not updated: stdin is not a terminal\n\
+             \x20 note: refused: not updated: stdin is not a terminal\n"
+        ),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(snapshot(&env), before);
+}
+
+#[test]
+fn update_with_a_name_and_all_is_a_usage_error() {
+    let env = TestEnv::new();
+    installed(&env, "note", &[]);
+    let before = snapshot(&env);
+    let out = env.run(["ext", "update", "note", "--all", "--yes"]);
+    let err = exits(&out, 2);
+    assert!(out.stdout.is_empty());
+    assert!(err.starts_with("roost ext update: "), "{err}");
+    assert!(err.contains("cannot be used with"), "{err}");
+    assert!(err.contains("usage: roost ext update"), "{err}");
+    assert_eq!(snapshot(&env), before);
+}
