@@ -564,6 +564,7 @@ mod tests {
             active: true,
             dead: false,
             dead_status: None,
+            pid: None,
             state: String::new(),
             window_name: window.into(),
         }

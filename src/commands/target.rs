@@ -123,6 +123,7 @@ mod tests {
             active,
             dead: false,
             dead_status: None,
+            pid: None,
             state: String::new(),
             window_name: name.into(),
         }

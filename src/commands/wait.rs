@@ -6,18 +6,24 @@
 use super::{target, Ctx};
 use crate::cli::model::WaitArgs;
 use crate::error::{Error, Exit, Result};
-use crate::tmux::state::FINAL;
+use crate::tmux::state::{Woke, FINAL};
 use std::time::{Duration, Instant};
 
 const DEFAULT_SECONDS: u64 = 600;
 /// The longest sleep between two looks.
 const SAFETY: Duration = Duration::from_secs(10);
+/// After the pane's program ended, how long tmux is given to see it, looked
+/// at every `SETTLE_LOOK`.
+const SETTLE: Duration = Duration::from_secs(2);
+const SETTLE_LOOK: Duration = Duration::from_millis(20);
 
 pub fn run(ctx: &Ctx, a: WaitArgs) -> Result<Exit> {
     let (target, seconds) = (a.target, a.seconds.unwrap_or(DEFAULT_SECONDS));
     let pane = target::resolve(ctx, &target)?;
     let who = target::describe(&target, &pane.id);
     let deadline = Instant::now() + Duration::from_secs(seconds);
+    // When the pane's program was seen to end.
+    let mut ended: Option<Instant> = None;
     loop {
         let panes = if ctx.tmux.socket_exists() {
             ctx.tmux.panes().unwrap_or_default()
@@ -50,10 +56,21 @@ pub fn run(ctx: &Ctx, a: WaitArgs) -> Result<Exit> {
                 format!("{who} is still {} after {seconds}s", describe(&now.state)),
             ));
         }
+        // The program has ended and tmux has not yet seen its terminal
+        // close: look again shortly, as no hook may come (tmux 3.3a).
+        if ended.is_some_and(|t| t.elapsed() < SETTLE) {
+            std::thread::sleep(SETTLE_LOOK);
+            continue;
+        }
         let left = deadline.saturating_duration_since(Instant::now());
-        ctx.tmux
-            .sleep_while_unfinished(&pane.id, left.min(SAFETY))
+        let program = if ended.is_none() { now.pid } else { None };
+        let woke = ctx
+            .tmux
+            .sleep_while_unfinished(&pane.id, program, left.min(SAFETY))
             .map_err(|e| ctx.tmux_err(e))?;
+        if woke == Woke::ProgramEnded {
+            ended = Some(Instant::now());
+        }
     }
 }
 

@@ -104,6 +104,8 @@ pub struct Pane {
     pub dead: bool,
     /// The exit status of a dead pane's program, when tmux knows it.
     pub dead_status: Option<i32>,
+    /// The process tmux started in the pane.
+    pub pid: Option<i32>,
     /// `@agent_state`, empty when unstamped.
     pub state: String,
     pub window_name: String,
@@ -125,7 +127,7 @@ pub struct Session {
 }
 
 // The window name goes last so that nothing in it can shift the fields.
-const PANE_FORMAT: &str = "#{pane_id}\t#{window_id}\t#{session_name}\t#{window_index}\t#{pane_index}\t#{pane_active}\t#{pane_dead}\t#{pane_dead_status}\t#{@agent_state}\t#{window_name}";
+const PANE_FORMAT: &str = "#{pane_id}\t#{window_id}\t#{session_name}\t#{window_index}\t#{pane_index}\t#{pane_active}\t#{pane_dead}\t#{pane_dead_status}\t#{pane_pid}\t#{@agent_state}\t#{window_name}";
 
 /// The longest argument roost hands tmux: the client packs a command's
 /// arguments into one 16 KiB message and refuses anything longer.
@@ -555,7 +557,7 @@ pub struct ServerStart {
 }
 
 fn parse_pane(line: &str) -> Option<Pane> {
-    let mut f = line.splitn(10, '\t');
+    let mut f = line.splitn(11, '\t');
     Some(Pane {
         id: f.next()?.to_string(),
         window_id: f.next()?.to_string(),
@@ -565,6 +567,7 @@ fn parse_pane(line: &str) -> Option<Pane> {
         active: f.next()? == "1",
         dead: f.next()? == "1",
         dead_status: f.next()?.parse().ok(),
+        pid: f.next()?.parse().ok(),
         state: f.next()?.to_string(),
         window_name: f.next()?.to_string(),
     })
@@ -666,11 +669,12 @@ mod tests {
 
     #[test]
     fn pane_lines_keep_tabs_in_window_names() {
-        let p = parse_pane("%3\t@2\tmain\t1\t0\t1\t0\t\tworking\tname\twith tab").unwrap();
+        let p = parse_pane("%3\t@2\tmain\t1\t0\t1\t0\t\t4242\tworking\tname\twith tab").unwrap();
         assert_eq!(p.window_name, "name\twith tab");
         assert_eq!(p.address(), "main:1.0");
         assert!(p.active && !p.dead);
-        let gone = parse_pane("%4\t@3\tmain\t2\t0\t1\t1\t3\t\tbob").unwrap();
+        assert_eq!((p.pid, p.state.as_str()), (Some(4242), "working"));
+        let gone = parse_pane("%4\t@3\tmain\t2\t0\t1\t1\t3\t4243\t\tbob").unwrap();
         assert!(gone.dead);
         assert_eq!(gone.dead_status, Some(3));
     }

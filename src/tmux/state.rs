@@ -3,12 +3,16 @@
 //! command, a pane whose program ends signals it from a hook, and a waiter
 //! sleeps in `wait-for` on that channel, entered only if, at that moment in
 //! the server, the pane is still unfinished (so no change between a look and
-//! the sleep is missed).
+//! the sleep is missed). The sleep also ends when the pane's program does,
+//! which the kernel tells the waiter directly.
 
 use super::{not_started, Tmux, TmuxResult};
+use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
+use nix::sys::signal::{kill, Signal};
 use nix::sys::wait::{waitid, Id, WaitPidFlag};
+use nix::unistd::Pid;
+use std::os::fd::{AsFd, FromRawFd, OwnedFd};
 use std::process::Stdio;
-use std::sync::mpsc;
 use std::time::Duration;
 
 /// The pane option holding the state.
@@ -48,10 +52,14 @@ fn unfinished() -> String {
     format!("#{{?pane_dead,0,{inner}}}")
 }
 
-/// Whether the sleep ended because something happened, or `limit` passed.
+/// Why a sleep ended.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Woke {
+    /// The channel was signalled, or the pane was finished or gone already.
     Signalled,
+    /// The pane's program ended (seen by the kernel, not by tmux).
+    ProgramEnded,
+    /// `limit` passed.
     TimedOut,
 }
 
@@ -77,7 +85,17 @@ impl Tmux {
     /// Sleeps until `pane`'s channel is signalled, returning at once when
     /// the pane is already finished or gone, and after `limit` at the
     /// latest. One tmux client sleeps in the server meanwhile; nothing polls.
-    pub fn sleep_while_unfinished(&self, pane: &str, limit: Duration) -> TmuxResult<Woke> {
+    ///
+    /// With `program` (the pane's process id), the sleep also ends when that
+    /// process ends: tmux 3.3a can lose the signal that tells it its child
+    /// ended, and then closes the pane without running pane-died, so its
+    /// waiters would hear nothing.
+    pub fn sleep_while_unfinished(
+        &self,
+        pane: &str,
+        program: Option<i32>,
+        limit: Duration,
+    ) -> TmuxResult<Woke> {
         let wait = format!("wait-for {}", channel(pane));
         let mut child = self
             .command()
@@ -87,24 +105,54 @@ impl Tmux {
             .stderr(Stdio::null())
             .spawn()
             .map_err(not_started)?;
-        let pid = nix::unistd::Pid::from_raw(child.id() as i32);
-        // A thread waits for the client to end without reaping it, so the
-        // pid stays the client's until this thread has decided.
-        let (tx, rx) = mpsc::channel::<()>();
+        let pid = Pid::from_raw(child.id() as i32);
+        // A thread waits for the client to end without reaping it (so the
+        // pid stays the client's until this thread has decided), then
+        // closes the pipe's writer: its reader is what the poll below sees.
+        let (ended, ends) = std::io::pipe().map_err(not_started)?;
         let watcher = std::thread::spawn(move || {
             let flags = WaitPidFlag::WEXITED | WaitPidFlag::WNOWAIT;
             while let Err(nix::errno::Errno::EINTR) = waitid(Id::Pid(pid), flags) {}
-            drop(tx);
+            drop(ends);
         });
-        let woke = match rx.recv_timeout(limit) {
-            Err(mpsc::RecvTimeoutError::Timeout) => {
-                let _ = nix::sys::signal::kill(pid, nix::sys::signal::SIGTERM);
-                Woke::TimedOut
+        let program = program.and_then(process_fd);
+        let mut fds = vec![PollFd::new(ended.as_fd(), PollFlags::POLLIN)];
+        if let Some(fd) = &program {
+            fds.push(PollFd::new(fd.as_fd(), PollFlags::POLLIN));
+        }
+        let until = std::time::Instant::now() + limit;
+        let woke = loop {
+            let left = until.saturating_duration_since(std::time::Instant::now());
+            let timeout = PollTimeout::try_from(left).unwrap_or(PollTimeout::MAX);
+            match poll(&mut fds, timeout) {
+                Err(nix::errno::Errno::EINTR) => continue,
+                Ok(0) | Err(_) => break Woke::TimedOut,
+                Ok(_) => {}
             }
-            _ => Woke::Signalled,
+            let ready = |fd: &PollFd| fd.revents().is_some_and(|r| !r.is_empty());
+            if ready(&fds[0]) {
+                break Woke::Signalled;
+            }
+            if fds.get(1).is_some_and(ready) {
+                break Woke::ProgramEnded;
+            }
         };
+        if woke != Woke::Signalled {
+            let _ = kill(pid, Signal::SIGTERM);
+        }
         let _ = watcher.join();
         let _ = child.wait();
         Ok(woke)
     }
+}
+
+/// A descriptor that becomes readable when process `pid` ends (Linux 5.3
+/// and later; None elsewhere, or when there is no such process).
+fn process_fd(pid: i32) -> Option<OwnedFd> {
+    // SAFETY: pidfd_open takes a pid and flags and returns a new descriptor
+    // or -1; nothing is borrowed.
+    let fd = unsafe { nix::libc::syscall(nix::libc::SYS_pidfd_open, pid, 0) };
+    let fd = i32::try_from(fd).ok().filter(|fd| *fd >= 0)?;
+    // SAFETY: the descriptor was just opened and is owned by nobody else.
+    Some(unsafe { OwnedFd::from_raw_fd(fd) })
 }
