@@ -270,6 +270,26 @@ fn extensions(r: &mut Report, paths: &crate::paths::Paths) {
                 &format!("roost ext verify {name} names the files"),
             );
         }
+        source_tools(r, name, pin);
+    }
+}
+
+/// Whether the program the entry's recorded source needs (git's
+/// upload-pack for file://, ssh for ssh://) is on PATH: the extension runs
+/// without it, but update, outdated and rollback cannot reach its source.
+fn source_tools(r: &mut Report, name: &str, pin: &crate::ext::lock::Pin) {
+    let Some(url) = &pin.url else { return };
+    let Ok(parsed) = gix::url::parse(gix::bstr::BStr::new(url.as_bytes())) else {
+        return;
+    };
+    if let (Some((_, what)), Some(_)) = (
+        crate::ext::git::needs(&parsed),
+        crate::ext::git::missing_program(&parsed),
+    ) {
+        r.note(&format!(
+            "extension {name}: its source {} needs {what}, which is not on PATH: install {what} before update, outdated or rollback",
+            crate::untrusted::printable(url.as_bytes())
+        ));
     }
 }
 

@@ -405,6 +405,28 @@ fn doctor_says_which_tools_and_locale_roost_has() {
     );
 }
 
+#[test]
+fn doctor_says_when_an_installed_extensions_source_needs_a_missing_tool() {
+    let env = TestEnv::new();
+    env.simple_ext("owner/roost-note", "note", &["note"], &[]);
+    env.ok(["ext", "install", "owner/roost-note", "--yes"]);
+    let path = path_with_only(&env, &["sh", "tmux"]);
+    let out = env.roost(["doctor"]).env("PATH", &path).output().unwrap();
+    let text = stdout(&out);
+    let source = format!("file://{}/owner/roost-note", env.path("remote").display());
+    assert!(
+        text.contains(&format!(
+            "ok    extension note: ok (matches the tree pinned at install)\n\
+             note  extension note: its source {source} needs git, which is not on PATH: \
+             install git before update, outdated or rollback\n"
+        )),
+        "{text}"
+    );
+    // The command itself still runs without git.
+    let out = env.roost(["note"]).env("PATH", &path).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+}
+
 // ---- XDG base directories -------------------------------------------------------
 
 /// An empty or relative XDG variable means its default under HOME (the XDG
