@@ -170,7 +170,7 @@ pub fn fetch(
     let mut remote = git::Remote::new(url);
     let commit = remote.resolve(reference).map_err(|e| {
         FetchError::Remote(git::failure::explain(
-            &format!("cannot resolve {shown}"),
+            &format!("cannot resolve {shown} at"),
             url,
             &e,
         ))
@@ -194,7 +194,7 @@ pub fn fetch_commit(
     let dir = tmp.path().join("clone");
     let tree = remote.fetch_pinned(commit, &dir).map_err(|e| {
         FetchError::Remote(git::failure::explain(
-            &format!("cannot fetch {commit}"),
+            &format!("cannot fetch {commit} from"),
             url,
             &e,
         ))

@@ -144,8 +144,8 @@ fn check(lock: &Lock, name: &str) -> Row {
             .advertised(reference)
             .map(|id| id.to_string())
             .map_err(|e| {
-                let f = git::failure::explain(&format!("cannot resolve {shown}"), &url, &e);
-                let hint = f.hint.map(|h| format!(" ({h})")).unwrap_or_default();
+                let f = git::failure::explain(&format!("cannot resolve {shown} at"), &url, &e);
+                let hint = f.hint.map(|h| format!("; {h}")).unwrap_or_default();
                 if crate::error::verbose() {
                     format!("{}{hint}; the whole error: {}", f.what, f.detail)
                 } else {

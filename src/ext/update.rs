@@ -360,7 +360,7 @@ fn update_one(ctx: &Ctx, name: &str) -> std::result::Result<Done, Stop> {
     let mut remote = git::Remote::new(&url);
     let commit = remote.resolve(reference).map_err(|e| {
         Stop::from(git::failure::explain(
-            &format!("cannot resolve {recorded_ref}"),
+            &format!("cannot resolve {recorded_ref} at"),
             &url,
             &e,
         ))

@@ -182,7 +182,7 @@ fn an_unknown_verb_gets_a_suggestion_from_the_verbs() {
         .stdout("")
         .stderr(
             "roost ext: unknown verb 'instal'; did you mean 'install'?\n\
-             usage: roost ext [VERB [ARGS...]]\n",
+             usage: roost ext [--verbose] [VERB [ARGS...]]\n",
         );
 }
 

@@ -1,5 +1,5 @@
-//! `roost ext install` against real bare repositories reached by file://
-//!: validation before the network, pinning, fetching
+//! `roost ext install` against real bare repositories reached by file://:
+//! validation before the network, pinning, fetching
 //! with nothing of the repository run, the gates, the consent block and the
 //! question, conflicts, network trouble, concurrent installs.
 
@@ -1515,8 +1515,65 @@ fn a_failure_after_the_move_undoes_the_install_but_keeps_existing_state() {
 
 // ------------------------------------------------------- 8. network trouble
 
+/// `roost ARGS` with stdin, stdout and stderr on a terminal (a pty made by
+/// util-linux `script`); everything the terminal received, as bytes.
+fn on_a_terminal(env: &TestEnv, args: &str) -> Option<Vec<u8>> {
+    if !on_path("script") {
+        skip_without("util-linux script(1) is not installed");
+        return None;
+    }
+    let mut cmd = Command::new("script");
+    cmd.args(["-qefc", &format!("'{ROOST}' {args}"), "/dev/null"])
+        .env_clear()
+        .envs(env.vars())
+        .current_dir(env.path("work"))
+        .stdin(Stdio::null());
+    let out = bounded(cmd, Duration::from_secs(30)).out;
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    Some(out.stdout)
+}
+
 #[test]
-fn a_missing_repository_is_one_line_naming_the_url() {
+fn on_a_terminal_install_shows_its_progress_on_one_line_then_takes_it_away() {
+    let env = TestEnv::new();
+    note_repo(&env).commit("first");
+    let Some(seen) = on_a_terminal(&env, "ext install owner/roost-note --yes") else {
+        return;
+    };
+    let seen = String::from_utf8_lossy(&seen).into_owned();
+    let url = format!("file://{}/owner/roost-note", env.path("remote").display());
+    // Each step rewrites the one line; nothing else is printed meanwhile.
+    let steps: Vec<&str> = seen.split("\r\x1b[K").filter(|s| !s.is_empty()).collect();
+    let (last, drawn) = steps.split_last().unwrap();
+    let want = [
+        format!("roost: connecting to {url}"),
+        "roost: HEAD is ".to_string(),
+        "roost: received ".to_string(),
+        "roost: checking out 2 files".to_string(),
+    ];
+    let mut at = 0;
+    for step in drawn {
+        assert!(
+            !step.contains('\n'),
+            "a progress step spans lines: {step:?}"
+        );
+        if at < want.len() && step.starts_with(&want[at]) {
+            at += 1;
+        }
+    }
+    assert_eq!(at, want.len(), "steps missing from {drawn:?}");
+    // The line is gone before the block and the result are printed.
+    assert!(last.starts_with("  repo      file://"), "{last:?}");
+    assert!(last.contains("installed note"), "{last:?}");
+    // Piped, the same install prints not one byte of it.
+    env.ok(["ext", "remove", "note"]);
+    let out = install(&env, &["owner/roost-note", "--yes"]);
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("connecting"));
+    assert!(!out.stderr.contains(&b'\r'));
+}
+
+#[test]
+fn a_missing_repository_is_one_line_naming_the_url_and_a_hint() {
     let env = TestEnv::new();
     let before = snapshot(&env);
     let mut cmd = env.roost(["ext", "install", "owner/roost-note", "--yes"]);
@@ -1526,7 +1583,8 @@ fn a_missing_repository_is_one_line_naming_the_url() {
     assert_eq!(
         err,
         "roost ext install: cannot resolve HEAD at file:///nonexistent/owner/roost-note: \
-         no repository there (/nonexistent/owner/roost-note does not exist)\n"
+         no repository there (/nonexistent/owner/roost-note does not exist)\n\
+         check the path\n"
     );
     assert!(took < Duration::from_secs(10));
     assert!(out.stdout.is_empty());
@@ -1541,12 +1599,11 @@ fn an_unreachable_ssh_host_is_one_line_naming_the_url_and_never_prompts() {
     cmd.env("ROOST_EXT_GIT_BASE", "ssh://127.0.0.1:1/");
     let Run { out, took, .. } = bounded(cmd, Duration::from_secs(10));
     let err = refused(&out);
-    assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(
-        err.starts_with(
-            "roost ext install: cannot resolve HEAD at ssh://127.0.0.1:1/owner/roost-note: "
-        ),
-        "{err}"
+    assert_eq!(
+        err,
+        "roost ext install: cannot resolve HEAD at ssh://127.0.0.1:1/owner/roost-note: \
+         127.0.0.1:1 could not be reached (connection refused)\n\
+         check your connection, a proxy or firewall, and the address, then try again\n"
     );
     assert!(took < Duration::from_secs(10));
     assert!(out.stdout.is_empty());
@@ -1616,12 +1673,13 @@ fn a_server_that_never_answers_is_given_up_on_in_bounded_time() {
     cmd.env("ROOST_EXT_GIT_BASE", &base);
     let out = bounded(cmd, Duration::from_secs(50)).out;
     let err = refused(&out);
-    assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(
-        err.starts_with(&format!(
-            "roost ext install: cannot resolve HEAD at {base}owner/roost-note: "
-        )),
-        "{err}"
+    assert_eq!(
+        err,
+        format!(
+            "roost ext install: cannot resolve HEAD at {base}owner/roost-note: \
+             127.0.0.1:{port} could not be reached (timed out)\n\
+             check your connection, a proxy or firewall, and the address, then try again\n"
+        )
     );
     assert_eq!(snapshot(&env), before);
 }
@@ -1744,7 +1802,7 @@ fn https_refuses_an_untrusted_certificate_and_talks_tls_with_a_trusted_one() {
         return;
     };
     let before = snapshot(&env);
-    let install = |trust: Option<&Path>| {
+    let install = |trust: Option<&Path>, verbose: bool| {
         let mut cmd = env.roost(["ext", "install", "owner/roost-note", "--yes"]);
         cmd.env("ROOST_EXT_GIT_BASE", &base)
             .env_remove("SSL_CERT_DIR");
@@ -1752,12 +1810,24 @@ fn https_refuses_an_untrusted_certificate_and_talks_tls_with_a_trusted_one() {
             Some(ca) => cmd.env("SSL_CERT_FILE", ca),
             None => cmd.env_remove("SSL_CERT_FILE"),
         };
+        if verbose {
+            cmd.env("ROOST_VERBOSE", "1");
+        }
         refused(&bounded(cmd, Duration::from_secs(30)).out)
     };
+    let host = base.trim_start_matches("https://").trim_end_matches('/');
     let prefix = format!("roost ext install: cannot resolve HEAD at {base}owner/roost-note: ");
-    // Signed by nobody the system trusts: refused at the handshake.
-    let err = install(None);
-    assert_eq!(err.lines().count(), 1, "{err}");
+    // Signed by nobody the system trusts: refused at the handshake, in one
+    // line and a hint; the cause itself only when asked for.
+    let err = install(None, false);
+    assert_eq!(
+        err,
+        format!(
+            "{prefix}a secure (TLS) connection to {host} failed\n\
+             check the system's certificates and clock, and that the address is an https git server\n"
+        )
+    );
+    let err = install(None, true);
     assert!(err.starts_with(&prefix), "{err}");
     assert!(
         err.contains("invalid peer certificate: UnknownIssuer"),
@@ -1765,8 +1835,8 @@ fn https_refuses_an_untrusted_certificate_and_talks_tls_with_a_trusted_one() {
     );
     // Trusted through SSL_CERT_FILE: TLS completes, and what fails is that
     // the server does not speak git.
-    let err = install(Some(&ca));
-    assert_eq!(err.lines().count(), 1, "{err}");
+    let err = install(Some(&ca), false);
+    assert_eq!(err.lines().count(), 2, "{err}");
     assert!(err.starts_with(&prefix), "{err}");
     assert!(!err.contains("certificate"), "{err}");
     assert!(err.contains("'dumb' protocol is not supported"), "{err}");
@@ -1826,8 +1896,9 @@ fn a_host_that_wants_credentials_is_refused_without_asking() {
     assert_eq!(
         err,
         "roost ext install: cannot resolve HEAD at ssh://example.invalid/owner/roost-note: \
-         the remote asks for authentication, and roost never asks you for credentials \
-         (ssh runs in batch mode: it needs a key it can use without asking)\n"
+         example.invalid refused access: authentication failed\n\
+         set up ssh keys or git credentials for it (roost never asks for a password); \
+         a private repository needs them\n"
     );
     assert_eq!(snapshot(&env), before);
 }
@@ -2002,8 +2073,9 @@ fn a_source_failure_is_one_line_and_a_hint_and_the_chain_only_when_verbose() {
     let env = TestEnv::new();
     let base = format!("file://{}/", env.path("nowhere").display());
     let what = format!(
-        "roost ext install: cannot resolve HEAD at {base}o/r: no repository there (it does not exist, or it is private)\n\
-         check the repository's name; a private one needs ssh keys or git credentials\n"
+        "roost ext install: cannot resolve HEAD at {base}o/r: no repository there ({}/o/r does not exist)\n\
+         check the path\n",
+        env.path("nowhere").display()
     );
     let quiet = env
         .roost(["ext", "install", "o/r", "--yes"])

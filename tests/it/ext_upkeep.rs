@@ -205,7 +205,7 @@ fn outdated_with_one_unreachable_source_lists_the_rest_and_exits_1() {
         err,
         format!(
             "roost ext outdated: gone: cannot resolve HEAD at file://{bare}: \
-             no repository there ({bare} does not exist)\n"
+             no repository there ({bare} does not exist); check the path\n"
         )
     );
     let v: Value = serde_json::from_str(&stdout(&env.run(["ext", "outdated", "--json"]))).unwrap();
@@ -256,6 +256,7 @@ fn update_all_goes_past_a_broken_source_and_ends_with_a_summary() {
         err,
         format!(
             "roost ext update: gone: {why}\n\
+             check the path\n\
              roost ext update: not every extension was updated (gone was not)\n"
         )
     );

@@ -265,9 +265,11 @@ fn a_hidden_prompt_of_the_terminal_gets_its_line_once() {
     env.wait_for_screen(&pane, "password:");
     let out = env.run(["send", "secret", "hunter2"]);
     assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
-    let ok = wait_until(Duration::from_secs(10), || got.exists());
-    assert!(ok);
-    assert_eq!(std::fs::read_to_string(&got).unwrap(), "hunter2|\n");
+    // The shell makes the file before printf fills it: wait for the line.
+    let line = || std::fs::read_to_string(&got).unwrap_or_default();
+    let ok = wait_until(Duration::from_secs(10), || line().ends_with('\n'));
+    assert!(ok, "nothing read: {:?}", line());
+    assert_eq!(line(), "hunter2|\n");
 }
 
 #[test]

@@ -26,7 +26,8 @@ impl Failure {
 }
 
 /// Explains `chain` (an error and its causes, as gix gave them) from talking
-/// to `url`; `doing` says what roost was doing ("cannot resolve HEAD").
+/// to `url`; `doing` says what roost was doing, up to the URL ("cannot
+/// resolve HEAD at", "cannot fetch 1234 from").
 pub fn explain(doing: &str, url: &str, chain: &str) -> Failure {
     let host = host(url);
     let text = chain.to_ascii_lowercase();
@@ -80,6 +81,9 @@ pub fn explain(doing: &str, url: &str, chain: &str) -> Failure {
             "set up ssh keys or git credentials for it (roost never asks for a password); a private repository needs them"
                 .to_string(),
         )
+    } else if url.starts_with("file://") && has(&["no repository there"]) {
+        // A local path: roost's own words already name it exactly.
+        (first_cause(chain), "check the path".to_string())
     } else if has(&[
         "404",
         "not found",
@@ -101,13 +105,13 @@ pub fn explain(doing: &str, url: &str, chain: &str) -> Failure {
     } else {
         // roost's own words (a refusal, a limit): as they are.
         return Failure {
-            what: format!("{doing} at {url}: {chain}"),
+            what: format!("{doing} {url}: {chain}"),
             hint: None,
             detail: chain.to_string(),
         };
     };
     Failure {
-        what: format!("{doing} at {url}: {what}"),
+        what: format!("{doing} {url}: {what}"),
         hint: Some(hint),
         detail: chain.to_string(),
     }
@@ -155,6 +159,7 @@ mod tests {
     const SSH_REFUSED: &str = "Transport handshake failed: An IO error occurred when talking to the server: ssh: connect to host 127.0.0.1 port 1: Connection refused";
     const DNS: &str = "Transport handshake failed: An IO error occurred when talking to the server: error sending request for url (https://nonexistent.invalid/o/r/info/refs?service=git-upload-pack): client error (Connect): dns error: error resolving DNS: failed to lookup address information: Name or service not known";
     const TLS: &str = "Transport handshake failed: An IO error occurred when talking to the server: error sending request for url (https://127.0.0.1:8766/o/r/info/refs?service=git-upload-pack): client error (Connect): invalid peer certificate: Other(OtherError(CaUsedAsEndEntity))";
+    const NOT_FOUND: &str = "Transport handshake failed: An IO error occurred when talking to the server: Received HTTP status 404";
     const MISSING: &str = "no repository there (/nonexistent/o/r does not exist)";
     const DENIED: &str = "Transport handshake failed: An IO error occurred when talking to the server: git@github.com: Permission denied (publickey).";
 
@@ -181,7 +186,16 @@ mod tests {
                 TLS,
                 "a secure (TLS) connection to 127.0.0.1:8766 failed",
             ),
-            ("file:///nonexistent/o/r", MISSING, "no repository there"),
+            (
+                "https://github.com/o/r",
+                NOT_FOUND,
+                "no repository there (it does not exist, or it is private)",
+            ),
+            (
+                "file:///nonexistent/o/r",
+                MISSING,
+                "no repository there (/nonexistent/o/r does not exist)",
+            ),
             (
                 "ssh://git@github.com/o/r",
                 DENIED,
@@ -189,7 +203,7 @@ mod tests {
             ),
         ];
         for (url, chain, want) in cases {
-            let f = explain("cannot resolve HEAD", url, chain);
+            let f = explain("cannot resolve HEAD at", url, chain);
             assert!(
                 f.what
                     .starts_with(&format!("cannot resolve HEAD at {url}: {want}")),
@@ -204,7 +218,7 @@ mod tests {
     #[test]
     fn anything_else_keeps_its_innermost_cause_and_points_to_verbose() {
         let f = explain(
-            "cannot fetch",
+            "cannot fetch at",
             "https://h/o/r",
             "Transport: something odd: the pack ended early",
         );
@@ -214,7 +228,7 @@ mod tests {
         );
         assert!(f.hint.unwrap().contains("-v"));
         let own = "commit 1234 is not reachable from any branch or tag: refusing";
-        let f = explain("cannot resolve 1234", "https://h/o/r", own);
+        let f = explain("cannot resolve 1234 at", "https://h/o/r", own);
         assert_eq!(
             f.what,
             format!("cannot resolve 1234 at https://h/o/r: {own}")

@@ -42,6 +42,7 @@ impl Network {
     pub(super) fn begin() -> Network {
         // Fails only when a provider is already installed: that one serves.
         let _ = rustls::crypto::ring::default_provider().install_default();
+        super::progress::prepare();
         Network {
             _pipes: PipeErrors::new(),
             _stderr: StderrFilter::begin(),
@@ -95,8 +96,21 @@ impl Drop for StderrFilter {
 /// one is dropped as it arrives (never held), and the cut is said.
 const MAX_STDERR_LINE: usize = 4096;
 
-fn copy_printable(from: std::io::PipeReader, mut to: std::fs::File) {
-    copy_lines(std::io::BufReader::new(from), &mut to);
+fn copy_printable(from: std::io::PipeReader, to: std::fs::File) {
+    copy_lines(std::io::BufReader::new(from), &mut AfterProgress(to));
+}
+
+/// A remote's line starts where the progress line was, not after it.
+struct AfterProgress(std::fs::File);
+
+impl std::io::Write for AfterProgress {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        super::progress::clear();
+        self.0.write(buf)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
 }
 
 /// Copies `from` to `to` a line at a time through `untrusted::printable`,

@@ -133,6 +133,7 @@ impl std::io::BufRead for Bounded<'_> {
 
     fn consume(&mut self, n: usize) {
         self.read += n as u64;
+        super::progress::bytes(self.read);
         self.inner.consume(n);
     }
 }

@@ -9,6 +9,7 @@
 pub mod failure;
 mod guard;
 pub mod limits;
+pub mod progress;
 mod remote;
 
 pub use guard::{Interrupts, INTERRUPTED};

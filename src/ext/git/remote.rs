@@ -4,8 +4,8 @@
 //! Nothing of the repository is executed.
 
 use super::guard::{Network, INTERRUPTED};
-use super::limits;
 use super::{chain, io, Result};
+use super::{limits, progress};
 use gix::bstr::{BString, ByteSlice};
 use gix::protocol::fetch::negotiate;
 use gix::protocol::handshake::Ref;
@@ -59,6 +59,14 @@ struct Live {
     _network: Network,
 }
 
+/// The progress line goes with the conversation, before anything else is
+/// printed.
+impl Drop for Remote {
+    fn drop(&mut self) {
+        progress::clear();
+    }
+}
+
 impl Remote {
     pub fn new(url: &str) -> Remote {
         Remote {
@@ -91,6 +99,16 @@ impl Remote {
     /// now, from the ref listing alone: no object is fetched. Names are
     /// tried as `resolve` tries them.
     pub fn advertised(&mut self, reference: Option<&str>) -> Result<ObjectId> {
+        let found = self.look_up(reference)?;
+        progress::step(&format!(
+            "{} is {}",
+            reference.unwrap_or("HEAD"),
+            &found.to_string()[..12]
+        ));
+        Ok(found)
+    }
+
+    fn look_up(&mut self, reference: Option<&str>) -> Result<ObjectId> {
         let refs = self.refs()?;
         let find = |name: &str| -> Option<ObjectId> {
             refs.iter().find_map(|r| match r {
@@ -153,6 +171,9 @@ impl Remote {
         if tips.is_empty() {
             return Ok(false);
         }
+        progress::step(&format!(
+            "looking for {commit} in the history of every branch and tag"
+        ));
         let tmp = tempfile::tempdir().map_err(|e| io("cannot make a temporary directory", e))?;
         gix::create::into(tmp.path(), gix::create::Kind::Bare, Default::default())
             .map_err(|e| chain(&e))?;
@@ -262,6 +283,7 @@ impl Remote {
 
 /// Reaches `url` and greets it, never prompting for credentials.
 fn connect(url: &str) -> Result<Live> {
+    progress::step(&format!("connecting to {url}"));
     let network = Network::begin();
     let parsed = gix::url::parse(url.as_bytes().as_bstr()).map_err(|e| chain(&e))?;
     use gix::url::Scheme;
@@ -463,6 +485,7 @@ impl Live {
                 .map_err(gix::Error::from_error)?;
                 received.keep = written.keep_path;
                 received.objects = written.index.num_objects as usize;
+                progress::step(&format!("received {} objects", received.objects));
                 Ok(true)
             },
             gix::progress::Discard,
@@ -546,6 +569,7 @@ fn check_out(repo: &gix::Repository, commit: ObjectId) -> Result<ObjectId> {
     std::fs::write(repo.git_dir().join("HEAD"), format!("{commit}\n"))
         .map_err(|e| io("cannot write HEAD", e))?;
     let mut index = repo.index_from_tree(&tree).map_err(|e| chain(&e))?;
+    progress::step(&format!("checking out {} files", index.entries().len()));
     let mut options = repo
         .checkout_options(gix::worktree::stack::state::attributes::Source::IdMapping)
         .map_err(|e| chain(&e))?;
