@@ -8,6 +8,7 @@ use crate::common::*;
 use serde_json::Value;
 use std::ffi::OsStr;
 use std::path::Path;
+use std::time::Duration;
 
 // ---------------------------------------------------------------- helpers
 
@@ -74,6 +75,17 @@ fn after_listing(calls: &Path) -> Vec<String> {
         .collect()
 }
 
+/// The wrapper's log once every run begun has said what followed its
+/// listing and ended: a wrapper shell may outlive the roost that hung up on
+/// it by a moment, so its last lines are waited for (ten seconds at most).
+fn settled(calls: &Path) -> ((usize, usize), Vec<String>) {
+    wait_until(Duration::from_secs(10), || {
+        let (start, end) = upload_pack_runs(calls);
+        start == end && after_listing(calls).len() == start
+    });
+    (upload_pack_runs(calls), after_listing(calls))
+}
+
 // --------------------------------------------------------------- outdated
 
 /// One connection per pinned source, the ref listing alone: no fetch
@@ -116,12 +128,8 @@ fn outdated_asks_each_source_once_and_fetches_nothing() {
             short(&sha),
         )
     );
-    assert_eq!(
-        upload_pack_runs(&calls),
-        (2, 2),
-        "one connection per source asked"
-    );
-    let after = after_listing(&calls);
+    let (runs, after) = settled(&calls);
+    assert_eq!(runs, (2, 2), "one connection per source asked");
     assert_eq!(after.len(), 2, "{after:?}");
     assert!(
         after.iter().all(|next| next.is_empty() || next == "0000"),
@@ -166,7 +174,7 @@ fn outdated_asks_each_source_once_and_fetches_nothing() {
         .output()
         .unwrap();
     succeeded(&out);
-    let after = after_listing(&calls);
+    let (_, after) = settled(&calls);
     assert_eq!(after.len(), 4, "{after:?}");
     assert!(
         after
@@ -371,4 +379,59 @@ fn update_with_a_name_and_all_is_a_usage_error() {
     assert!(err.contains("cannot be used with"), "{err}");
     assert!(err.contains("usage: roost ext update"), "{err}");
     assert_eq!(snapshot(&env), before);
+}
+
+/// On a terminal, `--all` asks about each in turn and reads one answer per
+/// question: yes moves mark, no keeps note's pin, and the summary says which.
+/// Progress shows while each remote is reached, on its own line.
+#[test]
+fn update_all_on_a_terminal_asks_about_each_in_turn() {
+    if !on_path("script") {
+        return skip_without("util-linux script(1) is not installed");
+    }
+    let env = TestEnv::new();
+    let mark = installed(&env, "mark", &[]);
+    let note = installed(&env, "note", &[]);
+    let (mark_old, note_old) = (mark.head(), note.head());
+    let mark_new = bump(&mark, "mark", "mark-two");
+    bump(&note, "note", "note-two");
+    // script(1) gives roost a terminal on stdin, stdout and stderr; both
+    // answers are typed ahead, as a quick user might.
+    let mut child = std::process::Command::new("script")
+        .args(["-qec", &format!("{ROOST} ext update --all"), "/dev/null"])
+        .env_clear()
+        .envs(env.vars())
+        .current_dir(env.path("work"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(b"y\nn\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let seen = String::from_utf8_lossy(&out.stdout).replace('\r', "");
+    assert_eq!(out.status.code(), Some(1), "{seen}");
+    assert_eq!(seen.matches("Update? [y/N] ").count(), 2, "{seen}");
+    assert!(
+        seen.contains("\x1b[Kroost: connecting to file://"),
+        "{seen}"
+    );
+    assert!(
+        seen.ends_with(&format!(
+            "\nsummary:\n\
+             \x20 mark: updated: {} -> {}\n\
+             \x20 note: refused: not updated\n\
+             roost ext update: not every extension was updated (note was not)\n",
+            short(&mark_old),
+            short(&mark_new),
+        )),
+        "{seen}"
+    );
+    let l = lock(&env);
+    assert_eq!(l["mark"]["commit"], mark_new.as_str());
+    assert_eq!(l["note"]["commit"], note_old.as_str());
+    assert_eq!(env.ok(["mark"]), "mark-two\n");
+    assert_eq!(env.ok(["note"]), "note\n");
+    lock_and_index_agree(&env);
 }
