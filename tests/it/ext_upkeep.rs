@@ -435,3 +435,50 @@ fn update_all_on_a_terminal_asks_about_each_in_turn() {
     assert_eq!(env.ok(["note"]), "note\n");
     lock_and_index_agree(&env);
 }
+
+/// `outdated` and `rollback` reach their remotes with the same progress line
+/// as install and update on a terminal, taken away before their own output.
+#[test]
+fn outdated_and_rollback_show_progress_on_a_terminal() {
+    if !on_path("script") {
+        return skip_without("util-linux script(1) is not installed");
+    }
+    let env = TestEnv::new();
+    let mark = installed(&env, "mark", &[]);
+    let old = mark.head();
+    let new = bump(&mark, "mark", "mark-two");
+    let seen = |args: &str| {
+        let out = std::process::Command::new("script")
+            .args(["-qec", &format!("{ROOST} {args}"), "/dev/null"])
+            .env_clear()
+            .envs(env.vars())
+            .current_dir(env.path("work"))
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).replace('\r', "");
+        assert_eq!(out.status.code(), Some(0), "{text}");
+        text
+    };
+    let url = format!("file://{}", mark.bare.display());
+    let text = seen("ext outdated");
+    assert!(
+        text.starts_with(&format!("\x1b[Kroost: connecting to {url}")),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "\x1b[KNAME  PINNED   AVAILABLE  NEEDS\nmark  {}  {}",
+            short(&old),
+            short(&new)
+        )),
+        "{text}"
+    );
+    succeeded(&env.run(["ext", "update", "mark", "--yes"]));
+    let text = seen("ext rollback mark --yes");
+    assert!(
+        text.starts_with(&format!("\x1b[Kroost: connecting to {url}")),
+        "{text}"
+    );
+    assert_eq!(lock(&env)["mark"]["commit"], old.as_str());
+}
