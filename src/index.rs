@@ -272,6 +272,21 @@ pub fn valid_name(name: &[u8]) -> bool {
             .all(|b| matches!(b, b'a'..=b'z' | b'0'..=b'9' | b'-'))
 }
 
+/// Words the name grammar refuses, one for each way to break it; the
+/// manifest's tests refuse the same ones.
+#[cfg(test)]
+pub(crate) const NOT_NAMES: [&str; 9] = [
+    "",
+    "Note",
+    "2note",
+    "-x",
+    "../x",
+    "a/b",
+    "a b",
+    "a_b",
+    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+];
+
 #[cfg(test)]
 mod name_tests {
     #[test]
@@ -279,17 +294,8 @@ mod name_tests {
         for ok in ["a", "note", "git-2", &"a".repeat(32)] {
             assert!(super::valid_name(ok.as_bytes()), "{ok}");
         }
-        for bad in [
-            "",
-            "Note",
-            "2note",
-            "-x",
-            "../x",
-            "a/b",
-            "a b",
-            "a_b",
-            &"a".repeat(33),
-        ] {
+        assert_eq!(super::NOT_NAMES[8].len(), 33);
+        for bad in super::NOT_NAMES {
             assert!(!super::valid_name(bad.as_bytes()), "{bad}");
         }
     }

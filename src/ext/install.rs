@@ -36,28 +36,14 @@ pub fn run(a: InstallArgs) -> Result<Exit> {
         other => fail(other.to_string()),
     })?;
     let manifest = &fetched.manifest;
-    conflicts(
-        &store::read_lock(&paths).map_err(fail)?,
+    let offer = Offer {
+        source: source(&url),
+        reference: &shown_ref,
+        commit: Some(&fetched.commit),
         manifest,
-        &paths,
-        true,
-    )?;
-
-    agreed(
-        &Offer {
-            source: source(&url),
-            reference: &shown_ref,
-            commit: Some(&fetched.commit),
-            manifest,
-            purpose: consent::Purpose::Install,
-        },
-        &paths,
-        yes,
-    )?;
-
-    let store = Store::open(&paths).map_err(fail)?;
-    let mut lock = store.load().map_err(fail)?;
-    conflicts(&lock, manifest, &paths, true)?;
+        purpose: consent::Purpose::Install,
+    };
+    let (store, mut lock) = agreed(&offer, &paths, yes, true)?;
     let entry = entry_for(
         manifest,
         Source::Pinned(Pin {
@@ -69,23 +55,30 @@ pub fn run(a: InstallArgs) -> Result<Exit> {
         }),
     );
     let state = commit(&store, &mut lock, &fetched.dir, manifest, entry).map_err(fail)?;
-    let claims: Vec<String> = manifest
-        .commands
-        .iter()
-        .map(|c| format!("roost {c}"))
-        .collect();
     println!(
         "installed {} at {}: {}",
         manifest.name,
         fetched.commit,
-        claims.join(", ")
+        claimed(manifest)
     );
     println!("its data directory: {}", state.display());
     Ok(Exit::Ok)
 }
 
-/// Shows the consent block and asks; anything but yes refuses the install.
-fn agreed(offer: &Offer, paths: &Paths, yes: bool) -> Result<()> {
+/// Checks the offer against what is installed, shows the consent block and
+/// asks (anything but yes refuses the install), then takes the lock and
+/// checks again, since another install may have landed meanwhile. Returns
+/// the store, still locked, and the lock file as read under it. `clone` as
+/// for `conflicts`.
+fn agreed(offer: &Offer, paths: &Paths, yes: bool, clone: bool) -> Result<(Store, Lock)> {
+    let fail = |msg: String| Error::fail(CMD, msg);
+    let manifest = offer.manifest;
+    conflicts(
+        &store::read_lock(paths).map_err(fail)?,
+        manifest,
+        paths,
+        clone,
+    )?;
     print!("{}", consent::render(offer));
     if let Some(note) = inherited(paths, &offer.manifest.name) {
         print!("\n{note}");
@@ -93,11 +86,27 @@ fn agreed(offer: &Offer, paths: &Paths, yes: bool) -> Result<()> {
     println!();
     let refused = |msg: &str| Error::fail(CMD, msg.to_string());
     match consent::ask("Install?", yes, &mut std::io::stdout()) {
-        Answer::Yes => Ok(()),
-        Answer::No => Err(refused("not installed")),
-        Answer::NoTerminal => Err(refused("not installed: stdin is not a terminal")
-            .hint("read the block above, then pass --yes to install from a script")),
+        Answer::Yes => {}
+        Answer::No => return Err(refused("not installed")),
+        Answer::NoTerminal => {
+            return Err(refused("not installed: stdin is not a terminal")
+                .hint("read the block above, then pass --yes to install from a script"))
+        }
     }
+    let store = Store::open(paths).map_err(fail)?;
+    let lock = store.load().map_err(fail)?;
+    conflicts(&lock, manifest, paths, clone)?;
+    Ok((store, lock))
+}
+
+/// `roost CMD, roost CMD2`: what the manifest claims, as users type it.
+fn claimed(manifest: &Manifest) -> String {
+    let claims: Vec<String> = manifest
+        .commands
+        .iter()
+        .map(|c| format!("roost {c}"))
+        .collect();
+    claims.join(", ")
 }
 
 /// When NAME's data directory is already there (kept by an earlier
@@ -295,26 +304,14 @@ fn link(dir: &std::path::Path, yes: bool) -> Result<Exit> {
         )));
     };
     let manifest = checks::check_dir(&dir).map_err(|e| fail(format!("refusing {shown}: {e}")))?;
-    conflicts(
-        &store::read_lock(&paths).map_err(fail)?,
-        &manifest,
-        &paths,
-        false,
-    )?;
-    agreed(
-        &Offer {
-            source: shown.to_string(),
-            reference: "",
-            commit: None,
-            manifest: &manifest,
-            purpose: consent::Purpose::Install,
-        },
-        &paths,
-        yes,
-    )?;
-    let store = Store::open(&paths).map_err(fail)?;
-    let mut lock = store.load().map_err(fail)?;
-    conflicts(&lock, &manifest, &paths, false)?;
+    let offer = Offer {
+        source: shown.to_string(),
+        reference: "",
+        commit: None,
+        manifest: &manifest,
+        purpose: consent::Purpose::Install,
+    };
+    let (store, mut lock) = agreed(&offer, &paths, yes, false)?;
     let state = paths.ext_state(&manifest.name);
     let state_existed = state.exists();
     let entry = entry_for(
@@ -335,12 +332,11 @@ fn link(dir: &std::path::Path, yes: bool) -> Result<Exit> {
         }
         return Err(fail(format!("{e}; nothing was installed")));
     }
-    let claims: Vec<String> = manifest
-        .commands
-        .iter()
-        .map(|c| format!("roost {c}"))
-        .collect();
-    println!("linked {} to {shown}: {}", manifest.name, claims.join(", "));
+    println!(
+        "linked {} to {shown}: {}",
+        manifest.name,
+        claimed(&manifest)
+    );
     println!(
         "edits there take effect at once; its data directory: {}",
         state.display()

@@ -523,17 +523,7 @@ mod tests {
             refusal(r#"{"name":7,"contract":1,"commands":["note"]}"#),
             "field \"name\" must be a string, not a number"
         );
-        for bad in [
-            "",
-            "Note",
-            "2note",
-            "-x",
-            "../x",
-            "a/b",
-            "a b",
-            "a_b",
-            &"a".repeat(33),
-        ] {
+        for bad in crate::index::NOT_NAMES {
             let err = refusal(&format!(
                 r#"{{"name":"{bad}","contract":1,"commands":["note"]}}"#
             ));

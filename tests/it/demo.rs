@@ -152,9 +152,7 @@ fn demo_installs_runs_verifies_and_removes_the_example_extension() {
 fn demo_refuses_arguments() {
     let env = TestEnv::new();
     let out = env.run(["demo", "now"]);
-    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
-    assert!(out.stdout.is_empty());
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = quiet(&out, 2);
     assert!(
         err.starts_with("roost demo: unexpected argument 'now'\n"),
         "{err}"

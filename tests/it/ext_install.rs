@@ -137,6 +137,28 @@ impl NetProbe {
             .output()
             .unwrap()
     }
+
+    /// Nothing reached for the network, and nothing changed on disk since
+    /// `before`, though every input of `what` was tried.
+    fn untouched(&self, env: &TestEnv, before: &[(PathBuf, u32, Vec<u8>)], what: &str) {
+        assert!(
+            !self.marker.exists(),
+            "a refused {what} reached the network"
+        );
+        assert_eq!(snapshot(env), before, "a refused {what} wrote something");
+    }
+
+    /// The probe works: installing ARGS, which pass validation, does reach
+    /// for the network (and fails there).
+    fn reached_by(&self, env: &TestEnv, args: &[&str]) {
+        let out = self.install(env, args);
+        refused(&out);
+        assert!(
+            self.marker.exists(),
+            "the probe never ran: {}",
+            describe(&out)
+        );
+    }
 }
 
 #[test]
@@ -170,20 +192,8 @@ fn install_refuses_a_malformed_owner_repo_before_touching_network_or_disk() {
             );
         }
     }
-    assert!(
-        !probe.marker.exists(),
-        "a refused input reached the network"
-    );
-    assert_eq!(snapshot(&env), before);
-
-    // The probe works: a valid input does reach for the network.
-    let out = probe.install(&env, &["owner/roost-note", "--yes"]);
-    refused(&out);
-    assert!(
-        probe.marker.exists(),
-        "the probe never ran: {}",
-        describe(&out)
-    );
+    probe.untouched(&env, &before, "input");
+    probe.reached_by(&env, &["owner/roost-note", "--yes"]);
 }
 
 #[test]
@@ -213,8 +223,7 @@ fn install_refuses_a_malformed_ref_before_touching_network_or_disk() {
             );
         }
     }
-    assert!(!probe.marker.exists(), "a refused ref reached the network");
-    assert_eq!(snapshot(&env), before);
+    probe.untouched(&env, &before, "ref");
 }
 
 /// A URL with anything odd in it is refused with one line naming the URL
@@ -285,17 +294,9 @@ fn install_refuses_an_odd_url_before_touching_network_or_disk() {
         );
         assert!(err.contains(why), "{bad}: {err}");
     }
-    assert!(!probe.marker.exists(), "a refused URL reached the network");
-    assert_eq!(snapshot(&env), before);
-
-    // The probe works: an ssh URL that passes reaches for the network.
-    let out = probe.install(&env, &["ssh://git@example.invalid/o/r.git", "--yes"]);
-    refused(&out);
-    assert!(
-        probe.marker.exists(),
-        "the probe never ran: {}",
-        describe(&out)
-    );
+    probe.untouched(&env, &before, "URL");
+    // An ssh URL that passes reaches for the network.
+    probe.reached_by(&env, &["ssh://git@example.invalid/o/r.git", "--yes"]);
 }
 
 /// `https://github.com/OWNER/REPO` (with `.git`, a trailing `/`) is
@@ -1515,32 +1516,14 @@ fn a_failure_after_the_move_undoes_the_install_but_keeps_existing_state() {
 
 // ------------------------------------------------------- 8. network trouble
 
-/// `roost ARGS` with stdin, stdout and stderr on a terminal (a pty made by
-/// util-linux `script`); everything the terminal received, as bytes.
-fn on_a_terminal(env: &TestEnv, args: &str) -> Option<Vec<u8>> {
-    if !on_path("script") {
-        skip_without("util-linux script(1) is not installed");
-        return None;
-    }
-    let mut cmd = Command::new("script");
-    cmd.args(["-qefc", &format!("'{ROOST}' {args}"), "/dev/null"])
-        .env_clear()
-        .envs(env.vars())
-        .current_dir(env.path("work"))
-        .stdin(Stdio::null());
-    let out = bounded(cmd, Duration::from_secs(30)).out;
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
-    Some(out.stdout)
-}
-
 #[test]
 fn on_a_terminal_install_shows_its_progress_on_one_line_then_takes_it_away() {
     let env = TestEnv::new();
     note_repo(&env).commit("first");
-    let Some(seen) = on_a_terminal(&env, "ext install owner/roost-note --yes") else {
+    let Some(out) = env.on_a_terminal("ext install owner/roost-note --yes", b"") else {
         return;
     };
-    let seen = String::from_utf8_lossy(&seen).into_owned();
+    let seen = succeeded(&out);
     let url = format!("file://{}/owner/roost-note", env.path("remote").display());
     // Each step rewrites the one line; nothing else is printed meanwhile.
     let steps: Vec<&str> = seen.split("\r\x1b[K").filter(|s| !s.is_empty()).collect();

@@ -955,22 +955,11 @@ fn update_prompt_on_a_terminal_follows_the_grown_authority_line_and_no_keeps_the
     f.manifest("note", &["note"], &["fleet"]);
     f.commit("now wants the fleet");
     let before = aged_snapshot(&env, "note");
-    // script(1) gives roost a terminal on stdin and stdout.
-    let mut child = Command::new("script")
-        .args(["-qec", &format!("{ROOST} ext update note"), "/dev/null"])
-        .env_clear()
-        .envs(env.vars())
-        .current_dir(env.path("work"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child.stdin.take().unwrap().write_all(b"n\n").unwrap();
-    let out = child.wait_with_output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout).replace('\r', "");
-    assert!(!text.contains("panicked"), "{text}");
+    let Some(out) = env.on_a_terminal("ext update note", b"n\n") else {
+        return;
+    };
+    exits(&out, 1);
+    let text = stdout(&out).replace('\r', "");
     assert_eq!(line_above(&text, "Update? [y/N] "), GROWN, "{text}");
     assert!(
         text.contains("roost ext update: note: not updated\n"),

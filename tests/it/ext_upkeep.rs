@@ -386,32 +386,18 @@ fn update_with_a_name_and_all_is_a_usage_error() {
 /// Progress shows while each remote is reached, on its own line.
 #[test]
 fn update_all_on_a_terminal_asks_about_each_in_turn() {
-    if !on_path("script") {
-        return skip_without("util-linux script(1) is not installed");
-    }
     let env = TestEnv::new();
     let mark = installed(&env, "mark", &[]);
     let note = installed(&env, "note", &[]);
     let (mark_old, note_old) = (mark.head(), note.head());
     let mark_new = bump(&mark, "mark", "mark-two");
     bump(&note, "note", "note-two");
-    // script(1) gives roost a terminal on stdin, stdout and stderr; both
-    // answers are typed ahead, as a quick user might.
-    let mut child = std::process::Command::new("script")
-        .args(["-qec", &format!("{ROOST} ext update --all"), "/dev/null"])
-        .env_clear()
-        .envs(env.vars())
-        .current_dir(env.path("work"))
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child.stdin.take().unwrap().write_all(b"y\nn\n").unwrap();
-    let out = child.wait_with_output().unwrap();
-    let seen = String::from_utf8_lossy(&out.stdout).replace('\r', "");
-    assert_eq!(out.status.code(), Some(1), "{seen}");
+    // Both answers are typed ahead, as a quick user might.
+    let Some(out) = env.on_a_terminal("ext update --all", b"y\nn\n") else {
+        return;
+    };
+    exits(&out, 1);
+    let seen = stdout(&out).replace('\r', "");
     assert_eq!(seen.matches("Update? [y/N] ").count(), 2, "{seen}");
     assert!(
         seen.contains("\x1b[Kroost: connecting to file://"),
@@ -440,28 +426,18 @@ fn update_all_on_a_terminal_asks_about_each_in_turn() {
 /// as install and update on a terminal, taken away before their own output.
 #[test]
 fn outdated_and_rollback_show_progress_on_a_terminal() {
-    if !on_path("script") {
-        return skip_without("util-linux script(1) is not installed");
-    }
     let env = TestEnv::new();
     let mark = installed(&env, "mark", &[]);
     let old = mark.head();
     let new = bump(&mark, "mark", "mark-two");
     let seen = |args: &str| {
-        let out = std::process::Command::new("script")
-            .args(["-qec", &format!("{ROOST} {args}"), "/dev/null"])
-            .env_clear()
-            .envs(env.vars())
-            .current_dir(env.path("work"))
-            .stdin(std::process::Stdio::null())
-            .output()
-            .unwrap();
-        let text = String::from_utf8_lossy(&out.stdout).replace('\r', "");
-        assert_eq!(out.status.code(), Some(0), "{text}");
-        text
+        env.on_a_terminal(args, b"")
+            .map(|out| succeeded(&out).replace('\r', ""))
     };
     let url = format!("file://{}", mark.bare.display());
-    let text = seen("ext outdated");
+    let Some(text) = seen("ext outdated") else {
+        return;
+    };
     assert!(
         text.starts_with(&format!("\x1b[Kroost: connecting to {url}")),
         "{text}"
@@ -475,7 +451,7 @@ fn outdated_and_rollback_show_progress_on_a_terminal() {
         "{text}"
     );
     succeeded(&env.run(["ext", "update", "mark", "--yes"]));
-    let text = seen("ext rollback mark --yes");
+    let text = seen("ext rollback mark --yes").unwrap();
     assert!(
         text.starts_with(&format!("\x1b[Kroost: connecting to {url}")),
         "{text}"

@@ -89,50 +89,61 @@ fn with_manifest_field(env: &TestEnv, field: &str, value: &str) -> Fixture {
 
 // -------------------------------------------------------------- manifest
 
-#[test]
-fn manifest_description_with_controls_is_refused_naming_the_field() {
+/// Installing with the manifest's FIELD set to controls is refused, naming
+/// the field and printing none of them; nothing is recorded.
+fn refused_with_controls_in(field: &str) {
     let env = TestEnv::new();
-    with_manifest_field(&env, "description", EVIL);
+    with_manifest_field(&env, field, EVIL);
     let out = install(&env, "owner/roost-note");
     assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
-    assert_neutralised(&out, "field \"description\" contains a control character");
+    assert_neutralised(
+        &out,
+        &format!("field \"{field}\" contains a control character"),
+    );
     assert!(!lock_file(&env).exists());
+}
+
+/// With the manifest's FIELD set to VALUE the install goes ahead, and the
+/// consent block shows VALUE as SHOWN.
+fn installed_showing(field: &str, value: &str, shown: &str) {
+    let env = TestEnv::new();
+    with_manifest_field(&env, field, value);
+    let out = install(&env, "owner/roost-note");
+    assert!(out.status.success(), "{}", describe(&out));
+    assert_neutralised(&out, shown);
+}
+
+#[test]
+fn manifest_description_with_controls_is_refused_naming_the_field() {
+    refused_with_controls_in("description");
 }
 
 #[test]
 fn manifest_description_bidi_is_escaped_in_the_consent_block() {
-    let env = TestEnv::new();
-    with_manifest_field(&env, "description", "about \u{202e}txt.exe");
-    let out = install(&env, "owner/roost-note");
-    assert!(out.status.success(), "{}", describe(&out));
-    assert_neutralised(&out, "about \\u{202e}txt.exe");
+    installed_showing(
+        "description",
+        "about \u{202e}txt.exe",
+        "about \\u{202e}txt.exe",
+    );
 }
 
 #[test]
 fn manifest_roost_range_with_controls_is_refused_naming_the_field() {
-    let env = TestEnv::new();
-    with_manifest_field(&env, "roost", EVIL);
-    let out = install(&env, "owner/roost-note");
-    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
-    assert_neutralised(&out, "field \"roost\" contains a control character");
+    refused_with_controls_in("roost");
 }
 
 #[test]
 fn manifest_roost_range_with_a_line_separator_cannot_forge_a_row() {
-    let env = TestEnv::new();
-    with_manifest_field(&env, "roost", ">=0.1.0 <9.0.0\u{2028}  needs     none");
-    let out = install(&env, "owner/roost-note");
-    assert!(out.status.success(), "{}", describe(&out));
-    assert_neutralised(&out, ">=0.1.0 <9.0.0\\u{2028}  needs     none");
+    installed_showing(
+        "roost",
+        ">=0.1.0 <9.0.0\u{2028}  needs     none",
+        ">=0.1.0 <9.0.0\\u{2028}  needs     none",
+    );
 }
 
 #[test]
 fn manifest_roost_range_bidi_is_escaped_in_the_consent_block() {
-    let env = TestEnv::new();
-    with_manifest_field(&env, "roost", ">=0.1.0 <9.0.0\u{202e}");
-    let out = install(&env, "owner/roost-note");
-    assert!(out.status.success(), "{}", describe(&out));
-    assert_neutralised(&out, ">=0.1.0 <9.0.0\\u{202e}");
+    installed_showing("roost", ">=0.1.0 <9.0.0\u{202e}", ">=0.1.0 <9.0.0\\u{202e}");
 }
 
 // ------------------------------------------------------------- ext.index

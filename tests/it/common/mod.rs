@@ -222,6 +222,27 @@ impl TestEnv {
         format!("{}:{}", bin.display(), std::env::var("PATH").unwrap())
     }
 
+    /// `roost ARGS` (ARGS as one shell line) with stdin, stdout and stderr
+    /// on a terminal, a pty made by util-linux script(1), and TYPED typed
+    /// ahead; stdout holds everything the terminal showed, as bytes, and
+    /// the status is roost's (never a panic). None (after a note) without
+    /// script(1).
+    pub fn on_a_terminal(&self, args: &str, typed: &[u8]) -> Option<Output> {
+        if !on_path("script") {
+            skip_without("util-linux script(1) is not installed");
+            return None;
+        }
+        let mut cmd = Command::new("script");
+        cmd.args(["-qefc", &format!("'{ROOST}' {args}"), "/dev/null"])
+            .env_clear()
+            .envs(self.vars())
+            .current_dir(self.path("work"));
+        let out = bounded_typed(cmd, Some(typed), Duration::from_secs(60)).out;
+        let seen = String::from_utf8_lossy(&out.stdout);
+        assert!(!seen.contains("panicked"), "{seen}");
+        Some(out)
+    }
+
     /// Whether this test's server answers.
     pub fn server_running(&self) -> bool {
         self.tmux(&["list-sessions"]).status.success()
@@ -355,14 +376,26 @@ pub struct Run {
 
 /// Runs `cmd` (stdin closed, its output drained as it comes), insisting it
 /// ends within `limit`; samples its peak resident memory while it runs.
-pub fn bounded(mut cmd: Command, limit: Duration) -> Run {
+pub fn bounded(cmd: Command, limit: Duration) -> Run {
+    bounded_typed(cmd, None, limit)
+}
+
+/// `bounded`, with `typed` (when given) on stdin, then its end.
+pub fn bounded_typed(mut cmd: Command, typed: Option<&[u8]>, limit: Duration) -> Run {
     let start = Instant::now();
     let mut child = cmd
-        .stdin(Stdio::null())
+        .stdin(typed.map_or_else(Stdio::null, |_| Stdio::piped()))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
+    if let (Some(typed), Some(mut stdin)) = (typed, child.stdin.take()) {
+        let typed = typed.to_vec();
+        std::thread::spawn(move || {
+            use std::io::Write;
+            let _ = stdin.write_all(&typed);
+        });
+    }
     let drain = |mut r: Box<dyn std::io::Read + Send>| {
         std::thread::spawn(move || {
             let mut v = Vec::new();

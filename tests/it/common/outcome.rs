@@ -25,6 +25,12 @@ pub fn exits(out: &Output, code: i32) -> String {
     stderr(out)
 }
 
+/// This exit status, nothing on stdout and no panic; returns stderr.
+pub fn quiet(out: &Output, code: i32) -> String {
+    assert(out).code(code).stdout("");
+    exits(out, code)
+}
+
 /// Success with nothing on stderr; returns stdout.
 pub fn clean(out: &Output) -> String {
     assert(out).success().stderr("");
