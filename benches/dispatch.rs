@@ -40,11 +40,8 @@ fn main() {
     }
     let roost = roost_bin();
     let roost = roost.as_str();
-    let rounds: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(500);
-    let sandbox = tempfile::Builder::new()
-        .prefix("roost-bench-")
-        .tempdir_in("/tmp")
-        .unwrap();
+    let rounds: usize = number(&args, 0, 500);
+    let sandbox = sandbox_dir();
     let sb = sandbox.path();
     let base = setup(sb);
     let ext = sb.join("data/roost/ext/bench/bin/roost-bench");

@@ -47,7 +47,7 @@ struct Case<'a> {
 
 fn main() {
     let args = args();
-    let rounds: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(30);
+    let rounds: usize = number(&args, 0, 30);
     let roost = roost_bin();
     let roost = roost.as_str();
     // In $TMPDIR (default /tmp): TMPDIR=/dev/shm takes the disk out.

@@ -17,14 +17,11 @@ use std::time::{Duration, Instant};
 
 fn main() {
     let args = args();
-    let rounds: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(20);
-    let seconds: u64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(60);
-    let waiters: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(10);
+    let rounds: usize = number(&args, 0, 20);
+    let seconds: u64 = number(&args, 1, 60);
+    let waiters: usize = number(&args, 2, 10);
     let roost = roost_bin();
-    let sandbox = tempfile::Builder::new()
-        .prefix("roost-bench-")
-        .tempdir_in("/tmp")
-        .unwrap();
+    let sandbox = sandbox_dir();
     let sb = sandbox.path();
     let env = sandbox_env(sb);
     let run = |args: &[&str], extra: &[(&str, OsString)]| {

@@ -1,5 +1,5 @@
-//! What both benchmarks share: the binary under test, the sandbox's base
-//! environment and small file helpers.
+//! What the benchmarks share: the binary under test, its arguments, the
+//! sandbox and its base environment, and small file helpers.
 #![allow(dead_code)]
 
 use std::ffi::OsString;
@@ -17,6 +17,19 @@ pub fn args() -> Vec<String> {
         .skip(1)
         .filter(|a| a != "--bench")
         .collect()
+}
+
+/// The Nth argument as a number, or `default` when it is absent or not one.
+pub fn number<T: std::str::FromStr>(args: &[String], n: usize, default: T) -> T {
+    args.get(n).and_then(|a| a.parse().ok()).unwrap_or(default)
+}
+
+/// A fresh directory under /tmp for one run's sandbox, removed when dropped.
+pub fn sandbox_dir() -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix("roost-bench-")
+        .tempdir_in("/tmp")
+        .unwrap()
 }
 
 /// A throwaway roost environment under `sb`: HOME and the XDG directories

@@ -20,11 +20,7 @@ pub fn run(a: ExtNameArgs) -> Result<Exit> {
             println!(
                 "disabled {name}: {} no longer {}",
                 commands(&entry),
-                if entry.commands.len() == 1 {
-                    "runs"
-                } else {
-                    "run"
-                }
+                run_or_runs(&entry)
             );
             println!(
                 "its pin, clone and data are kept; `roost ext enable {name}` turns it back on"
@@ -65,6 +61,15 @@ pub(super) fn switch(
         .save(&lock)
         .map_err(|e| fail(format!("{e}; {name} was left as it was")))?;
     Ok(Some(entry))
+}
+
+/// The verb after `commands`: one runs, several run.
+pub(super) fn run_or_runs(entry: &Entry) -> &'static str {
+    if entry.commands.len() == 1 {
+        "runs"
+    } else {
+        "run"
+    }
 }
 
 /// `roost note, roost notes`.

@@ -1,7 +1,7 @@
 //! `roost ext enable NAME`: put a disabled extension's commands back into
 //! ext.index, unless another extension has claimed one of them meanwhile.
 
-use super::disable::{commands, switch};
+use super::disable::{commands, run_or_runs, switch};
 use crate::cli::model::ExtNameArgs;
 use crate::error::{Error, Exit, Result};
 
@@ -34,11 +34,7 @@ pub fn run(a: ExtNameArgs) -> Result<Exit> {
         Some(entry) => println!(
             "enabled {name}: {} {} again",
             commands(&entry),
-            if entry.commands.len() == 1 {
-                "runs"
-            } else {
-                "run"
-            }
+            run_or_runs(&entry)
         ),
     }
     Ok(Exit::Ok)

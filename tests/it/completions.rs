@@ -168,6 +168,18 @@ impl Env {
             .collect()
     }
 
+    /// Asserts that SHELL offers exactly `want` for LINE.
+    fn completes(&self, shell: Shell, line: &str, want: &[&str]) {
+        let got = self.complete(shell, line);
+        assert_eq!(
+            got,
+            want,
+            "{} completing {line:?}; roost itself answers {:?}",
+            shell.name(),
+            self.direct(line)
+        );
+    }
+
     /// Asserts that SHELL offers each of `want` for LINE.
     fn offers(&self, shell: Shell, line: &str, want: &[&str]) {
         let got = self.complete(shell, line);
@@ -244,7 +256,7 @@ fn fish_quote(s: &str) -> String {
 fn core_commands_and_their_flags_complete_in_every_shell() {
     let env = Env::new();
     for shell in shells() {
-        assert_eq!(env.complete(shell, "roost sp"), ["spawn"], "{shell:?}");
+        env.completes(shell, "roost sp", &["spawn"]);
         env.offers(shell, "roost send --", &["--force"]);
         env.offers(shell, "roost ", &["up", "start", "wait-done", "ext"]);
         env.offers(shell, "roost completions ", &["bash", "zsh", "fish"]);
@@ -261,16 +273,8 @@ fn core_commands_and_their_flags_complete_in_every_shell() {
 fn variable_assignments_in_front_of_roost_are_not_its_words() {
     let env = Env::new();
     for shell in shells() {
-        assert_eq!(
-            env.complete(shell, "LANG=C roost sp"),
-            ["spawn"],
-            "{shell:?}"
-        );
-        assert_eq!(
-            env.complete(shell, "A=1 B_2=x=y roost ext inst"),
-            ["install"],
-            "{shell:?}"
-        );
+        env.completes(shell, "LANG=C roost sp", &["spawn"]);
+        env.completes(shell, "A=1 B_2=x=y roost ext inst", &["install"]);
     }
 }
 
@@ -300,18 +304,10 @@ fn an_installed_extension_completes_until_it_is_removed() {
     }
     env.env.ok(["ext", "install", "owner/roost-note", "--yes"]);
     for &shell in &shells {
-        assert_eq!(env.complete(shell, "roost no"), ["note"], "{shell:?}");
+        env.completes(shell, "roost no", &["note"]);
         env.offers(shell, "roost ", &["note", "spawn"]);
-        assert_eq!(
-            env.complete(shell, "roost ext info "),
-            ["note"],
-            "{shell:?}"
-        );
-        assert_eq!(
-            env.complete(shell, "roost ext remove n"),
-            ["note"],
-            "{shell:?}"
-        );
+        env.completes(shell, "roost ext info ", &["note"]);
+        env.completes(shell, "roost ext remove n", &["note"]);
         for off in ["1", "0"] {
             let got = env.complete_with(shell, "roost no", &[("ROOST_NO_EXT", off)]);
             assert!(got.is_empty(), "{shell:?} ROOST_NO_EXT={off}: {got:?}");

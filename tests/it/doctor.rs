@@ -82,6 +82,19 @@ fn agree(n: usize) -> String {
     format!("ok    extensions: {n} installed; ext.lock and ext.index agree")
 }
 
+/// What doctor says of a note installed from owner/roost-note once ext.lock
+/// and ext.index disagree about it as `why` says.
+fn disagreeing(why: &str) -> Vec<String> {
+    vec![
+        format!("FAIL  extensions: ext.lock and ext.index disagree: note: {why}"),
+        "      ext.index is obeyed; any roost ext install, update or remove rewrites it \
+         from ext.lock"
+            .into(),
+        healthy("note"),
+        "1 problem(s) found".into(),
+    ]
+}
+
 fn healthy(name: &str) -> String {
     format!("ok    extension {name}: ok (matches the tree pinned at install)")
 }
@@ -204,16 +217,7 @@ fn doctor_fails_an_index_that_disagrees_with_the_lock() {
     std::fs::write(&index, text.replace("\t\n", "\tfleet\n")).unwrap();
     assert_eq!(
         doctor(&env, 1),
-        [
-            "FAIL  extensions: ext.lock and ext.index disagree: note: authority differs \
-             (ext.lock: none; ext.index: fleet)"
-                .to_string(),
-            "      ext.index is obeyed; any roost ext install, update or remove rewrites it \
-             from ext.lock"
-                .into(),
-            healthy("note"),
-            "1 problem(s) found".into(),
-        ]
+        disagreeing("authority differs (ext.lock: none; ext.index: fleet)")
     );
 }
 
@@ -224,16 +228,7 @@ fn doctor_fails_a_lock_entry_that_has_no_index_lines() {
     std::fs::remove_file(env.path("state/roost/ext.index")).unwrap();
     assert_eq!(
         doctor(&env, 1),
-        [
-            "FAIL  extensions: ext.lock and ext.index disagree: note: only in ext.lock \
-             (its commands do not run)"
-                .to_string(),
-            "      ext.index is obeyed; any roost ext install, update or remove rewrites it \
-             from ext.lock"
-                .into(),
-            healthy("note"),
-            "1 problem(s) found".into(),
-        ]
+        disagreeing("only in ext.lock (its commands do not run)")
     );
 }
 

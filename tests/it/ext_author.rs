@@ -290,10 +290,7 @@ fn ext_new_refuses_a_directory_that_is_not_empty() {
         &["note", "mine"],
         "roost ext new: mine exists and is not empty\nname a new directory\n",
     );
-    assert_eq!(
-        std::fs::read_to_string(env.path("work/mine/notes.txt")).unwrap(),
-        "the author's\n"
-    );
+    assert_eq!(env.read("work/mine/notes.txt"), "the author's\n");
     assert!(!env.path("work/mine/.git").exists());
     // The default directory is refused the same way.
     env.write("work/roost-note/keep", "");
@@ -313,10 +310,7 @@ fn ext_new_refuses_a_path_that_is_a_file() {
         &["note", "afile"],
         "roost ext new: afile exists and is not a directory\nname a new directory\n",
     );
-    assert_eq!(
-        std::fs::read_to_string(env.path("work/afile")).unwrap(),
-        "mine\n"
-    );
+    assert_eq!(env.read("work/afile"), "mine\n");
 }
 
 #[test]
@@ -393,6 +387,20 @@ fn git_people(env: &TestEnv, dir: &Path, set: &[(&str, &str)], unset: &[&str]) -
     )
 }
 
+/// `roost ext new` in `dir` commits as `want` (`author|committer`), and
+/// that is whom git itself names in the same environment.
+fn commits_as_git_would(
+    env: &TestEnv,
+    dir: &Path,
+    set: &[(&str, &str)],
+    unset: &[&str],
+    want: &str,
+) {
+    let people = new_commit_people(env, dir, set, unset);
+    assert_eq!(people, want);
+    assert_eq!(people, git_people(env, dir, set, unset));
+}
+
 fn text(path: &Path) -> &str {
     path.to_str().unwrap()
 }
@@ -406,12 +414,13 @@ fn ext_new_commits_as_the_user_the_global_git_config_names() {
     );
     let set = [("GIT_CONFIG_GLOBAL", text(&global))];
     let dir = env.path("authors/roost-note");
-    let people = new_commit_people(&env, &dir, &set, &[]);
-    assert_eq!(
-        people,
-        "Ada Lovelace <ada@example.org>|Ada Lovelace <ada@example.org>"
+    commits_as_git_would(
+        &env,
+        &dir,
+        &set,
+        &[],
+        "Ada Lovelace <ada@example.org>|Ada Lovelace <ada@example.org>",
     );
-    assert_eq!(people, git_people(&env, &dir, &set, &[]));
 }
 
 #[test]
@@ -431,12 +440,13 @@ fn ext_new_takes_git_author_and_committer_variables_over_the_git_config() {
         ("GIT_COMMITTER_NAME", "Linus Pauling"),
     ];
     let dir = env.path("authors/roost-note");
-    let people = new_commit_people(&env, &dir, &set, &[]);
-    assert_eq!(
-        people,
-        "Grace Hopper <grace@example.org>|Linus Pauling <ada@example.org>"
+    commits_as_git_would(
+        &env,
+        &dir,
+        &set,
+        &[],
+        "Grace Hopper <grace@example.org>|Linus Pauling <ada@example.org>",
     );
-    assert_eq!(people, git_people(&env, &dir, &set, &[]));
 }
 
 #[test]
@@ -471,12 +481,13 @@ fn ext_new_reads_the_xdg_and_home_git_config_when_git_config_global_is_unset() {
     );
     let unset = ["GIT_CONFIG_GLOBAL"];
     let dir = env.path("authors/roost-note");
-    let people = new_commit_people(&env, &dir, &[], &unset);
-    assert_eq!(
-        people,
-        "Ada Lovelace <ada@author.example>|Ada's Robot <ada@example.org>"
+    commits_as_git_would(
+        &env,
+        &dir,
+        &[],
+        &unset,
+        "Ada Lovelace <ada@author.example>|Ada's Robot <ada@example.org>",
     );
-    assert_eq!(people, git_people(&env, &dir, &[], &unset));
 }
 
 #[test]
@@ -489,12 +500,13 @@ fn ext_new_reads_the_system_git_config_unless_git_config_nosystem_is_set() {
     let set = [("GIT_CONFIG_SYSTEM", text(&system))];
     let unset = ["GIT_CONFIG_NOSYSTEM"];
     let dir = env.path("authors/system");
-    let people = new_commit_people(&env, &dir, &set, &unset);
-    assert_eq!(
-        people,
-        "Sam Sysadmin <sam@example.org>|Sam Sysadmin <sam@example.org>"
+    commits_as_git_would(
+        &env,
+        &dir,
+        &set,
+        &unset,
+        "Sam Sysadmin <sam@example.org>|Sam Sysadmin <sam@example.org>",
     );
-    assert_eq!(people, git_people(&env, &dir, &set, &unset));
     // The test's environment sets GIT_CONFIG_NOSYSTEM=1.
     let people = new_commit_people(&env, &env.path("authors/nosystem"), &set, &[]);
     assert_eq!(people, "roost <roost@localhost>|roost <roost@localhost>");

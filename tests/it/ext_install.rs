@@ -982,6 +982,14 @@ fn assert_gate(env: &TestEnv, needle: &str) {
     assert!(!env.path("data/roost").exists(), "{:?}", snapshot(env));
 }
 
+/// Install refuses the note repository with the symlinks `links`, with a
+/// one-line refusal holding `needle` (see `assert_gate`).
+fn refuses_links(links: &[(&str, &str)], needle: &str) {
+    let env = TestEnv::new();
+    with_links(&env, links);
+    assert_gate(&env, needle);
+}
+
 /// The note repository plus the symlinks `links` (path, target).
 fn with_links(env: &TestEnv, links: &[(&str, &str)]) {
     let f = note_repo(env);
@@ -996,37 +1004,35 @@ fn with_links(env: &TestEnv, links: &[(&str, &str)]) {
 
 #[test]
 fn install_refuses_a_symlink_to_an_absolute_path() {
-    let env = TestEnv::new();
-    with_links(&env, &[("passwd", "/etc/passwd")]);
-    assert_gate(
-        &env,
+    refuses_links(
+        &[("passwd", "/etc/passwd")],
         "the symlink passwd points to the absolute path /etc/passwd",
     );
 }
 
 #[test]
 fn install_refuses_a_symlink_that_climbs_out_of_the_tree() {
-    let env = TestEnv::new();
-    with_links(&env, &[("sub/up", "../../outside")]);
-    assert_gate(
-        &env,
+    refuses_links(
+        &[("sub/up", "../../outside")],
         "the symlink sub/up points to ../../outside, outside the extension",
     );
 }
 
 #[test]
 fn install_refuses_a_symlink_that_leaves_through_a_chain_of_links() {
-    let env = TestEnv::new();
     // `here` stays inside; `x` looks inside but goes through `here` to the parent.
-    with_links(&env, &[("here", "."), ("x", "here/../secret")]);
-    assert_gate(&env, "the symlink x points to");
+    refuses_links(
+        &[("here", "."), ("x", "here/../secret")],
+        "the symlink x points to",
+    );
 }
 
 #[test]
 fn install_refuses_a_directory_symlink_out() {
-    let env = TestEnv::new();
-    with_links(&env, &[("sub/top", ".."), ("etc", "sub/top/..")]);
-    assert_gate(&env, "the symlink etc ");
+    refuses_links(
+        &[("sub/top", ".."), ("etc", "sub/top/..")],
+        "the symlink etc ",
+    );
 }
 
 #[test]
@@ -1500,7 +1506,7 @@ fn a_failure_after_the_move_undoes_the_install_but_keeps_existing_state() {
     );
     assert!(!lock_file(&env).exists());
     assert_eq!(
-        std::fs::read_to_string(env.path("state/roost/ext/note/year-of-notes.txt")).unwrap(),
+        env.read("state/roost/ext/note/year-of-notes.txt"),
         "precious\n"
     );
     let left: Vec<_> = std::fs::read_dir(env.path("data/roost/ext"))
@@ -1911,7 +1917,7 @@ fn state_kept_from_an_earlier_install_is_reused_not_replaced() {
     env.write("state/roost/ext/note/notes.txt", "a year of notes\n");
     succeeded(&install(&env, &["owner/roost-note", "--yes"]));
     assert_eq!(
-        std::fs::read_to_string(env.path("state/roost/ext/note/notes.txt")).unwrap(),
+        env.read("state/roost/ext/note/notes.txt"),
         "a year of notes\n"
     );
 }

@@ -412,10 +412,7 @@ fn disable_makes_its_commands_the_usage_error_of_a_word_never_installed() {
     assert_eq!(l["note"]["disabled"], true);
     assert_eq!(l["note"]["commit"], f.head());
     assert!(clone_dir(&env, "note").join("bin/roost-note").is_file());
-    assert_eq!(
-        std::fs::read_to_string(env.path("state/roost/ext/note/kept")).unwrap(),
-        "data"
-    );
+    assert_eq!(env.read("state/roost/ext/note/kept"), "data");
     // exec cannot reach it either.
     assert_eq!(env.run(["ext", "exec", "note"]).status.code(), Some(1));
     // Disabling again says so and writes nothing.

@@ -87,7 +87,7 @@ fn leftovers(dir: &Path) -> Vec<String> {
 /// and no command runs any more.
 fn check_installed_set(env: &TestEnv, expected: &BTreeSet<String>) {
     assert_eq!(&recorded(env), expected, "ext.lock holds another set");
-    let index = std::fs::read_to_string(env.path("state/roost/ext.index")).unwrap();
+    let index = env.read("state/roost/ext.index");
     let mut commands = BTreeSet::new();
     for line in index.lines() {
         let fields: Vec<&str> = line.split('\t').collect();

@@ -243,6 +243,11 @@ impl TestEnv {
         Some(out)
     }
 
+    /// The text of the file at REL inside the sandbox.
+    pub fn read(&self, rel: &str) -> String {
+        std::fs::read_to_string(self.path(rel)).unwrap()
+    }
+
     /// Whether this test's server answers.
     pub fn server_running(&self) -> bool {
         self.tmux(&["list-sessions"]).status.success()
