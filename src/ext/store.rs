@@ -56,7 +56,9 @@ impl Store {
     /// Cleans up after `roost ext` commands that were killed: their
     /// temporary clones, half-moved clones (undone or finished by what
     /// ext.lock says), and an ext.index left behind by a write cut between
-    /// the two files. State data is never touched.
+    /// the two files (`save`'s marker says so; a hand edit of ext.lock alone
+    /// is not obeyed until a command writes the pair). State data is never
+    /// touched.
     fn recover(&self) -> Result<(), String> {
         let root = self.paths.data.join("ext");
         let entries: Vec<String> = match std::fs::read_dir(&root) {
@@ -107,13 +109,10 @@ impl Store {
                 }
             }
         }
-        let lock = self.load()?;
-        let lines = lock.index_entries(|name| self.paths.ext_clone(name));
-        let expected = (!lock.is_empty()).then(|| render_index(&lines));
-        // Best effort: a write that fails here fails again, loudly, when the
-        // command itself saves.
-        if read_optional(&self.paths.ext_index()).is_ok_and(|on_disk| on_disk != expected) {
-            let _ = self.save(&lock);
+        if saving_marker(&self.paths).exists() {
+            // Best effort: a write that fails here fails again, loudly, when
+            // the command itself saves.
+            let _ = self.save(&self.load()?);
         }
         Ok(())
     }
@@ -177,6 +176,11 @@ impl Store {
         let old_index = read_optional(&index_file)?;
         let lines = lock.index_entries(|name| self.paths.ext_clone(name));
         let new_index = render_index(&lines);
+        // While it exists, the pair may disagree: a writer killed before it
+        // is gone leaves the index for the next command to derive again.
+        let marker = saving_marker(&self.paths);
+        write(&marker, b"")
+            .map_err(|e| format!("{e}; {} was not written", lock_file.display()))?;
         let result = if lock.is_empty() {
             remove_if_present(&lock_file).and_then(|()| remove_if_present(&index_file))
         } else {
@@ -185,9 +189,10 @@ impl Store {
         if let Err(e) = result {
             restore(&lock_file, old_lock.as_deref());
             restore(&index_file, old_index.as_deref());
+            let _ = std::fs::remove_file(&marker);
             return Err(e);
         }
-        Ok(())
+        remove_if_present(&marker)
     }
 }
 
@@ -262,15 +267,9 @@ pub fn recover_leftovers(paths: &Paths) -> Result<(), String> {
         })
     };
     let root = paths.data.join("ext");
-    let mut needed = stray(&root, &[".pending-", ".fetch-", fsutil::TEMP_PREFIX])
-        || stray(&paths.state, &[fsutil::TEMP_PREFIX]);
-    if !needed {
-        if let Ok(lock) = read_lock(paths) {
-            let lines = lock.index_entries(|name| paths.ext_clone(name));
-            let expected = (!lock.is_empty()).then(|| render_index(&lines));
-            needed = read_optional(&paths.ext_index()).is_ok_and(|on_disk| on_disk != expected);
-        }
-    }
+    let needed = stray(&root, &[".pending-", ".fetch-", fsutil::TEMP_PREFIX])
+        || stray(&paths.state, &[fsutil::TEMP_PREFIX])
+        || saving_marker(paths).exists();
     if needed {
         Store::open(paths)?;
     }
@@ -293,6 +292,11 @@ pub fn read_lock(paths: &Paths) -> Result<Lock, String> {
 
 fn lock_path(paths: &Paths) -> PathBuf {
     paths.state.join("ext.lock.flock")
+}
+
+/// Present only while `save` writes ext.lock and ext.index.
+fn saving_marker(paths: &Paths) -> PathBuf {
+    paths.state.join("ext.saving")
 }
 
 fn read_optional(path: &Path) -> Result<Option<Vec<u8>>, String> {
