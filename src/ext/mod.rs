@@ -115,6 +115,20 @@ fn recorded_url(pin: &lock::Pin) -> std::result::Result<String, String> {
     }
 }
 
+/// A pin's commit and tree as ext.lock holds them: 40 lowercase hex digits
+/// each (ext.lock is untrusted, and both are printed and compared).
+fn recorded_ids(pin: &lock::Pin) -> std::result::Result<(), String> {
+    for (what, id) in [("commit", &pin.commit), ("tree", &pin.tree)] {
+        if !names::is_full_sha(id) || id.bytes().any(|b| b.is_ascii_uppercase()) {
+            return Err(format!(
+                "ext.lock's {what} '{}' is not 40 lowercase hex digits",
+                crate::untrusted::printable(id.as_bytes())
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The ref a pinned entry follows: `None` for the remote's HEAD.
 fn recorded_ref(pin: &lock::Pin) -> std::result::Result<Option<&str>, String> {
     if pin.git_ref == "HEAD" {

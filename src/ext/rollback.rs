@@ -5,7 +5,7 @@
 
 use super::consent::{self, Offer, Purpose};
 use super::lock::{Pin, Previous, Source};
-use super::{git, install, names, store, update};
+use super::{git, install, store, update};
 use crate::cli::model::RollbackArgs;
 use crate::error::{Error, Exit, Result};
 use crate::untrusted::printable;
@@ -37,30 +37,33 @@ pub fn run(a: RollbackArgs) -> Result<Exit> {
             "only `roost ext update {name}` records the pin it replaces; `roost ext info {name}` shows the current one"
         )));
     };
-    let old = checked(&name, previous).map_err(fail)?;
+    super::recorded_ids(current).map_err(|e| {
+        fail(format!("{name}: {e}")).hint(format!("roost ext remove {name}, then install it again"))
+    })?;
+    let (old, url) = checked(&name, previous).map_err(fail)?;
     if old.commit == current.commit {
         return Err(fail(format!(
             "{name}: the pin ext.lock records before the last update is {}, the commit it is pinned to now; nothing to roll back",
             current.commit
         )));
     }
-    // The source that pin was fetched from; an entry from before sources
-    // were recorded has none, and then its repository shapes the URL.
-    let url = old.url.clone().unwrap_or_else(|| super::url_for(&old.repo));
     let commit = gix::ObjectId::from_hex(old.commit.as_bytes())
         .map_err(|e| fail(format!("{name}: ext.lock's earlier commit: {e}")))?;
     // By its id alone: it is the commit the user agreed to before, whether
     // or not a branch or tag still leads to it.
+    let stays = format!(
+        "nothing was changed, and {name} stays at {}",
+        super::short(&current.commit)
+    );
+    let gone = "the repository may no longer hold that commit";
     let fetched = install::fetch_commit(&paths, git::Remote::new(&url), &url, commit).map_err(
-        |e| {
-            fail(format!(
-                "{name}: cannot go back to {}: {e}",
-                old.commit
-            ))
-            .hint(format!(
-                "the repository may no longer hold that commit; nothing was changed, and {name} stays at {}",
-                super::short(&current.commit)
-            ))
+        |e| match e {
+            // Reaching the source failed: what happened, and what to do.
+            install::FetchError::Remote(f) => fail(format!("{name}: {}", f.what))
+                .detail(f.detail)
+                .hint(format!("{}; {stays}", f.hint.as_deref().unwrap_or(gone))),
+            other => fail(format!("{name}: cannot go back to {}: {other}", old.commit))
+                .hint(format!("{gone}; {stays}")),
         },
     )?;
     if fetched.tree != old.tree {
@@ -91,8 +94,15 @@ pub fn run(a: RollbackArgs) -> Result<Exit> {
         }
     }
     let from = current.commit.clone();
-    update::show_change(update::Out::stdout(), &paths, &name, &from, &fetched)
-        .map_err(|e| Error::fail(CMD, format!("{name}: {e}")))?;
+    update::show_change(
+        update::Out::stdout(),
+        &paths,
+        &name,
+        &from,
+        &current.tree,
+        &fetched,
+    )
+    .map_err(|e| Error::fail(CMD, format!("{name}: {e}")))?;
     print!(
         "{}",
         consent::render(&Offer {
@@ -135,20 +145,12 @@ pub fn run(a: RollbackArgs) -> Result<Exit> {
 
 /// The recorded earlier pin, its values held to the same rules as the ones
 /// typed on a command line (ext.lock is untrusted).
-fn checked(name: &str, previous: &Previous) -> std::result::Result<Pin, String> {
+/// Returns it with the URL to fetch it from.
+fn checked(name: &str, previous: &Previous) -> std::result::Result<(Pin, String), String> {
     let pin = &previous.pin;
-    names::parse_repo(&pin.repo).map_err(|e| format!("{name}: ext.lock's earlier repo: {e}"))?;
-    if pin.git_ref != "HEAD" {
-        names::check_ref(&pin.git_ref)
-            .map_err(|e| format!("{name}: ext.lock's earlier ref: {e}"))?;
-    }
-    for (what, id) in [("commit", &pin.commit), ("tree", &pin.tree)] {
-        if !names::is_full_sha(id) || id.bytes().any(|b| b.is_ascii_uppercase()) {
-            return Err(format!(
-                "{name}: ext.lock's earlier {what} '{}' is not 40 lowercase hex digits",
-                printable(id.as_bytes())
-            ));
-        }
-    }
-    Ok(pin.clone())
+    let earlier = |e: String| format!("{name}: the pin before the last update: {e}");
+    super::recorded_ids(pin).map_err(earlier)?;
+    let url = super::recorded_url(pin).map_err(earlier)?;
+    super::recorded_ref(pin).map_err(earlier)?;
+    Ok((pin.clone(), url))
 }

@@ -179,8 +179,7 @@ impl Store {
         // While it exists, the pair may disagree: a writer killed before it
         // is gone leaves the index for the next command to derive again.
         let marker = saving_marker(&self.paths);
-        write(&marker, b"")
-            .map_err(|e| format!("{e}; {} was not written", lock_file.display()))?;
+        write(&marker, b"").map_err(|e| format!("{e}; {} was not written", lock_file.display()))?;
         let result = if lock.is_empty() {
             remove_if_present(&lock_file).and_then(|()| remove_if_present(&index_file))
         } else {

@@ -44,6 +44,12 @@ pub fn run(a: UpdateArgs) -> Result<Exit> {
     }
     let mut lines = Vec::new();
     for name in &names {
+        // Interrupted: the rest are not tried, and the summary says so.
+        if git::INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst) {
+            let stop = Stop::failed("interrupted before it was tried");
+            lines.push(stop.line(name));
+            continue;
+        }
         let line = match update_one(&ctx, name) {
             Ok(done) => done.line(name),
             Err(stop) => {
@@ -352,10 +358,14 @@ fn update_one(ctx: &Ctx, name: &str) -> std::result::Result<Done, Stop> {
     // shapes new installs (an entry from before sources were recorded has
     // none, and is fetched from the base + its OWNER/REPO).
     let repo = pin.repo.clone();
+    super::recorded_ids(pin).map_err(|e| {
+        Stop::failed(e).hint(format!("roost ext remove {name}, then install it again"))
+    })?;
     let url = super::recorded_url(pin).map_err(Stop::failed)?;
     let reference = super::recorded_ref(pin).map_err(Stop::failed)?;
     let recorded_ref = pin.git_ref.clone();
     let old_commit = pin.commit.clone();
+    let old_tree = pin.tree.clone();
     let old_needs = entry.needs.clone();
     let mut remote = git::Remote::new(&url);
     let commit = remote.resolve(reference).map_err(|e| {
@@ -366,6 +376,8 @@ fn update_one(ctx: &Ctx, name: &str) -> std::result::Result<Done, Stop> {
         ))
     })?;
     if commit == old_commit.as_str() {
+        // Hung up, and the progress line taken away, before the answer.
+        drop(remote);
         out.say(&format!(
             "{name}: up to date ({recorded_ref} is still {old_commit})\n"
         ));
@@ -393,7 +405,7 @@ fn update_one(ctx: &Ctx, name: &str) -> std::result::Result<Done, Stop> {
             )));
         }
     }
-    show_change(out, paths, name, &old_commit, &fetched).map_err(Stop::failed)?;
+    show_change(out, paths, name, &old_commit, &old_tree, &fetched).map_err(Stop::failed)?;
     out.say(&consent::render(&Offer {
         source: install::source(&url),
         reference: &recorded_ref,
@@ -552,35 +564,48 @@ fn describe(needs: &[String]) -> String {
 }
 
 /// Old and new commit, the changed files and the diff (paged on a terminal).
+/// The old side is the installed clone only while it still holds the tree
+/// pinned with `old_tree`: a clone that is missing or was changed since
+/// (by the extension itself, say) could hide a change, so then every file
+/// shows as added.
 pub(super) fn show_change(
     out: Out,
     paths: &Paths,
     name: &str,
     old_commit: &str,
+    old_tree: &str,
     fetched: &Fetched,
 ) -> std::result::Result<(), String> {
     let installed = paths.ext_clone(name);
-    // A clone that went missing is put back by the update: all of it is new.
-    let missing = !installed.is_dir();
-    let old = if missing {
-        git::Leaves::new()
+    let shown = installed.display();
+    let whole = if !installed.is_dir() {
+        Some(format!("({shown} is missing: every file shows as added)\n"))
+    } else if !super::verify::check(&installed, old_tree).ok {
+        Some(format!(
+            "({shown} no longer holds the files pinned at install (roost ext verify {name} \
+             names them), so nothing is compared with it: every file shows as added)\n"
+        ))
     } else {
-        hash::hash_dir(&installed, &git::Leaves::new())?.1
+        None
+    };
+    let (old_dir, old) = match whole {
+        Some(_) => (fetched.dir.as_path(), git::Leaves::new()),
+        None => (
+            installed.as_path(),
+            hash::hash_dir(&installed, &git::Leaves::new())?.1,
+        ),
     };
     let (_, new) = hash::hash_dir(&fetched.dir, &git::Leaves::new())?;
     let mut text = format!("{name}: {} -> {}\n", old_commit, fetched.commit);
-    if missing {
-        text.push_str(&format!(
-            "({} is missing: every file shows as added)\n",
-            installed.display()
-        ));
+    if let Some(whole) = whole {
+        text.push_str(&whole);
     }
     text.push_str("\nchanged files:\n");
     for line in diff::changed_files(&old, &new) {
         text.push_str(&format!("  {line}\n"));
     }
     text.push('\n');
-    text.push_str(&diff::unified(&installed, &old, &fetched.dir, &new));
+    text.push_str(&diff::unified(old_dir, &old, &fetched.dir, &new));
     text.push('\n');
     page(out, &text);
     Ok(())

@@ -763,6 +763,31 @@ fn changed(env: &TestEnv) -> (Fixture, String, String) {
     (f, old, new)
 }
 
+/// Code that ran from the pinned clone may have rewritten it to look like
+/// the next commit; the diff then cannot start from it, or a change would
+/// be hidden: it says so, and every file shows as added.
+#[test]
+fn update_never_diffs_against_a_clone_changed_since_install() {
+    let env = TestEnv::new();
+    let (_f, old, new) = changed(&env);
+    // The installed clone now holds v2's command, byte for byte.
+    let clone = env.path("data/roost/ext/note");
+    std::fs::write(clone.join("bin/roost-note"), "#!/bin/sh\necho 'note v2'\n").unwrap();
+    let out = env.run(["ext", "update", "note", "--yes"]);
+    assert_eq!(exits(&out, 0), "");
+    let text = stdout(&out);
+    let head = format!(
+        "note: {old} -> {new}\n\
+         ({} no longer holds the files pinned at install (roost ext verify note names them), \
+         so nothing is compared with it: every file shows as added)\n\
+         \nchanged files:\n  A NEWS\n  A bin/roost-note\n  A roost-ext.json\n\n",
+        clone.display()
+    );
+    assert!(text.starts_with(&head), "{text}");
+    assert!(text.contains("+echo 'note v2'\n"), "{text}");
+    assert_eq!(lock(&env)["note"]["commit"], new.as_str());
+}
+
 #[test]
 fn update_shows_the_change_and_moves_the_pin() {
     let env = TestEnv::new();

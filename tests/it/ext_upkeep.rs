@@ -457,4 +457,11 @@ fn outdated_and_rollback_show_progress_on_a_terminal() {
         "{text}"
     );
     assert_eq!(lock(&env)["mark"]["commit"], old.as_str());
+    // An update with nothing to do takes the line away before it says so.
+    succeeded(&env.run(["ext", "update", "mark", "--yes"]));
+    let text = seen("ext update mark").unwrap();
+    assert!(
+        text.contains(&format!("\x1b[Kmark: up to date (HEAD is still {new})\n")),
+        "{text:?}"
+    );
 }

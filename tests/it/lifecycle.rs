@@ -131,6 +131,52 @@ fn update_records_the_pin_it_replaced() {
     );
 }
 
+/// An extension installed from a URL records its repository as HOST/PATH;
+/// rollback takes it from there as update does.
+#[test]
+fn rollback_works_for_an_extension_installed_from_a_url() {
+    let env = TestEnv::new();
+    let (_f, v1, v2) = updated(&env);
+    edit_lock(&env, |v| {
+        v["note"]["repo"] = "git.example.com/owner/roost-note".into();
+        v["note"]["previous"]["repo"] = "git.example.com/owner/roost-note".into();
+    });
+    let out = env.run(["ext", "rollback", "note", "--yes"]);
+    let text = succeeded(&out);
+    assert!(
+        text.ends_with(&format!("rolled back note: {v2} -> {v1}\n")),
+        "{text}"
+    );
+    assert_eq!(
+        lock(&env)["note"]["previous"]["repo"],
+        "git.example.com/owner/roost-note"
+    );
+}
+
+/// A commit in ext.lock is printed and compared: one that is not a commit
+/// id is refused, naming the entry, before anything is fetched or printed.
+#[test]
+fn update_and_rollback_refuse_a_recorded_commit_that_is_not_an_id() {
+    let env = TestEnv::new();
+    updated(&env);
+    edit_lock(&env, |v| {
+        v["note"]["commit"] = "\u{1b}[2J\u{1b}[31mFAKE".into()
+    });
+    let before = aged(&env);
+    for verb in ["update", "rollback"] {
+        let out = env.run(["ext", verb, "note", "--yes"]);
+        assert_eq!(
+            exits(&out, 1),
+            format!(
+                "roost ext {verb}: note: ext.lock's commit '\\x1b[2J\\x1b[31mFAKE' is not 40 lowercase hex digits\n\
+                 roost ext remove note, then install it again\n"
+            )
+        );
+        assert!(stdout(&out).is_empty(), "{}", stdout(&out));
+        assert_eq!(seen(&env), before);
+    }
+}
+
 #[test]
 fn rollback_returns_to_the_pin_before_the_update_and_a_second_one_comes_back() {
     let env = TestEnv::new();
@@ -339,9 +385,7 @@ fn rollback_refuses_when_the_earlier_commit_is_gone_from_the_repository() {
     assert_refusal(
         &out,
         1,
-        &format!(
-            "roost ext rollback: note: cannot go back to {v1}: cannot fetch {v1} from file://"
-        ),
+        &format!("roost ext rollback: note: cannot fetch {v1} from file://"),
     );
     assert!(
         stderr(&out).ends_with(&format!(
@@ -380,7 +424,7 @@ fn rollback_refuses_a_commit_whose_files_are_not_the_recorded_tree() {
     let out = env.run(["ext", "rollback", "note", "--yes"]);
     assert_eq!(
         exits(&out, 1),
-        "roost ext rollback: note: ext.lock's earlier commit 'HEAD' is not 40 lowercase hex digits\n"
+        "roost ext rollback: note: the pin before the last update: ext.lock's commit 'HEAD' is not 40 lowercase hex digits\n"
     );
 }
 

@@ -30,8 +30,8 @@ impl Failure {
 /// resolve HEAD at", "cannot fetch 1234 from").
 pub fn explain(doing: &str, url: &str, chain: &str) -> Failure {
     let host = host(url);
-    let text = chain.to_ascii_lowercase();
-    let has = |needles: &[&str]| needles.iter().any(|n| text.contains(n));
+    let text = scrubbed(chain, url);
+    let has = |needles: &[&str]| needles.iter().any(|n| mentions(&text, n));
     let (what, hint) = if has(&[
         "failed to lookup address",
         "name or service not known",
@@ -115,6 +115,51 @@ pub fn explain(doing: &str, url: &str, chain: &str) -> Failure {
         hint: Some(hint),
         detail: chain.to_string(),
     }
+}
+
+/// `chain` in lower case without what names the repository or a commit
+/// (the URL, a local path, hex ids), so that only the words of the failure
+/// itself are matched: a commit 4030000… is no HTTP 403, a directory named
+/// tls no TLS failure.
+fn scrubbed(chain: &str, url: &str) -> String {
+    let mut text = chain.to_string();
+    let path = url.strip_prefix("file://");
+    for name in [Some(url), path].into_iter().flatten() {
+        if !name.is_empty() {
+            text = text.replace(name, " ");
+        }
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut run = String::new();
+    for c in text.chars().chain(std::iter::once(' ')) {
+        if c.is_ascii_hexdigit() {
+            run.push(c);
+            continue;
+        }
+        if run.len() < 7 {
+            out.push_str(&run);
+        } else {
+            out.push('#');
+        }
+        run.clear();
+        out.push(c);
+    }
+    out.pop();
+    out.to_ascii_lowercase()
+}
+
+/// Whether `text` holds `needle`; a number only as a whole number (403, not
+/// 14030).
+fn mentions(text: &str, needle: &str) -> bool {
+    if !needle.bytes().all(|b| b.is_ascii_digit()) {
+        return text.contains(needle);
+    }
+    text.match_indices(needle).any(|(at, _)| {
+        let before = text[..at].bytes().next_back();
+        let after = text[at + needle.len()..].bytes().next();
+        !before.is_some_and(|b| b.is_ascii_alphanumeric())
+            && !after.is_some_and(|b| b.is_ascii_alphanumeric())
+    })
 }
 
 fn reason(text: &str) -> &'static str {
@@ -213,6 +258,34 @@ mod tests {
             assert!(!f.what.contains('\n') && f.hint.is_some());
             assert!(f.what.len() < 160, "{}", f.what);
         }
+    }
+
+    /// A commit id, a path or a URL that happens to hold a status code or a
+    /// word of some kind of failure does not make the failure that kind.
+    #[test]
+    fn names_and_ids_in_the_chain_are_not_read_as_the_failure() {
+        let sha = "4030000000000000000000000000000000000000";
+        let own = format!("the repository has no commit {sha}");
+        let f = explain(&format!("cannot fetch {sha} from"), "file:///srv/o/r", &own);
+        assert_eq!(
+            f.what,
+            format!("cannot fetch {sha} from file:///srv/o/r: {own}")
+        );
+        assert_eq!(f.hint, None);
+        let url = "file:///home/tls-401/o/r";
+        let chain = "no repository there (/home/tls-401/o/r does not exist)";
+        let f = explain("cannot resolve HEAD at", url, chain);
+        assert_eq!(f.what, format!("cannot resolve HEAD at {url}: {chain}"));
+        assert_eq!(f.hint.as_deref(), Some("check the path"));
+        let url = "https://h/404/r";
+        let f = explain("cannot resolve HEAD at", url, "Received HTTP status 403");
+        assert!(
+            f.what.ends_with("h refused access: authentication failed"),
+            "{}",
+            f.what
+        );
+        let f = explain("cannot resolve HEAD at", url, "Received HTTP status 14030");
+        assert!(!f.what.contains("refused access"), "{}", f.what);
     }
 
     #[test]
