@@ -47,6 +47,9 @@ impl Exit {
     }
 }
 
+/// The commands agents' hooks run: they never exit 2 (see `exit_code`).
+pub const HOOK_COMMANDS: [&str; 2] = ["state", "reply"];
+
 /// What went wrong, and how roost exits because of it.
 #[derive(Debug)]
 pub enum Error {
@@ -111,6 +114,11 @@ impl Error {
 
     pub fn exit_code(&self) -> u8 {
         match self {
+            // Run from agents' hooks, where Claude Code reads exit 2 as
+            // "block": a malformed line there is a plain failure.
+            Error::Usage { cmd: Some(cmd), .. } if HOOK_COMMANDS.contains(&cmd.as_str()) => {
+                Exit::Failed.code()
+            }
             Error::Usage { .. } => Exit::Usage.code(),
             Error::Fail { code, .. } => code.code(),
         }

@@ -230,7 +230,7 @@ pub struct LinesArgs {
 #[derive(Debug, Args)]
 pub struct ReplyArgs {
     /// the reply's words, joined by spaces; `-` alone reads stdin
-    #[arg(required = true, trailing_var_arg = true)]
+    #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
     pub text: Vec<OsString>,
 }
 

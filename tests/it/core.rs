@@ -404,6 +404,25 @@ fn read_falls_back_to_the_screen_with_a_one_line_notice() {
     assert!(err.ends_with('\n'), "{err:?}");
 }
 
+/// Hooks pass whatever the agent wrote: text that starts with '-' is
+/// recorded as it is, and a malformed `state` or `reply` exits 1, never 2
+/// (which Claude Code reads as "block").
+#[test]
+fn reply_and_state_in_hooks_take_any_text_and_never_exit_2() {
+    let env = TestEnv::new();
+    let codes = env.path("codes");
+    let pane = env.spawn(
+        "alice",
+        &format!(
+            "roost state; a=$?; roost state done now; b=$?; roost reply; c=$?; \
+             echo $a $b $c > '{}'; roost reply '- added --json, tests pass'; sleep 100",
+            codes.display()
+        ),
+    );
+    wait_for_reply(&env, &pane, "- added --json, tests pass\n");
+    assert_eq!(wait_for_file(&codes), "1 1 1\n");
+}
+
 #[test]
 fn reply_dash_records_stdin() {
     let env = TestEnv::new();
