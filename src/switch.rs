@@ -21,42 +21,65 @@ pub const OPTION: &str = "@roost-ext-enabled";
 pub const FILE_SUFFIX: &str = ".roost-ext";
 
 /// The tmux commands (argv words, each list ending in `;`) that make a
-/// server keep the file: a hook after every `set-option` (roost's own slot,
-/// so a user's `set-hook -g after-set-option …` leaves it alone) that
-/// rewrites the file when the option's value differs from what was last
-/// written (so nothing is spawned otherwise), and a first write. The shell
-/// finds the socket and the server's pid in `$TMUX`; only `on` or `off` is
-/// ever written, whatever the option holds.
+/// server keep the file:
+/// - a hook after every `set-option` (roost's own slot, so a user's
+///   `set-hook -g after-set-option[N] …` leaves it alone) that rewrites the
+///   file when the option's value differs from what was last written (so
+///   nothing is spawned otherwise). The shell finds the socket in `$TMUX`
+///   and writes the server's pid and `on` or `off`, whatever the option
+///   holds, in a file only this user can write; a write that fails removes
+///   the file instead.
+/// - a guard after every `set-hook`: once anyone changes a hook after the
+///   start (which could remove or hide the keeper), the file is removed and
+///   never written again by this server, so roost asks tmux instead.
+///
+/// The guard goes last: every set-hook after it is someone else's. The
+/// first write comes from `first_write`, once a session exists.
 pub fn keeper() -> Vec<String> {
+    // The file's path in `$s`. The keeper's shell line is parsed twice by
+    // tmux (the hook, then `if`'s command), the first time inside double
+    // quotes, where `$` and `"` are escaped; the guard's once.
+    let file = |dollar: &str| format!("s={dollar}{{TMUX%,*}}; s={dollar}{{s%,*}}{FILE_SUFFIX}");
     let write = format!(
-        "s=\\${{TMUX%,*}}; p=\\${{s##*,}}; s=\\${{s%,*}}{FILE_SUFFIX}; \
-         echo \\\"\\$p #{{?#{{==:#{{{OPTION}}},off}},off,on}}\\\" > \\\"\\$s.\\$\\$\\\" \
-         && mv -f \\\"\\$s.\\$\\$\\\" \\\"\\$s\\\""
+        "umask 077; {}; \
+         {{ echo \\\"#{{pid}} #{{?#{{==:#{{{OPTION}}},off}},off,on}}\\\" > \\\"\\$s.\\$\\$\\\" \
+         && mv -f \\\"\\$s.\\$\\$\\\" \\\"\\$s\\\"; }} \
+         || rm -f \\\"\\$s\\\" \\\"\\$s.\\$\\$\\\"; true",
+        file("\\$")
     );
-    let hook = format!(
-        "if -F \"#{{!=:#{{{OPTION}}},#{{{SYNCED}}}}}\" \
+    let keep = format!(
+        "if -F \"#{{?#{{==:#{{{SYNCED}}},{DOUBT}}},0,#{{!=:#{{{OPTION}}},#{{{SYNCED}}}}}}}\" \
          \"set -gF {SYNCED} '#{{{OPTION}}}' ; run-shell '{write}'\""
     );
-    [
-        "set-hook",
-        "-g",
-        HOOK_SLOT,
-        &hook,
-        ";",
-        "set-option",
-        "-g",
-        SYNCED,
-        "(start)",
-        ";",
-    ]
-    .iter()
-    .map(|w| w.to_string())
-    .collect()
+    let guard = format!(
+        "set -g {SYNCED} '{DOUBT}' ; run-shell '{}; rm -f \"$s\"'",
+        file("$")
+    );
+    let mut words = Vec::new();
+    for (slot, command) in [(HOOK_SLOT, keep), (GUARD_SLOT, guard)] {
+        for w in ["set-hook", "-g", slot, &command, ";"] {
+            words.push(w.to_string());
+        }
+    }
+    words
 }
 
-/// The hook's slot, and the option holding the value last written.
+/// The words that start the keeping, once the server has a session (tmux
+/// runs no hook before): the value last written is set to one no option
+/// holds, so the keeper writes the file at once.
+pub fn first_write() -> Vec<String> {
+    [";", "set-option", "-g", SYNCED, "(start)"]
+        .iter()
+        .map(|w| w.to_string())
+        .collect()
+}
+
+/// The hooks' slots, the option holding the value last written, and its
+/// value once the keeper can no longer be relied on.
 const HOOK_SLOT: &str = "after-set-option[77]";
+const GUARD_SLOT: &str = "after-set-hook[77]";
 const SYNCED: &str = "@roost-ext-synced";
+const DOUBT: &str = "(doubt)";
 
 /// Whether the seam is switched off for this server.
 pub fn is_off(tmux: &Tmux, user_conf: &Path) -> bool {

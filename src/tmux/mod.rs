@@ -23,13 +23,16 @@ impl Socket {
         Socket::resolve(std::env::var_os("ROOST_SOCKET"), std::env::var_os("TMUX"))
     }
 
-    /// `ROOST_SOCKET` (a `/` makes it a path), else the enclosing server when
+    /// `ROOST_SOCKET` (a `/` makes it a path, made absolute), else the enclosing server when
     /// `$TMUX` names a socket path ending in `/roost`, else the name `roost`.
     /// Never the user's everyday server.
     pub fn resolve(roost_socket: Option<OsString>, tmux: Option<OsString>) -> Socket {
         if let Some(s) = roost_socket.filter(|s| !s.is_empty()) {
             return if s.as_bytes().contains(&b'/') {
-                Socket::Path(PathBuf::from(s))
+                // Relative to where roost runs now, not to wherever a later
+                // client or the server's own shells run.
+                let path = PathBuf::from(s);
+                Socket::Path(std::path::absolute(&path).unwrap_or(path))
             } else {
                 Socket::Name(s)
             };
@@ -377,18 +380,24 @@ impl Tmux {
         }
         let mut cmd = self.command();
         cmd.env("ROOST_HOME", &start.home).env("PATH", &start.path);
-        if !self.is_running() {
+        let starting = !self.is_running();
+        if starting {
+            // Whatever an earlier server kept there is not this one's.
+            let _ = std::fs::remove_file(self.socket.switch_file());
             cmd.arg("-f")
                 .arg(&start.base_conf)
                 .args(["start-server", ";"]);
             if start.user_conf.is_file() {
                 cmd.arg("source-file").arg(&start.user_conf).arg(";");
             }
-            cmd.args(crate::switch::keeper()).args(state::hooks());
+            cmd.args(state::hooks()).args(crate::switch::keeper());
         }
         cmd.args(["new-session", "-d", "-s", name]);
         if let Ok(cwd) = std::env::current_dir() {
             cmd.arg("-c").arg(cwd);
+        }
+        if starting {
+            cmd.args(crate::switch::first_write());
         }
         let result = Self::finish(cmd.output());
         // A concurrent start may have won the race, and an error in the

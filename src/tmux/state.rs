@@ -30,9 +30,11 @@ pub fn channel(pane: &str) -> String {
 /// whose program ends wakes its waiters (the shell's `tmux` finds the server
 /// through `$TMUX`).
 pub fn hooks() -> Vec<String> {
+    // The pane the hook is about (`hook_pane`; where a tmux has no such
+    // format, the pane the hook runs in).
     let wake = format!(
         "run-shell -b \"tmux wait-for -S {}\"",
-        channel("#{pane_id}")
+        channel("#{?hook_pane,#{hook_pane},#{pane_id}}")
     );
     let mut words = Vec::new();
     for hook in ["pane-died[77]", "pane-exited[77]"] {
@@ -97,14 +99,26 @@ impl Tmux {
         limit: Duration,
     ) -> TmuxResult<Woke> {
         let wait = format!("wait-for {}", channel(pane));
-        let mut child = self
-            .command()
-            .args(["if-shell", "-F", "-t", pane, &unfinished(), &wait])
+        let mut cmd = self.command();
+        cmd.args(["if-shell", "-F", "-t", pane, &unfinished(), &wait])
             .stdin(Stdio::null())
             .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(not_started)?;
+            .stderr(Stdio::null());
+        // The client sleeps for this waiter alone: it ends with it, even
+        // when the waiter is killed outright.
+        let waiter = nix::unistd::getpid();
+        // SAFETY: between fork and exec the closure only makes system calls
+        // (prctl, getppid) and allocates nothing.
+        unsafe {
+            std::os::unix::process::CommandExt::pre_exec(&mut cmd, move || {
+                nix::sys::prctl::set_pdeathsig(Signal::SIGTERM)?;
+                if nix::unistd::getppid() != waiter {
+                    return Err(std::io::Error::from_raw_os_error(nix::libc::ESRCH));
+                }
+                Ok(())
+            });
+        }
+        let mut child = cmd.spawn().map_err(not_started)?;
         let pid = Pid::from_raw(child.id() as i32);
         // A thread waits for the client to end without reaping it (so the
         // pid stays the client's until this thread has decided), then

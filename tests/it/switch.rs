@@ -181,3 +181,83 @@ fn several_servers_each_obey_their_own_switch() {
     assert_eq!(dispatch(&env, Some(&other)), (OFF, 0));
     env.tmux_ok_on(&other, &["kill-server"]);
 }
+
+/// From the moment roost starts its server the file is kept: the first
+/// extension command asks no tmux process, whatever the umask it started
+/// under (a file others could write is never trusted, so it is made 0600).
+#[test]
+fn the_file_is_kept_from_the_start_whatever_the_umask() {
+    let env = TestEnv::new();
+    envx(&env);
+    let started = std::process::Command::new("sh")
+        .args(["-c", &format!("umask 002; exec '{ROOST}' session work")])
+        .env_clear()
+        .envs(env.vars())
+        .current_dir(env.path("work"))
+        .output()
+        .unwrap();
+    assert!(started.status.success(), "{}", describe(&started));
+    assert_eq!(dispatch(&env, None), (RAN, 0));
+    env.tmux_ok(&["set", "-g", "@roost-ext-enabled", "off"]);
+    assert_eq!(dispatch(&env, None), (OFF, 0));
+}
+
+/// A hook set after the start may remove or hide the keeper (a user's
+/// `set-hook -g after-set-option …` without an index replaces them all; a
+/// session's hook hides the global one): from then on the file is gone and
+/// the server is asked, so every change is still obeyed.
+#[test]
+fn once_a_hook_changes_the_server_is_asked_and_every_change_still_obeyed() {
+    for hook in [
+        vec!["set-hook", "-g", "after-set-option", "set -g @x 1"],
+        vec!["set-hook", "-t", "main", "after-set-option", "set -g @x 1"],
+    ] {
+        let env = TestEnv::new();
+        envx(&env);
+        env.ok(["spawn", "idle", "sleep 100"]);
+        assert_eq!(dispatch(&env, None), (RAN, 0));
+        env.tmux_ok(&hook);
+        for (value, want) in [("off", OFF), ("on", RAN), ("off", OFF)] {
+            env.tmux_ok(&["set", "-g", "@roost-ext-enabled", value]);
+            assert_eq!(dispatch(&env, None), (want, 1), "{hook:?} then {value}");
+        }
+    }
+}
+
+/// A relative ROOST_SOCKET names the socket from where roost runs: the
+/// server keeps the file beside that socket, whoever changes the option
+/// and from wherever.
+#[test]
+fn a_relative_socket_path_is_one_socket_and_one_file() {
+    let env = TestEnv::new();
+    envx(&env);
+    let relative = "./rel-roost";
+    let spawned = env
+        .roost(["spawn", "idle", "sleep 100"])
+        .env("ROOST_SOCKET", relative)
+        .output()
+        .unwrap();
+    assert!(spawned.status.success(), "{}", describe(&spawned));
+    let absolute = env.path("work/rel-roost");
+    assert!(
+        absolute.exists(),
+        "the socket is not at {}",
+        absolute.display()
+    );
+    // A change made from another directory, through the absolute path.
+    let set = std::process::Command::new("tmux")
+        .args([
+            "-S",
+            absolute.to_str().unwrap(),
+            "set",
+            "-g",
+            "@roost-ext-enabled",
+            "off",
+        ])
+        .current_dir("/")
+        .output()
+        .unwrap();
+    assert!(set.status.success(), "{}", describe(&set));
+    assert_eq!(dispatch(&env, Some(relative)), (OFF, 0));
+    env.tmux_ok_on(absolute.to_str().unwrap(), &["kill-server"]);
+}

@@ -135,3 +135,49 @@ fn a_server_killed_while_waited_on_is_exit_2() {
     assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
     assert!(after < PROMPT, "noticed after {after:?}");
 }
+
+/// The processes whose parent is `pid`.
+fn children(pid: u32) -> Vec<u32> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|p| {
+            std::fs::read_to_string(format!("/proc/{p}/stat")).is_ok_and(|stat| {
+                // pid (comm) state ppid …; comm may hold spaces.
+                stat.rsplit_once(')')
+                    .and_then(|(_, rest)| rest.split_whitespace().nth(1)?.parse::<u32>().ok())
+                    == Some(pid)
+            })
+        })
+        .collect()
+}
+
+/// A waiter killed outright takes its sleeping tmux client with it: none is
+/// left waiting in the server for nobody.
+#[test]
+fn a_waiter_killed_outright_leaves_no_tmux_client_behind() {
+    let env = TestEnv::new();
+    let pane = env.spawn("alice", "sleep 100000");
+    env.tmux_ok(&["set-option", "-p", "-t", &pane, "@agent_state", "working"]);
+    let mut w = waiter(&env, "alice", "60");
+    let mut clients = Vec::new();
+    assert!(
+        wait_until(Duration::from_secs(5), || {
+            clients = children(w.id());
+            !clients.is_empty()
+        }),
+        "the waiter never started its tmux client"
+    );
+    w.kill().unwrap();
+    w.wait().unwrap();
+    let gone = |p: &u32| {
+        std::fs::read_to_string(format!("/proc/{p}/stat")).map_or(true, |s| {
+            s.rsplit_once(')')
+                .is_some_and(|(_, r)| r.trim_start().starts_with('Z'))
+        })
+    };
+    assert!(
+        wait_until(Duration::from_secs(3), || clients.iter().all(gone)),
+        "tmux clients {clients:?} outlived their waiter"
+    );
+}
