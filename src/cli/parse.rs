@@ -175,6 +175,11 @@ fn message(e: &clap::Error) -> String {
             .trim_matches(['<', '>', '[', ']'])
             .to_string()
     };
+    // `--wait <SECONDS>` is named by its option, `[N]` by its name.
+    let named = |arg: String| match arg.split_whitespace().next() {
+        Some(option) if option.starts_with('-') => option.to_string(),
+        _ => bare(arg),
+    };
     match e.kind() {
         ErrorKind::MissingRequiredArgument => {
             let missing: Vec<String> = match e.get(ContextKind::InvalidArg) {
@@ -192,7 +197,13 @@ fn message(e: &clap::Error) -> String {
             }
         }
         ErrorKind::TooManyValues => {
-            format!("unexpected argument '{}'", text(ContextKind::InvalidValue))
+            let arg = named(text(ContextKind::InvalidArg));
+            let value = text(ContextKind::InvalidValue);
+            if arg.starts_with('-') {
+                format!("{arg} takes no value (not '{value}')")
+            } else {
+                format!("unexpected argument '{value}'")
+            }
         }
         ErrorKind::InvalidSubcommand => {
             let word = text(ContextKind::InvalidSubcommand);
@@ -202,19 +213,14 @@ fn message(e: &clap::Error) -> String {
             }
         }
         ErrorKind::ValueValidation => {
-            // `--wait <SECONDS>` is named by its option, `[N]` by its name.
-            let arg = text(ContextKind::InvalidArg);
-            let arg = match arg.split_whitespace().next() {
-                Some(option) if option.starts_with('-') => option.to_string(),
-                _ => bare(arg),
-            };
+            let arg = named(text(ContextKind::InvalidArg));
             match std::error::Error::source(e) {
                 Some(why) => format!("{arg} {why}"),
                 None => format!("invalid {arg}"),
             }
         }
         ErrorKind::InvalidValue => {
-            let arg = bare(text(ContextKind::InvalidArg));
+            let arg = named(text(ContextKind::InvalidArg));
             let value = text(ContextKind::InvalidValue);
             match text(ContextKind::ValidValue) {
                 v if v.is_empty() => format!("{arg} needs a value"),

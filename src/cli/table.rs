@@ -56,6 +56,16 @@ pub fn is_reserved(word: &str) -> bool {
     find(word.as_bytes()).is_some() || is_ext_verb(word.as_bytes())
 }
 
+/// What the word is to roost when an extension may never claim it: "a
+/// verb of roost ext (roost ext WORD)" or "a roost core command".
+pub fn reserved_as(word: &str) -> Option<String> {
+    if is_ext_verb(word.as_bytes()) {
+        Some(format!("a verb of roost ext (roost ext {word})"))
+    } else {
+        find(word.as_bytes()).map(|_| "a roost core command".to_string())
+    }
+}
+
 /// Whether the word is one of the `roost ext` verbs.
 pub fn is_ext_verb(word: &[u8]) -> bool {
     EXT_VERBS.iter().any(|verb| verb.as_bytes() == word)

@@ -193,14 +193,9 @@ fn commands(fields: &Map<String, Value>) -> Result<Vec<String>, String> {
                 "command \"{shown}\" is not a valid name ({GRAMMAR})"
             ));
         }
-        if crate::cli::is_ext_verb(command.as_bytes()) {
+        if let Some(what) = crate::cli::reserved_as(command) {
             return Err(format!(
-                "command \"{shown}\" is a verb of roost ext (roost ext {shown}); an extension cannot claim it"
-            ));
-        }
-        if crate::cli::is_reserved(command) {
-            return Err(format!(
-                "command \"{shown}\" is a roost core command; an extension cannot claim it"
+                "command \"{shown}\" is {what}; an extension cannot claim it"
             ));
         }
         if !seen.insert(command.as_str()) {

@@ -20,9 +20,9 @@ pub fn run(a: NewArgs) -> Result<Exit> {
             crate::untrusted::printable(name.as_bytes())
         )));
     }
-    if crate::cli::is_reserved(&name) {
+    if let Some(what) = crate::cli::reserved_as(&name) {
         return Err(fail(format!(
-            "{name} is a roost core command; an extension cannot claim it"
+            "{name} is {what}; an extension cannot claim it"
         )));
     }
     let dir = a
@@ -50,9 +50,11 @@ pub fn run(a: NewArgs) -> Result<Exit> {
     println!("  roost-ext.json       the manifest: name, contract, commands, needs");
     println!("  bin/roost-{name:<10} the command (POSIX sh, executable)");
     println!("  README.md            the contract in brief");
+    // As the shell takes it, so the lines can be pasted.
+    let typed = shell_words::quote(&dir.to_string_lossy()).into_owned();
     println!("next:");
-    println!("  roost ext check {shown}            what install would say");
-    println!("  roost ext install --link {shown}   use it while you edit it");
+    println!("  roost ext check {typed}            what install would say");
+    println!("  roost ext install --link {typed}   use it while you edit it");
     println!("  roost {name}");
     Ok(Exit::Ok)
 }

@@ -254,3 +254,36 @@ fn options_take_their_value_either_way_and_double_dash_ends_them() {
         .stdout("")
         .stderr("");
 }
+
+#[test]
+fn an_option_without_its_value_or_with_one_it_does_not_take_is_named_plainly() {
+    let env = TestEnv::new();
+    for (args, msg) in [
+        (
+            &["send", "--wait"][..],
+            "roost send: --wait needs a value\n",
+        ),
+        (
+            &["ext", "install", "--ref"][..],
+            "roost ext install: --ref needs a value\n",
+        ),
+        (
+            &["ext", "install", "--link="][..],
+            "roost ext install: --link needs a value\n",
+        ),
+        (
+            &["send", "--force=yes", "a", "b"][..],
+            "roost send: --force takes no value (not 'yes')\n",
+        ),
+        (
+            &["ext", "list", "--json=1"][..],
+            "roost ext list: --json takes no value (not '1')\n",
+        ),
+    ] {
+        env.cmd(args)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(starts_with(msg));
+    }
+}

@@ -255,6 +255,27 @@ fn ext_new_refuses_a_core_command_name() {
         &["ext", "roost-ext"],
         "roost ext new: ext is a roost core command; an extension cannot claim it\n",
     );
+    assert_new_refused(
+        &env,
+        &["install"],
+        "roost ext new: install is a verb of roost ext (roost ext install); an extension cannot claim it\n",
+    );
+}
+
+/// The next steps it prints can be pasted as they are, whatever the
+/// directory is called.
+#[test]
+fn ext_new_quotes_the_directory_in_the_steps_it_suggests() {
+    let env = TestEnv::new();
+    let text = clean(&env.run(["ext", "new", "note", "dir one"]));
+    assert!(
+        text.contains(
+            "\n  roost ext check 'dir one'            what install would say\n\
+             \x20 roost ext install --link 'dir one'   use it while you edit it\n"
+        ),
+        "{text}"
+    );
+    clean(&env.run(["ext", "check", "dir one"]));
 }
 
 #[test]
