@@ -258,6 +258,8 @@ fn arguments(
         })
     };
     let mut taken = 0;
+    // The words a list (`help`'s COMMAND and VERB) has taken so far.
+    let mut listed: Vec<&str> = Vec::new();
     let mut operands = false;
     let mut i = 0;
     while let Some(w) = rest.get(i) {
@@ -268,7 +270,7 @@ fn arguments(
             if let Some(opt) = option_named(w).filter(|o| takes_value(o)) {
                 if i == rest.len() {
                     // Its value is the word being completed.
-                    return values(cmd, opt, current, src);
+                    return values(cmd, opt, current, src, &[]);
                 }
                 i += 1;
             }
@@ -281,7 +283,7 @@ fn arguments(
             match positionals.get(taken) {
                 // Everything after the first word of a trailing list is its own.
                 Some(p) if p.is_trailing_var_arg_set() => return Vec::new(),
-                Some(p) if many(p) => {}
+                Some(p) if many(p) => listed.push(w),
                 Some(_) => taken += 1,
                 None => return Vec::new(),
             }
@@ -301,7 +303,7 @@ fn arguments(
             .collect();
     }
     match positionals.get(taken) {
-        Some(p) => values(cmd, p, current, src),
+        Some(p) => values(cmd, p, current, src, &listed),
         None => Vec::new(),
     }
 }
@@ -329,7 +331,13 @@ fn many(arg: &Arg) -> bool {
 /// What may fill `arg` of `cmd`: told by its value name (TARGET, SESSION,
 /// STATE), its listed values, or its hint (a directory, an installed
 /// extension).
-fn values(cmd: &clap::Command, arg: &Arg, current: &str, src: &impl Source) -> Vec<Candidate> {
+fn values(
+    cmd: &clap::Command,
+    arg: &Arg,
+    current: &str,
+    src: &impl Source,
+    before: &[&str],
+) -> Vec<Candidate> {
     let listed: Vec<Candidate> = arg
         .get_possible_values()
         .iter()
@@ -356,8 +364,12 @@ fn values(cmd: &clap::Command, arg: &Arg, current: &str, src: &impl Source) -> V
             .map(|s| cand(*s, ""))
             .collect(),
         ("COMMAND", _) => {
+            // `help ext ` offers ext's verbs; `help spawn ` nothing more.
             let root = cli::built();
-            root.get_subcommands()
+            let Some(at) = before.iter().try_fold(&root, |at, w| at.find_subcommand(w)) else {
+                return Vec::new();
+            };
+            at.get_subcommands()
                 .map(|c| cand(c.get_name(), about(c)))
                 .collect()
         }

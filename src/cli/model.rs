@@ -279,7 +279,7 @@ pub enum Shell {
 #[derive(Debug, Args)]
 pub struct HelpArgs {
     /// a command, and for ext a verb
-    #[arg(value_name = "COMMAND", num_args = 0..=2)]
+    #[arg(value_names = ["COMMAND", "VERB"], num_args = 0..=2)]
     pub words: Vec<String>,
 }
 

@@ -67,6 +67,10 @@ fn with_usage(cmd: clap::Command, path: &[&str]) -> clap::Command {
 
 /// Parses `word rest...` (the words after `roost`) into a command.
 pub fn parse(word: &OsString, rest: &[OsString]) -> Result<Parsed, Error> {
+    // `roost --help spawn` is `roost help spawn`, as git reads it.
+    if (word == "--help" || word == "-h") && !rest.is_empty() {
+        return parse(&OsString::from("help"), rest);
+    }
     let mut root = built();
     let argv = std::iter::once(OsString::from("roost"))
         .chain(std::iter::once(word.clone()))

@@ -47,6 +47,15 @@ pub fn visible(cmd: &Command) -> impl Iterator<Item = &Arg> {
 }
 
 /// `--wait SECONDS`, `--force`, `--grant AUTHORITY...` (without brackets).
+/// `-y, --yes` or `--ref REF`: every name an option answers to, and its
+/// value, as the man pages list it.
+pub fn option_names(arg: &Arg) -> String {
+    match (arg.get_short(), arg.get_long()) {
+        (Some(short), Some(_)) => format!("-{short}, {}", option_words(arg)),
+        _ => option_words(arg),
+    }
+}
+
 pub fn option_words(arg: &Arg) -> String {
     let name = match (arg.get_long(), arg.get_short()) {
         (Some(long), _) => format!("--{long}"),
@@ -71,6 +80,17 @@ fn option(arg: &Arg) -> String {
 }
 
 fn positional(arg: &Arg) -> String {
+    // A short list of named words, each optional after the one before:
+    // `[COMMAND [VERB]]`.
+    if let Some(names) = arg.get_value_names().filter(|n| n.len() > 1) {
+        return names
+            .iter()
+            .rev()
+            .fold(String::new(), |inner, name| match inner.is_empty() {
+                true => format!("[{name}]"),
+                false => format!("[{name} {inner}]"),
+            });
+    }
     let name = value_name(arg);
     let many = arg.get_num_args().is_some_and(|n| n.max_values() > 1)
         || matches!(arg.get_action(), ArgAction::Append);

@@ -92,7 +92,7 @@ fn section(title: &str, parent: &Command, path: &[&str]) -> String {
         if !options.is_empty() {
             out.push_str(".RS\n");
             for opt in options {
-                out.push_str(&format!(".TP\n{}\n", tag(&synopsis::option_words(opt))));
+                out.push_str(&format!(".TP\n{}\n", tag(&synopsis::option_names(opt))));
                 let help = opt.get_help().map(|h| h.to_string()).unwrap_or_default();
                 out.push_str(&prose(&help));
             }
@@ -125,12 +125,17 @@ fn tag(synopsis: &str) -> String {
     while let Some(w) = words.next_if(|w| w.bytes().all(|b| b.is_ascii_lowercase() || b == b'-')) {
         command.push(w);
     }
-    let mut tag = format!("\\fB{}\\fR", escape(&command.join(" ")));
+    let mut tag = String::new();
+    if !command.is_empty() {
+        tag = format!("\\fB{}\\fR", escape(&command.join(" ")));
+    }
     for word in words {
-        tag.push(' ');
+        if !tag.is_empty() {
+            tag.push(' ');
+        }
         let start = word.len() - word.trim_start_matches('[').len();
         let (open, rest) = word.split_at(start);
-        let core = rest.trim_end_matches(['.', ']']);
+        let core = rest.trim_end_matches(['.', ']', ',']);
         let close = &rest[core.len()..];
         tag.push_str(open);
         if core.starts_with('-') {

@@ -196,7 +196,7 @@ fn help_refuses_what_is_not_a_command_or_verb() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", describe(&out));
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.starts_with(msg), "{args:?}: {err}");
-        assert!(err.ends_with("usage: roost help [COMMAND...]\n"), "{err}");
+        assert!(err.ends_with("usage: roost help [COMMAND [VERB]]\n"), "{err}");
     }
 }
 
@@ -285,5 +285,21 @@ fn an_option_without_its_value_or_with_one_it_does_not_take_is_named_plainly() {
             .code(2)
             .stdout("")
             .stderr(starts_with(msg));
+    }
+}
+
+/// `roost --help CMD [VERB]` is `roost help CMD [VERB]`, as git reads it.
+#[test]
+fn help_before_a_command_is_that_commands_help() {
+    let env = TestEnv::new();
+    for path in [&["spawn"][..], &["ext", "install"][..]] {
+        let want = env.cmd(["help"].iter().chain(path)).output().unwrap();
+        for flag in ["--help", "-h"] {
+            env.cmd([flag].iter().chain(path))
+                .assert()
+                .success()
+                .stderr("")
+                .stdout(String::from_utf8(want.stdout.clone()).unwrap());
+        }
     }
 }

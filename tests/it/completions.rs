@@ -288,6 +288,10 @@ fn ext_offers_its_verbs_in_every_shell() {
             &["install", "list", "info", "verify", "update", "remove"],
         );
         env.offers(shell, "roost ext install --", &["--ref", "--yes"]);
+        // `help` follows the model's depth: ext's verbs, then nothing.
+        env.offers(shell, "roost help ext ", &["install", "rollback"]);
+        env.completes(shell, "roost help ext install ", &[]);
+        env.completes(shell, "roost help spawn ", &[]);
     }
 }
 
