@@ -4,13 +4,49 @@
 # Every TAB asks the roost on PATH: `roost __complete bash CWORD WORDS...`
 # prints one candidate per line, already filtered by the current word, or
 # a line holding TAB "dirs" when the word is a directory.
+
+# Splits LINE into `words` as the shell would pass them to a command:
+# blanks outside quotes end a word; quotes and backslashes are taken away.
+# The last word is the one being completed (empty after a blank).
+_roost_words() {
+    local s=$1 w= c q= i=0 started=
+    words=()
+    while ((i < ${#s})); do
+        c=${s:i:1}
+        i=$((i + 1))
+        if [[ $q == "'" ]]; then
+            if [[ $c == "'" ]]; then q=; else w+=$c; fi
+        elif [[ $q == '"' ]]; then
+            if [[ $c == '"' ]]; then
+                q=
+            elif [[ $c == '\' && ${s:i:1} == [\"\\\$\`] ]]; then
+                w+=${s:i:1}
+                i=$((i + 1))
+            else
+                w+=$c
+            fi
+        elif [[ $c == '\' ]]; then
+            w+=${s:i:1}
+            i=$((i + 1))
+            started=1
+        elif [[ $c == "'" || $c == '"' ]]; then
+            q=$c
+            started=1
+        elif [[ $c == [[:space:]] ]]; then
+            [[ -n $started ]] && words+=("$w")
+            w= started=
+        else
+            w+=$c
+            started=1
+        fi
+    done
+    words+=("$w")
+}
+
 _roost() {
     local line=${COMP_LINE:0:COMP_POINT} cur=${COMP_WORDS[COMP_CWORD]} keep= candidate
     local -a words=() answer=()
-    read -ra words <<<"$line"
-    if [[ -z $line || $line == *[[:space:]] ]]; then
-        words+=("")
-    fi
+    _roost_words "$line"
     # bash splits words at ':' and '=' (COMP_WORDBREAKS) while roost sees
     # whole words: drop what bash keeps in front of the current fragment.
     local whole=${words[${#words[@]}-1]}

@@ -289,6 +289,21 @@ fn arguments(
             }
         }
     }
+    // `--link=DI`: the value after `=`, offered as whole words
+    // (`--link=` + value); a directory is left to the script.
+    if let Some((name, value)) = current.split_once('=').filter(|_| !operands) {
+        let Some(opt) = option_named(name).filter(|o| takes_value(o)) else {
+            return Vec::new();
+        };
+        let found = values(cmd, opt, value, src, &[]);
+        if found.first().is_some_and(|c| c.value == DIRS) {
+            return found;
+        }
+        return found
+            .into_iter()
+            .map(|c| cand(format!("{name}={}", c.value), c.about))
+            .collect();
+    }
     if current.starts_with('-') && !operands {
         return options
             .iter()
