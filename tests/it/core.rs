@@ -478,7 +478,8 @@ fn reply_outside_roost_is_a_silent_no_op() {
         describe(&out)
     );
     assert!(!env.socket_file().exists());
-    assert_refusal(&env.run(["reply"]), 2, "roost reply: missing TEXT");
+    // Hooks run it: a malformed line exits 1, never 2.
+    assert_refusal(&env.run(["reply"]), 1, "roost reply: missing TEXT");
 }
 
 #[test]
@@ -963,8 +964,8 @@ fn bad_input_gets_a_short_message_and_never_a_panic() {
             2,
             "roost wait-done: SECONDS must be",
         ),
-        (&["state"], 2, "roost state: missing STATE"),
-        (&["state", "a", "b"], 2, "roost state: unexpected argument"),
+        (&["state"], 1, "roost state: missing STATE"),
+        (&["state", "a", "b"], 1, "roost state: unexpected argument"),
         (&["whoami", "x"], 2, "roost whoami: unexpected argument"),
         (
             &["status", "--bogus"],
