@@ -32,7 +32,11 @@ impl Socket {
                 // Relative to where roost runs now, not to wherever a later
                 // client or the server's own shells run.
                 let path = PathBuf::from(s);
-                Socket::Path(std::path::absolute(&path).unwrap_or(path))
+                if path.is_relative() {
+                    Socket::Path(std::path::absolute(&path).unwrap_or(path))
+                } else {
+                    Socket::Path(path)
+                }
             } else {
                 Socket::Name(s)
             };
