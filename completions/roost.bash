@@ -49,10 +49,17 @@ _roost() {
     _roost_words "$line"
     # bash splits words at ':' and '=' (COMP_WORDBREAKS) while roost sees
     # whole words: drop what bash keeps in front of the current fragment.
+    # Right after the ':' or '=', the fragment is empty (bash shows the
+    # separator itself as the word).
     local whole=${words[${#words[@]}-1]}
-    if [[ -n $cur && $whole == *"$cur" ]]; then
+    if [[ $cur == [=:] ]]; then
+        cur= keep=$whole
+    elif [[ -n $cur && $whole == *"$cur" ]]; then
         keep=${whole%"$cur"}
     fi
+    # Inside an open quote readline quotes what it inserts itself.
+    local quoted=
+    [[ $cur == [\"\']* ]] && quoted=1
     COMPREPLY=()
     while IFS= read -r candidate; do
         answer+=("$candidate")
@@ -61,13 +68,13 @@ _roost() {
         compopt -o filenames 2>/dev/null
         while IFS= read -r candidate; do
             COMPREPLY+=("$candidate")
-        done < <(compgen -d -- "$cur")
+        done < <(compgen -d -- "${whole#"$keep"}")
         return 0
     fi
     for candidate in "${answer[@]}"; do
         candidate=${candidate#"$keep"}
         # A window name with a blank or a quote is inserted quoted.
-        if [[ $candidate == *[[:space:]\'\"\\\$\`\;\&\|\<\>\(\)]* ]]; then
+        if [[ -z $quoted && $candidate == *[[:space:]\'\"\\\$\`\;\&\|\<\>\(\)]* ]]; then
             printf -v candidate '%q' "$candidate"
         fi
         COMPREPLY+=("$candidate")

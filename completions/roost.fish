@@ -4,10 +4,10 @@
 # "dirs" when the word is a directory. Words go to roost as the shell would
 # pass them: quotes and backslashes taken away.
 function __roost_complete
-    set -l words
-    for word in (commandline -opc) (commandline -ct)
-        set -a words (string unescape -- $word; or echo $word)
-    end
+    # The earlier words come unescaped already; the current one as typed.
+    set -l current (commandline -ct)
+    set -l plain (string unescape -- "$current"); or set plain "$current"
+    set -l words (commandline -opc) "$plain"
     set -l answer (command roost __complete fish (math (count $words) - 1) $words 2>/dev/null)
     if test (count $answer) -gt 0; and test "$answer[1]" = \tdirs
         # `--link=DI`: the directory after `=`, offered with what precedes it.

@@ -291,7 +291,8 @@ fn arguments(
     }
     // `--link=DI`: the value after `=`, offered as whole words
     // (`--link=` + value); a directory is left to the script.
-    if let Some((name, value)) = current.split_once('=').filter(|_| !operands) {
+    let dashed = current.starts_with('-') && !operands;
+    if let Some((name, value)) = current.split_once('=').filter(|_| dashed) {
         let Some(opt) = option_named(name).filter(|o| takes_value(o)) else {
             return Vec::new();
         };
@@ -754,5 +755,18 @@ mod tests {
         assert_eq!(values(&["session"], "w", &src), ["work"]);
         assert_eq!(values(&["completions"], "", &src), SHELLS);
         assert_eq!(values(&["state"], "b", &src), ["blocked"]);
+    }
+
+    /// `--opt=VALUE` completes the value, as a whole word; a target that
+    /// holds `=` is still a target.
+    #[test]
+    fn an_option_given_with_equals_completes_its_value() {
+        let src = Fake {
+            panes: vec![pane("%1", "main", "a=b")],
+            ..Fake::default()
+        };
+        assert_eq!(values(&["send"], "a=", &src), ["a=b"]);
+        assert_eq!(values(&["ext", "install"], "--link=x", &src), [DIRS]);
+        assert!(values(&["send"], "--force=", &src).is_empty());
     }
 }

@@ -64,11 +64,14 @@ pub fn keeper() -> Vec<String> {
     words
 }
 
-/// The words that start the keeping, once the server has a session (tmux
-/// runs no hook before): the value last written is set to one no option
-/// holds, so the keeper writes the file at once.
+/// The command that starts the keeping: the value last written is set to
+/// one no option holds, so the keeper writes the file at once. tmux runs no
+/// hook before the server has a session, so roost gives it after its
+/// `new-session`, and before it too: when another roost started the server
+/// a moment earlier, that `new-session` fails, and this roost's own
+/// `set-hook`s have tripped the guard, which this undoes.
 pub fn first_write() -> Vec<String> {
-    [";", "set-option", "-g", SYNCED, "(start)"]
+    ["set-option", "-g", SYNCED, "(start)"]
         .iter()
         .map(|w| w.to_string())
         .collect()

@@ -186,12 +186,19 @@ impl Store {
             write(&lock_file, &lock.to_bytes()).and_then(|()| write(&index_file, &new_index))
         };
         if let Err(e) = result {
-            restore(&lock_file, old_lock.as_deref());
-            restore(&index_file, old_index.as_deref());
-            let _ = std::fs::remove_file(&marker);
+            let restored = restore(&lock_file, old_lock.as_deref())
+                & restore(&index_file, old_index.as_deref());
+            // Put back as they were, the pair agrees again; if not, the
+            // marker stays and the next command derives the index again.
+            if restored {
+                let _ = std::fs::remove_file(&marker);
+            }
             return Err(e);
         }
-        remove_if_present(&marker)
+        // Both written: a marker that cannot be removed only means the
+        // next command derives the index once more.
+        let _ = std::fs::remove_file(&marker);
+        Ok(())
     }
 }
 
@@ -319,10 +326,14 @@ fn remove_if_present(path: &Path) -> Result<(), String> {
     }
 }
 
-/// Best effort: a failure here leaves what the failed write left.
-fn restore(path: &Path, old: Option<&[u8]>) {
-    let _ = match old {
-        Some(bytes) => fsutil::write_atomic(path, bytes, 0o644),
-        None => std::fs::remove_file(path).or(Ok(())),
-    };
+/// Best effort: a failure here leaves what the failed write left, and says
+/// so (false).
+fn restore(path: &Path, old: Option<&[u8]>) -> bool {
+    match old {
+        Some(bytes) => fsutil::write_atomic(path, bytes, 0o644).is_ok(),
+        None => match std::fs::remove_file(path) {
+            Ok(()) => true,
+            Err(e) => e.kind() == std::io::ErrorKind::NotFound,
+        },
+    }
 }

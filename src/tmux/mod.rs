@@ -394,14 +394,17 @@ impl Tmux {
             if start.user_conf.is_file() {
                 cmd.arg("source-file").arg(&start.user_conf).arg(";");
             }
-            cmd.args(state::hooks()).args(crate::switch::keeper());
+            cmd.args(state::hooks())
+                .args(crate::switch::keeper())
+                .args(crate::switch::first_write())
+                .arg(";");
         }
         cmd.args(["new-session", "-d", "-s", name]);
         if let Ok(cwd) = std::env::current_dir() {
             cmd.arg("-c").arg(cwd);
         }
         if starting {
-            cmd.args(crate::switch::first_write());
+            cmd.arg(";").args(crate::switch::first_write());
         }
         let result = Self::finish(cmd.output());
         // A concurrent start may have won the race, and an error in the
