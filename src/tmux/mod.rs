@@ -2,6 +2,7 @@
 //! which server is roost's, how to address it, and how to start it.
 
 pub mod listening;
+pub mod options;
 pub mod state;
 
 use std::ffi::{OsStr, OsString};

@@ -1,0 +1,47 @@
+//! The names of the pane options roost keeps on its panes, in one place, and
+//! the key by which an agent's prompt hook and `send` agree on a prompt.
+
+/// The agent's state (`roost state`, `roost hook`).
+pub const STATE: &str = super::state::OPTION;
+
+/// The agent's recorded reply, stored encoded (`Tmux::set_pane_text`).
+pub const REPLY: &str = "@roost-reply";
+
+/// Which agent CLI runs in the pane (`claude`, `codex`, ...): set by `spawn`
+/// for an agent it knows and by `roost hook` on every event, so `send` knows
+/// a prompt hook is wired there.
+pub const AGENT: &str = "@roost-agent";
+
+/// The agent's own session id, reported by its hooks, for `roost resume`.
+pub const SESSION_ID: &str = "@roost-session-id";
+
+/// `prompt_key` of the last prompt the agent's prompt-submit hook reported.
+pub const PROMPT_SEEN: &str = "@roost-prompt-seen";
+
+/// A short key for a prompt's text, the same whoever computes it: FNV-1a
+/// (64 bits, lowercase hex) of the text with CRLF and CR read as LF and the
+/// blanks at its end left out. Agents trim what they report; roost sends
+/// what it was given.
+pub fn prompt_key(text: &str) -> String {
+    let normal = text.replace("\r\n", "\n").replace('\r', "\n");
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in normal.trim_end().bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{hash:016x}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_prompt_key_ignores_line_endings_and_trailing_blanks_only() {
+        assert_eq!(prompt_key(""), "cbf29ce484222325");
+        assert_eq!(prompt_key("a"), "af63dc4c8601ec8c");
+        assert_eq!(prompt_key("one\r\ntwo \n"), prompt_key("one\ntwo"));
+        assert_ne!(prompt_key(" one"), prompt_key("one"));
+        assert_ne!(prompt_key("one two"), prompt_key("one  two"));
+    }
+}
