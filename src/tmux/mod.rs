@@ -1,6 +1,7 @@
 //! The only place that talks to tmux. It owns the socket rule:
 //! which server is roost's, how to address it, and how to start it.
 
+mod keys;
 pub mod listening;
 pub mod options;
 pub mod state;
