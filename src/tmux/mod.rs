@@ -5,6 +5,7 @@ mod keys;
 pub mod listening;
 pub mod options;
 pub mod state;
+pub mod terminal;
 
 use std::ffi::{OsStr, OsString};
 use std::io::Write;
@@ -392,7 +393,8 @@ impl Tmux {
             let _ = std::fs::remove_file(self.socket.switch_file());
             cmd.arg("-f")
                 .arg(&start.base_conf)
-                .args(["start-server", ";"]);
+                .args(["start-server", ";"])
+                .args(terminal::setting());
             if start.user_conf.is_file() {
                 cmd.arg("source-file").arg(&start.user_conf).arg(";");
             }
