@@ -459,3 +459,32 @@ fn text_after_target_and_a_double_dash_is_text_even_with_dashes() {
     assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
     assert_eq!(stderr(&out), "roost send: no such target '%99'\n");
 }
+
+#[test]
+fn a_prompt_sent_to_vim_right_after_spawn_is_text_never_commands() {
+    if !on_path("vim") {
+        skip_without("vim is not installed");
+        return;
+    }
+    let env = TestEnv::new();
+    let file = env.path("buffer.txt");
+    // Started by a wrapper: whatever is typed before vim runs, the
+    // terminal echoes, and vim then reads as keys.
+    let pane = env.spawn(
+        "vim",
+        &format!("sleep 0.5; exec vim -u NONE -N '{}'", file.display()),
+    );
+    let pane = pane.as_str();
+    // Typed as keys in normal mode, these would insert, delete and quit.
+    let out = env.run(["send", "vim", "ia line dd"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let out = env.run(["send", "--paste", "vim", "hello :q! dd\nworld ZZ"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    env.tmux_ok(&["send-keys", "-t", pane, "Escape", ":wq", "Enter"]);
+    let written = || std::fs::read_to_string(&file).unwrap_or_default();
+    let ok = wait_until(Duration::from_secs(10), || written().ends_with('\n'));
+    assert!(ok, "vim never wrote its buffer: {}", env.screen(pane));
+    // Both pastes went in as text; Enter in normal mode moves nothing on a
+    // one-line buffer, so the second paste follows the first.
+    assert_eq!(written(), "ia line ddhello :q! dd\nworld ZZ\n");
+}
