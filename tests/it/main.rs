@@ -24,6 +24,7 @@ mod lifecycle;
 mod man;
 mod properties;
 mod races;
+mod references;
 mod send;
 mod socket;
 mod switch;
