@@ -53,4 +53,19 @@ impl Tmux {
     pub fn recent_screen(&self, pane: &str) -> TmuxResult<String> {
         self.run(&["capture-pane", "-p", "-J", "-S", "-200", "-t", pane])
     }
+
+    /// What `pane` shows now, with the cursor's place (so typing that moves
+    /// only the cursor counts as a change).
+    pub fn screen_now(&self, pane: &str) -> TmuxResult<String> {
+        let mut words = vec![
+            "display-message",
+            "-p",
+            "-t",
+            pane,
+            "#{cursor_x},#{cursor_y}",
+            ";",
+        ];
+        words.extend(["capture-pane", "-p", "-e", "-t", pane]);
+        self.run(&words)
+    }
 }

@@ -24,10 +24,15 @@ use std::time::{Duration, Instant};
 /// How long the program may take to read what was typed.
 const ARRIVAL: Duration = Duration::from_secs(3);
 
-/// After a program that asked for the paste has read all of it, how long
-/// to let it take the paste's end before Enter comes, so a TUI that handles
-/// input after reading it sees the two apart.
-const PASTE_SETTLE: Duration = Duration::from_millis(150);
+/// After a program in raw mode has read the text, Enter waits until its
+/// screen has stood still this long: a TUI handles what it read after
+/// reading it, and one still starting (an agent that gathers keys typed
+/// before its prompt is drawn) would drop an Enter that came first.
+const STILL: Duration = Duration::from_millis(150);
+
+/// The longest Enter waits for a still screen (a program that streams
+/// output never stands still).
+const STILL_AT_MOST: Duration = Duration::from_secs(5);
 
 /// How long an agent's prompt hook may take to report the prompt.
 const HOOK_REPORT: Duration = Duration::from_secs(15);
@@ -261,13 +266,14 @@ impl Send<'_> {
             Reading::Unknown => Some(self.shown(text)?),
             _ => None,
         };
+        let reads = self.reads(look.tty.as_ref());
         if !text.is_empty() {
             self.tmux
                 .paste(&self.pane.id, text)
                 .map_err(|e| self.untyped(e))?;
         }
         let took = match (&look.tty, look.reading) {
-            (Some(tty), r) if r.raw() => self.until_read(tty),
+            (Some(tty), r) if r.raw() => self.until_read(tty, reads),
             // The line discipline holds the line for the program waiting.
             (_, Reading::Line) => true,
             _ => self.until_shown(text, screen_before.unwrap_or(0))?,
@@ -282,9 +288,10 @@ impl Send<'_> {
                 .code(Exit::TypedNotSubmitted)
                 .hint("do not send it again: look at the pane (roost screen TARGET), then press Enter there or clear the line"));
         }
-        if look.reading == Reading::Asked {
-            std::thread::sleep(PASTE_SETTLE);
+        if look.reading.raw() {
+            self.until_still();
         }
+        let reads = self.reads(look.tty.as_ref());
         self.tmux.submit(&self.pane.id).map_err(|e| {
             self.fail(format!(
                 "the text was typed into {}, but Enter could not be pressed: {}",
@@ -292,20 +299,58 @@ impl Send<'_> {
             ))
             .code(Exit::TypedNotSubmitted)
         })?;
-        self.confirmed(text, look.tty.as_ref())
+        self.confirmed(text, look.tty.as_ref(), reads)
     }
 
-    /// Whether the program read everything typed into its terminal.
-    fn until_read(&self, tty: &tty::PaneTty) -> bool {
+    /// What the pane's foreground job has read so far, where that shows.
+    fn reads(&self, tty: Option<&tty::PaneTty>) -> Option<u64> {
+        let pid = u32::try_from(self.pane.pid?).ok()?;
+        tty?.job_reads(pid)
+    }
+
+    /// Whether the program read everything typed into its terminal since it
+    /// had read `before` bytes: its input queue is empty, after being seen
+    /// full or once the program has read more (an empty queue alone may
+    /// only mean that tmux has not written the text yet).
+    fn until_read(&self, tty: &tty::PaneTty, before: Option<u64>) -> bool {
         let end = Instant::now() + ARRIVAL;
+        let mut seen_full = false;
         loop {
-            if tty.unread() == Some(0) {
-                return true;
+            match tty.unread() {
+                Some(0) => {
+                    let more = match before {
+                        Some(b) => self.reads(Some(tty)).is_none_or(|now| now > b),
+                        None => true,
+                    };
+                    if seen_full || more {
+                        return true;
+                    }
+                }
+                Some(_) => seen_full = true,
+                None => return true,
             }
             if Instant::now() >= end {
                 return false;
             }
             std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    /// Waits until the pane's screen has not changed for `STILL`, or
+    /// `STILL_AT_MOST` has passed.
+    fn until_still(&self) {
+        let end = Instant::now() + STILL_AT_MOST;
+        let mut last = self.tmux.screen_now(&self.pane.id).ok();
+        let mut since = Instant::now();
+        while Instant::now() < end {
+            std::thread::sleep(Duration::from_millis(30));
+            let now = self.tmux.screen_now(&self.pane.id).ok();
+            if now != last {
+                last = now;
+                since = Instant::now();
+            } else if since.elapsed() >= STILL {
+                return;
+            }
         }
     }
 
@@ -341,7 +386,7 @@ impl Send<'_> {
 
     /// After Enter: the agent's prompt hook reports the prompt, where one
     /// is wired; else the program read the Enter, where that can be seen.
-    fn confirmed(&self, text: &str, tty: Option<&tty::PaneTty>) -> Result<()> {
+    fn confirmed(&self, text: &str, tty: Option<&tty::PaneTty>, reads: Option<u64>) -> Result<()> {
         let unconfirmed = |why: String| {
             self.fail(format!(
                 "the text and Enter were typed into {}, but {why}",
@@ -376,7 +421,7 @@ impl Send<'_> {
             }
         }
         if let Some(tty) = tty {
-            if !self.until_read(tty) {
+            if !self.until_read(tty, reads) {
                 return Err(unconfirmed(format!(
                     "its program did not read the Enter within {}s",
                     ARRIVAL.as_secs()

@@ -63,15 +63,31 @@ impl PaneTty {
         (rc == 0).then_some(usize::try_from(n).unwrap_or(0))
     }
 
-    /// Whether a process of the terminal's foreground job is asleep in a
-    /// read of it, given the pane's first process (`None`: cannot tell).
-    pub fn reader_waiting(&self, pane_pid: u32) -> Option<bool> {
+    /// How many bytes the processes of the terminal's foreground job have
+    /// read so far, from anything (`None`: cannot tell). It grows when the
+    /// program reads what was typed, where the input queue alone cannot
+    /// show it: a program that reads at once empties the queue before it
+    /// can be seen full, and the queue is also empty before tmux has
+    /// written anything into it.
+    pub fn job_reads(&self, pane_pid: u32) -> Option<u64> {
+        let mut total = 0;
+        for pid in self.job(pane_pid)? {
+            let io = std::fs::read_to_string(format!("/proc/{pid}/io")).ok()?;
+            let rchar = io.lines().find_map(|l| l.strip_prefix("rchar:"))?;
+            total += rchar.trim().parse::<u64>().ok()?;
+        }
+        Some(total)
+    }
+
+    /// The processes of the terminal's foreground job, given the pane's
+    /// first process (`None`: cannot tell).
+    fn job(&self, pane_pid: u32) -> Option<Vec<u32>> {
         let leader = Stat::of(pane_pid)?;
         if leader.tty_nr != self.tty_nr || leader.tpgid <= 0 {
             return None;
         }
         let job = leader.tpgid as u32;
-        let mut seen_any = false;
+        let mut found = Vec::new();
         for entry in std::fs::read_dir("/proc").ok()?.flatten() {
             let Some(pid) = entry
                 .file_name()
@@ -81,15 +97,21 @@ impl PaneTty {
                 continue;
             };
             let Some(stat) = Stat::of(pid) else { continue };
-            if stat.pgrp != job || stat.tty_nr != self.tty_nr {
-                continue;
-            }
-            seen_any = true;
-            if stat.state == 'S' && in_terminal_read(pid) {
-                return Some(true);
+            if stat.pgrp == job && stat.tty_nr == self.tty_nr {
+                found.push(pid);
             }
         }
-        seen_any.then_some(false)
+        (!found.is_empty()).then_some(found)
+    }
+
+    /// Whether a process of the terminal's foreground job is asleep in a
+    /// read of it, given the pane's first process (`None`: cannot tell).
+    pub fn reader_waiting(&self, pane_pid: u32) -> Option<bool> {
+        let job = self.job(pane_pid)?;
+        Some(
+            job.into_iter()
+                .any(|pid| Stat::of(pid).is_some_and(|s| s.state == 'S') && in_terminal_read(pid)),
+        )
     }
 }
 
