@@ -21,7 +21,7 @@ pub enum Reading {
     Line,
     /// The terminal's line mode with no program reading: busy, or still
     /// starting (text typed now would reach whatever reads it later, in
-    /// whatever mode that is by then).
+    /// whatever mode that is by then); or raw mode with nothing drawn yet.
     Away,
     /// The terminal cannot be looked at (another user's pane).
     Unknown,
@@ -74,6 +74,10 @@ pub fn look(tmux: &Tmux, pane: &str, asks: bool) -> TmuxResult<Look> {
                 Some(false) => Reading::Away,
             }
         }
+        // A program that took raw mode and has drawn nothing yet is still
+        // starting (an agent gathers keys before its prompt is drawn, and
+        // drops an Enter that comes first).
+        (Some(_), Some(_)) if blank(tmux, pane)? => Reading::Away,
         (Some(_), Some(_)) => match flag {
             "1" => Reading::Asked,
             "0" => Reading::Keys,
@@ -84,6 +88,14 @@ pub fn look(tmux: &Tmux, pane: &str, asks: bool) -> TmuxResult<Look> {
         _ => Reading::Unknown,
     };
     Ok(Look { reading, tty })
+}
+
+/// Whether the pane's screen shows nothing but blanks.
+fn blank(tmux: &Tmux, pane: &str) -> TmuxResult<bool> {
+    Ok(tmux
+        .run(&["capture-pane", "-p", "-t", pane])?
+        .chars()
+        .all(char::is_whitespace))
 }
 
 /// Looks until the program can take the text (`Ok(Ok(look))`) or the
