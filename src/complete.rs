@@ -594,6 +594,7 @@ mod tests {
             dead_status: None,
             pid: None,
             state: String::new(),
+            command: String::new(),
             window_name: window.into(),
         }
     }

@@ -53,8 +53,11 @@ pub enum Command {
     ///
     /// Open window NAME running CMD (your shell without one) in the caller's
     /// session inside roost, else in session main, and print the new pane id
-    /// (%N). A window name must be unique in its session, must not contain
-    /// `:` or `.`, and must not start with `%`, `@`, `=` or `-`. A CMD whose
+    /// (%N). The pane starts in DIR (--cwd), else in the current directory,
+    /// whatever characters its name holds. A window name must be unique in
+    /// its session, must not contain `:`, `.`, `#` or control, direction or
+    /// invisible characters, must not start with `%`, `@`, `=` or `-`, and
+    /// must not be digits alone (a target reads those as an index). A CMD whose
     /// program cannot be found or executed on the pane's PATH is refused
     /// (exit 1) before any window exists. When the program exits, its window
     /// stays: `roost status` lists it as exited with its exit status, and
@@ -195,6 +198,9 @@ pub struct SessionArgs {
 
 #[derive(Debug, Args)]
 pub struct SpawnArgs {
+    /// the pane's working directory (default: the current one)
+    #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
+    pub cwd: Option<PathBuf>,
     /// the window's name
     pub name: String,
     /// the program and its arguments (default: your shell)

@@ -8,7 +8,7 @@ use crate::error::{Error, Exit, Result};
 use std::io::Read;
 use std::os::unix::ffi::OsStrExt;
 
-pub const STATES: &[&str] = &["idle", "working", "blocked", "done", "error"];
+pub const STATES: &[&str] = crate::tmux::state::KNOWN;
 
 pub fn reply(ctx: &Ctx, a: ReplyArgs) -> Result<Exit> {
     let words = a.text;

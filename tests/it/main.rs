@@ -22,6 +22,7 @@ mod hostile;
 mod injection;
 mod lifecycle;
 mod man;
+mod names;
 mod properties;
 mod races;
 mod send;
