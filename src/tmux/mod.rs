@@ -324,14 +324,23 @@ impl Tmux {
         Ok((!value.is_empty()).then(|| value.to_string()))
     }
 
-    /// Sets a pane option to any value. A value too long for one tmux command
-    /// (an agent's whole reply) is built in a staging option piece by piece,
-    /// then copied in one step, so a reader never sees half of it.
+    /// Sets a pane option to any value, in one step, so a reader never sees
+    /// half of it. A value too long for one tmux command (an agent's whole
+    /// reply) goes through a private temporary file that the server reads
+    /// as one `set-option` (`source-file`): one tmux call whatever its
+    /// length. A long value that a config line cannot hold as it is (bytes
+    /// outside printable ASCII, or `'`) is built in a staging option piece
+    /// by piece instead, then copied.
     pub fn set_pane_option(&self, pane_id: &str, name: &str, value: &OsStr) -> TmuxResult<()> {
-        let mut rest = value.as_bytes();
-        if rest.len() <= MAX_ARG {
+        let bytes = value.as_bytes();
+        if bytes.len() <= MAX_ARG {
             return self.set_pane_option_part(pane_id, name, value, false);
         }
+        let quotable = |b: &[u8]| b.iter().all(|&b| (0x20..0x7f).contains(&b) && b != b'\'');
+        if quotable(bytes) && quotable(pane_id.as_bytes()) && quotable(name.as_bytes()) {
+            return self.set_pane_option_sourced(pane_id, name, bytes);
+        }
+        let mut rest = bytes;
         let staging = format!("{name}-staging");
         let mut append = false;
         while !rest.is_empty() {
@@ -356,6 +365,27 @@ impl Tmux {
         ]);
         let _ = self.run(&["set-option", "-p", "-u", "-t", pane_id, &staging]);
         copied.map(drop)
+    }
+
+    /// `set-option -p -t PANE NAME 'VALUE'` as the one line of a file only
+    /// this user can read, which the server sources: `value` is printable
+    /// ASCII without `'`, so single quotes hold it as it is.
+    fn set_pane_option_sourced(&self, pane_id: &str, name: &str, value: &[u8]) -> TmuxResult<()> {
+        let temp = |e: std::io::Error| TmuxError(format!("cannot write a temporary file: {e}"));
+        let mut file = tempfile::Builder::new()
+            .prefix("roost-option-")
+            .tempfile()
+            .map_err(temp)?;
+        let mut line = Vec::with_capacity(value.len() + 64);
+        line.extend_from_slice(format!("set-option -p -t '{pane_id}' '{name}' '").as_bytes());
+        line.extend_from_slice(value);
+        line.extend_from_slice(b"'\n");
+        file.write_all(&line)
+            .and_then(|()| file.flush())
+            .map_err(temp)?;
+        let path = file.path().as_os_str();
+        let args: [&OsStr; 2] = ["source-file".as_ref(), path];
+        self.run(&args).map(drop)
     }
 
     fn set_pane_option_part(
