@@ -55,7 +55,10 @@ pub fn render(socket: &str, fleet: Option<&(Vec<Session>, Vec<Pane>)>, utf8: boo
                 p.id.clone(),
                 shown(&p.address()),
                 quoted(shown(&p.window_name)),
-                quoted(shown(&p.command)),
+                match p.command.as_str() {
+                    "" => "-".to_string(),
+                    command => quoted(shown(command)),
+                },
             ];
             (p, cells)
         })

@@ -329,16 +329,22 @@ impl Tmux {
     /// reply) goes through a private temporary file that the server reads
     /// as one `set-option` (`source-file`): one tmux call whatever its
     /// length. A long value that a config line cannot hold as it is (bytes
-    /// outside printable ASCII, or `'`) is built in a staging option piece
-    /// by piece instead, then copied.
+    /// outside printable ASCII, or `'`), or one that file could not carry,
+    /// is built in a staging option piece by piece instead, then copied.
     pub fn set_pane_option(&self, pane_id: &str, name: &str, value: &OsStr) -> TmuxResult<()> {
         let bytes = value.as_bytes();
         if bytes.len() <= MAX_ARG {
             return self.set_pane_option_part(pane_id, name, value, false);
         }
         let quotable = |b: &[u8]| b.iter().all(|&b| (0x20..0x7f).contains(&b) && b != b'\'');
-        if quotable(bytes) && quotable(pane_id.as_bytes()) && quotable(name.as_bytes()) {
-            return self.set_pane_option_sourced(pane_id, name, bytes);
+        // Should the file not be read (a temporary directory whose path tmux
+        // reads as a pattern), the slow way still stores it.
+        if quotable(bytes)
+            && quotable(pane_id.as_bytes())
+            && quotable(name.as_bytes())
+            && self.set_pane_option_sourced(pane_id, name, bytes).is_ok()
+        {
+            return Ok(());
         }
         let mut rest = bytes;
         let staging = format!("{name}-staging");
