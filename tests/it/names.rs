@@ -40,6 +40,17 @@ fn pane_format(env: &TestEnv, pane: &str, format: &str) -> String {
         .to_string()
 }
 
+/// The pane's working directory, once its program has started (tmux has
+/// none to report before).
+fn cwd_of(env: &TestEnv, pane: &str) -> String {
+    let mut cwd = String::new();
+    wait_until(Duration::from_secs(5), || {
+        cwd = pane_format(env, pane, "#{pane_current_path}");
+        !cwd.is_empty()
+    });
+    cwd
+}
+
 /// `roost ARGS` run from `dir`; returns the pane id it printed.
 fn spawn_in(env: &TestEnv, dir: &Path, args: &[&str]) -> String {
     let out = env.roost(args).current_dir(dir).output().unwrap();
@@ -55,23 +66,11 @@ fn a_directory_holding_a_tmux_format_is_the_panes_own_directory_and_runs_nothing
         let want = dir.to_string_lossy().into_owned();
         // The first start: new-session, then new-window, both from `dir`.
         let alice = spawn_in(&env, &dir, &["spawn", "alice", "cat"]);
-        assert_eq!(
-            pane_format(&env, &alice, "#{pane_current_path}"),
-            want,
-            "{name}"
-        );
-        assert_eq!(
-            pane_format(&env, "=main:0", "#{pane_current_path}"),
-            want,
-            "{name}"
-        );
+        assert_eq!(cwd_of(&env, &alice), want, "{name}");
+        assert_eq!(cwd_of(&env, "=main:0"), want, "{name}");
         // With the server up.
         let bob = spawn_in(&env, &dir, &["spawn", "bob", "cat"]);
-        assert_eq!(
-            pane_format(&env, &bob, "#{pane_current_path}"),
-            want,
-            "{name}"
-        );
+        assert_eq!(cwd_of(&env, &bob), want, "{name}");
         // A new session started from there.
         let out = env
             .roost(["session", "work"])
@@ -79,19 +78,12 @@ fn a_directory_holding_a_tmux_format_is_the_panes_own_directory_and_runs_nothing
             .output()
             .unwrap();
         quiet(&out, 0);
-        assert_eq!(
-            pane_format(&env, "=work:0", "#{pane_current_path}"),
-            want,
-            "{name}"
-        );
+        assert_eq!(cwd_of(&env, "=work:0"), want, "{name}");
         // --cwd, from elsewhere, as given and relative.
         let carol = env.ok(["spawn", "--cwd", &want, "carol", "cat"]);
-        assert_eq!(
-            pane_format(&env, carol.trim(), "#{pane_current_path}"),
-            want
-        );
+        assert_eq!(cwd_of(&env, carol.trim()), want);
         let dave = env.ok(["spawn", "--cwd", name, "dave", "cat"]);
-        assert_eq!(pane_format(&env, dave.trim(), "#{pane_current_path}"), want);
+        assert_eq!(cwd_of(&env, dave.trim()), want);
         assert_eq!(canaries(&env), Vec::<PathBuf>::new(), "{name}");
     }
 }
@@ -102,10 +94,7 @@ fn spawn_cwd_starts_the_pane_there_and_refuses_what_is_not_a_directory() {
     let dir = env.path("project");
     std::fs::create_dir_all(&dir).unwrap();
     let pane = env.ok(["spawn", "--cwd", dir.to_str().unwrap(), "alice", "sh"]);
-    assert_eq!(
-        pane_format(&env, pane.trim(), "#{pane_current_path}"),
-        dir.to_string_lossy()
-    );
+    assert_eq!(cwd_of(&env, pane.trim()), dir.to_string_lossy());
     // A relative program is looked up from the pane's directory.
     std::fs::write(dir.join("agent"), "#!/bin/sh\nexec cat\n").unwrap();
     std::process::Command::new("chmod")
