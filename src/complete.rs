@@ -284,7 +284,14 @@ fn arguments(
                 // Everything after the first word of a trailing list is its own.
                 Some(p) if p.is_trailing_var_arg_set() => return Vec::new(),
                 Some(p) if many(p) => listed.push(w),
-                Some(_) => taken += 1,
+                Some(_) => {
+                    taken += 1;
+                    // Text that takes words spelled like options (send's
+                    // TEXT) begins right after the positionals before it.
+                    operands |= positionals.get(taken).is_some_and(|p| {
+                        p.is_trailing_var_arg_set() && p.is_allow_hyphen_values_set()
+                    });
+                }
                 None => return Vec::new(),
             }
         }
@@ -619,11 +626,14 @@ mod tests {
     #[test]
     fn flags_are_offered_only_where_the_argument_reader_takes_them() {
         let src = Fake::default();
-        assert_eq!(values(&["send"], "--", &src), ["--force", "--wait"]);
+        assert_eq!(
+            values(&["send"], "--", &src),
+            ["--force", "--when-idle", "--lines", "--paste", "--wait"]
+        );
         assert!(values(&["send", "--wait"], "", &src).is_empty());
         assert_eq!(values(&["status"], "-", &src), ["--json"]);
-        // Options may follow TARGET until TEXT begins, as the parser takes them.
-        assert_eq!(values(&["send", "%1"], "--", &src), ["--force", "--wait"]);
+        // Every word after TARGET is text, as the parser takes it.
+        assert!(values(&["send", "%1"], "--", &src).is_empty());
         assert!(values(&["send", "%1", "hi"], "--", &src).is_empty());
         assert!(values(&["send", "--"], "-", &src).is_empty());
         assert_eq!(values(&["spawn"], "-", &src), ["--cwd"]);

@@ -20,9 +20,12 @@ pub enum Exit {
     /// 4: `send`: the program did not ask for a paste in time; nothing was
     /// typed.
     NotReady,
-    /// 5: `send`: the text was typed but never showed, so Enter was not
-    /// pressed.
+    /// 5: `send`: the text was typed but the program did not take it, so
+    /// Enter was not pressed.
     TypedNotSubmitted,
+    /// 6: `send`: the text and Enter were typed, but the program did not
+    /// read the Enter, or its prompt hook did not report the prompt.
+    NotConfirmed,
 }
 
 impl Exit {
@@ -34,6 +37,7 @@ impl Exit {
             Exit::Blocked => 3,
             Exit::NotReady => 4,
             Exit::TypedNotSubmitted => 5,
+            Exit::NotConfirmed => 6,
         }
     }
 

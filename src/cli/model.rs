@@ -68,25 +68,38 @@ pub enum Command {
     #[command(verbatim_doc_comment)]
     /// paste TEXT into TARGET exactly once, then press Enter
     ///
-    /// Deliver TEXT exactly once: as one bracketed paste, then one Enter that
-    /// reaches the program. Everything after TARGET is text; text that starts
-    /// with `-` goes after `--`. One send at a time per pane, across processes
-    /// and users: a second waits for the first. A pane in copy mode or
-    /// another mode is taken out of it first. Control characters in TEXT that
-    /// could end the paste or act as keys are made visible (ESC becomes ␛);
-    /// newline and tab keep their meaning. Text of more than one line, or
-    /// longer than 4095 bytes, needs the program to have asked for bracketed
-    /// paste (a program busy or still starting has not): send waits for that
-    /// up to --wait SECONDS (30), which also bounds the wait for another
-    /// sender. tmux 3.7 and later report the request; with an older tmux, a
-    /// program in raw mode is taken to have asked. Arrival is the text on the
-    /// screen, unless the program asked for the paste or the terminal holds
-    /// the line unechoed (a hidden prompt). The target's recorded reply and
-    /// state are cleared just before the paste. A blocked target is refused
-    /// unless --force is given. Exit 0 delivered; 1 failed, nothing typed; 2
-    /// no such target or a dead pane; 3 the target is blocked; 4 the program
-    /// did not ask for a paste in time, nothing typed; 5 the text was typed
-    /// but never showed, so Enter was not pressed (do not send it again).
+    /// Deliver TEXT exactly once: as one bracketed paste, then one Enter,
+    /// each taken by the program. Options go before TARGET: every word after
+    /// it is text, even one that starts with `-` (a `--` right after TARGET
+    /// is dropped); `-` alone reads TEXT from standard input. One send at a
+    /// time per pane, across processes and users: a second waits for the
+    /// first. A pane in copy mode or another mode is taken out of it, in the
+    /// same tmux command as the paste and as the Enter. Control characters
+    /// in TEXT that could end the paste or act as keys are made visible (ESC
+    /// becomes ␛); newline and tab keep their meaning.
+    ///
+    /// Nothing is typed until the program reads its terminal: a program
+    /// still starting, or busy in the terminal's line mode, is waited for up
+    /// to --wait SECONDS (30), which also bounds the wait for another
+    /// sender. Text of more than one line, or longer than 4095 bytes, goes
+    /// only to a program that asked for bracketed paste: tmux 3.7 and later
+    /// say so; with an older tmux, only an agent roost knows (spawned by
+    /// name, or reporting through `roost hook`) counts as having asked, or
+    /// any program in raw mode when --paste says it asks. Use --lines to
+    /// submit each line on its own instead (cat, a shell's read loop, a
+    /// REPL that does not ask). The text counts as taken once the program has read
+    /// every byte of it (the kernel tells), never because the terminal
+    /// echoed it; Enter counts once it was read too, and where an agent's
+    /// prompt hook is wired, only once that hook reports this very prompt.
+    /// The target's recorded reply and state are cleared as Enter is
+    /// pressed. A blocked target is refused unless --force is given;
+    /// --when-idle first waits until the target is neither working nor
+    /// blocked (it never answers a dialog). Exit 0 delivered; 1 failed,
+    /// nothing typed; 2 no such target or a dead pane; 3 the target is
+    /// blocked; 4 the program could not take TEXT in time, nothing typed; 5
+    /// the text was typed but the program did not take it, so Enter was not
+    /// pressed (do not send it again); 6 the text and Enter were typed but
+    /// not confirmed taken (do not send it again: look first).
     Send(SendArgs),
     #[command(verbatim_doc_comment)]
     /// the agent's recorded reply, else the last N lines of its screen
@@ -229,14 +242,23 @@ pub struct SendArgs {
     /// send even when the target is blocked
     #[arg(long)]
     pub force: bool,
-    /// how long to wait for the pane's lock and for the program to ask for a paste
+    /// first wait until the target is neither working nor blocked
+    #[arg(long)]
+    pub when_idle: bool,
+    /// submit each line of TEXT on its own, for a program that reads lines
+    #[arg(long, conflicts_with = "paste")]
+    pub lines: bool,
+    /// the program asks for bracketed paste when it reads (for a tmux before 3.7, which cannot say)
+    #[arg(long)]
+    pub paste: bool,
+    /// how long to wait for the pane's lock, for the target to be idle, and for the program to read
     #[arg(long, value_name = "SECONDS", default_value_t = 30, value_parser = positive, hide_default_value = true)]
     pub wait: u64,
     /// the pane: %N, @N, SESSION:WINDOW[.PANE] or a window name
     #[arg(value_name = "TARGET")]
     pub target: String,
-    /// the words to paste, joined by spaces
-    #[arg(required = true, trailing_var_arg = true)]
+    /// the words to paste, joined by spaces (all words after TARGET); `-` alone reads stdin
+    #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
     pub text: Vec<OsString>,
 }
 

@@ -72,12 +72,13 @@ pub fn parse(word: &OsString, rest: &[OsString]) -> Result<Parsed, Error> {
         return parse(&OsString::from("help"), rest);
     }
     let mut root = built();
+    let rest = text_after_positionals(&root, word, rest);
     let argv = std::iter::once(OsString::from("roost"))
         .chain(std::iter::once(word.clone()))
         .chain(rest.iter().cloned());
     let matches = match root.try_get_matches_from_mut(argv) {
         Ok(m) => m,
-        Err(e) => return shown_or_error(&root, word, rest, e),
+        Err(e) => return shown_or_error(&root, word, &rest, e),
     };
     let cli = model::Cli::from_arg_matches(&matches).map_err(|e| Error::Usage {
         cmd: None,
@@ -91,6 +92,58 @@ pub fn parse(word: &OsString, rest: &[OsString]) -> Result<Parsed, Error> {
         name,
         command: cli.command,
     })
+}
+
+/// For a command whose last argument is trailing text after positionals of
+/// its own (`send TARGET TEXT...`), every word after those positionals is
+/// text, even one spelled like an option: a `--` goes in after them, as the
+/// user could have typed it. Options before them still count; a `--` the
+/// user typed right there is kept as the only one.
+fn text_after_positionals(
+    root: &clap::Command,
+    word: &OsString,
+    rest: &[OsString],
+) -> Vec<OsString> {
+    let mut out = rest.to_vec();
+    let Some(cmd) = word.to_str().and_then(|w| root.find_subcommand(w)) else {
+        return out;
+    };
+    let positionals: Vec<&clap::Arg> = cmd.get_positionals().collect();
+    let Some((last, before)) = positionals.split_last() else {
+        return out;
+    };
+    if !last.is_trailing_var_arg_set() || before.is_empty() || cmd.has_subcommands() {
+        return out;
+    }
+    let takes_value = |w: &str| {
+        cmd.get_opts().any(|o| {
+            w.strip_prefix("--")
+                .is_some_and(|l| o.get_long() == Some(l))
+                || (w.len() == 2
+                    && w.strip_prefix('-').and_then(|c| c.chars().next()) == o.get_short())
+        })
+    };
+    let mut seen = 0;
+    let mut i = 0;
+    while i < rest.len() {
+        let w = rest[i].to_string_lossy();
+        if w == "--" {
+            return out;
+        }
+        if w.starts_with('-') && w.len() > 1 {
+            i += if takes_value(&w) { 2 } else { 1 };
+            continue;
+        }
+        seen += 1;
+        i += 1;
+        if seen == before.len() {
+            if rest.get(i).is_some_and(|n| n != "--") {
+                out.insert(i, OsString::from("--"));
+            }
+            return out;
+        }
+    }
+    out
 }
 
 /// The path of the command the words name: `["ext", "install"]`. Used to
@@ -144,7 +197,9 @@ fn shown_or_error(
         print!("{}", at.render_long_help());
         return Ok(Parsed::Shown);
     }
-    let takes_text = at.get_positionals().any(|a| a.is_trailing_var_arg_set());
+    let takes_text = at
+        .get_positionals()
+        .any(|a| a.is_trailing_var_arg_set() && !a.is_allow_hyphen_values_set());
     let msg = match e.kind() {
         ErrorKind::InvalidUtf8 => {
             let bad = rest.iter().find(|w| w.to_str().is_none());

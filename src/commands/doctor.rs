@@ -51,6 +51,7 @@ pub fn run(ctx: &Ctx) -> Result<Exit> {
     );
     if ctx.tmux.is_running() {
         r.ok(&format!("{where_}: server running"));
+        terminal(&mut r, &ctx.tmux);
     } else if ctx.tmux.socket_exists() {
         r.note(&format!(
             "{where_}: stale socket, no server answers (the next roost command starts one)"
@@ -102,6 +103,19 @@ pub fn run(ctx: &Ctx) -> Result<Exit> {
     } else {
         println!("{} problem(s) found", r.problems);
         Ok(Exit::Failed)
+    }
+}
+
+/// The terminal type the running server gives its panes: one without
+/// bracketed paste is only a note (roost then refuses prompts of several
+/// lines rather than have them split).
+fn terminal(r: &mut Report, tmux: &crate::tmux::Tmux) {
+    let Ok(value) = tmux.run(&["show-options", "-gv", "default-terminal"]) else {
+        return;
+    };
+    match tmux::terminal::problem(&value) {
+        None => r.ok(&format!("terminal {} for the panes", value.trim())),
+        Some(why) => r.note(&format!("terminal: {why}")),
     }
 }
 

@@ -1,5 +1,6 @@
-//! The built-in commands: one file per verb, sharing the argument reader, the
-//! context (server and paths) and target resolution defined here.
+//! The built-in commands: one file per verb, sharing the context (server and
+//! paths) defined here and target resolution (target.rs); a parsed command
+//! reaches its handler through `run`'s match.
 
 mod demo;
 mod doctor;

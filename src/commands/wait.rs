@@ -42,10 +42,21 @@ pub fn run(ctx: &Ctx, a: WaitArgs) -> Result<Exit> {
             _ => {}
         }
         if Instant::now() >= deadline && now.state.is_empty() {
+            let sent = ctx
+                .tmux
+                .pane_option(&pane.id, crate::tmux::options::SENT)
+                .ok()
+                .flatten()
+                .is_some();
+            let since = if sent {
+                "has reported no state since its last prompt was sent"
+            } else {
+                "has never reported a state"
+            };
             return Err(Error::fail(
                 ctx.cmd,
                 format!(
-                    "{who} has never reported a state, so roost cannot tell when it is done (waited {seconds}s)"
+                    "{who} {since}, so roost cannot tell when it is done (waited {seconds}s)"
                 ),
             )
             .hint("its agent reports with `roost state done` from its hooks: see \"How agents report their state\" in roost(1) or the README"));

@@ -1,7 +1,7 @@
 //! The man pages: roost.1 and roost-ext.1 with their COMMANDS and VERBS
 //! sections (synopsis, description, options) generated from the command
 //! model, and roost-extension.7, around prose kept as roff beside this file.
-//! `man/` holds their output, and tests/man.rs fails when it is stale. Pure
+//! `man/` holds their output, and tests/it/man.rs fails when it is stale. Pure
 //! text: nothing here touches the system.
 
 use crate::cli::{self, synopsis};

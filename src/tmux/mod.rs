@@ -1,10 +1,12 @@
 //! The only place that talks to tmux. It owns the socket rule:
 //! which server is roost's, how to address it, and how to start it.
 
+mod keys;
 pub mod listening;
 pub mod literal;
 pub mod options;
 pub mod state;
+pub mod terminal;
 
 use std::ffi::{OsStr, OsString};
 use std::io::Write;
@@ -445,7 +447,8 @@ impl Tmux {
             let _ = std::fs::remove_file(self.socket.switch_file());
             cmd.arg("-f")
                 .arg(&start.base_conf)
-                .args(["start-server", ";"]);
+                .args(["start-server", ";"])
+                .args(terminal::setting());
             if start.user_conf.is_file() {
                 cmd.arg("source-file").arg(&start.user_conf).arg(";");
             }

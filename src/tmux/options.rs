@@ -8,9 +8,17 @@ pub const STATE: &str = super::state::OPTION;
 pub const REPLY: &str = "@roost-reply";
 
 /// Which agent CLI runs in the pane (`claude`, `codex`, ...): set by `spawn`
-/// for an agent it knows and by `roost hook` on every event, so `send` knows
-/// a prompt hook is wired there.
+/// for an agent it knows. Every one of them asks for bracketed paste.
 pub const AGENT: &str = "@roost-agent";
+
+/// Which agent's prompt hook reports from the pane: set by `roost hook` on
+/// every event of an agent whose wiring includes a prompt-submit hook, so
+/// `send` counts a prompt only once that hook reports it.
+pub const HOOKED: &str = "@roost-hooked";
+
+/// Set when `send` pressed Enter: the pane was given a prompt, so a pane
+/// without a state has not reported one since, rather than never.
+pub const SENT: &str = "@roost-sent";
 
 /// The agent's own session id, reported by its hooks, for `roost resume`.
 pub const SESSION_ID: &str = "@roost-session-id";

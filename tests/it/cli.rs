@@ -234,18 +234,23 @@ fn options_take_their_value_either_way_and_double_dash_ends_them() {
         .success()
         .stdout("")
         .stderr("");
-    // reply takes text that starts with '-' as it is (hooks pass whatever
-    // an agent wrote); send asks for '--'.
+    // reply and send take text that starts with '-' as it is (hooks pass
+    // whatever an agent wrote, and `send B "$(roost read A)"` passes a
+    // reply): every word after send's TARGET is text.
     for text in ["-x", "- added --json"] {
         env.cmd(["reply", text])
             .assert()
             .success()
             .stdout("")
             .stderr("");
+        env.cmd(["send", "alice", text, "--force"])
+            .assert()
+            .code(2)
+            .stderr("roost send: no such target 'alice': roost is not running\n");
     }
-    env.cmd(["send", "alice", "-x"]).assert().code(2).stderr(
-        "roost send: unknown option -x (text that starts with '-' goes after '--')\n\
-         usage: roost send [--force] [--wait SECONDS] TARGET TEXT...\n",
+    env.cmd(["send", "-x", "alice", "hi"]).assert().code(2).stderr(
+        "roost send: unknown option -x\n\
+         usage: roost send [--force] [--when-idle] [--lines] [--paste] [--wait SECONDS] TARGET TEXT...\n",
     );
     // `--help` is text once TEXT has begun.
     env.cmd(["reply", "done", "--help"])

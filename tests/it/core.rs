@@ -356,7 +356,7 @@ fn send_without_text_is_a_usage_error_with_exit_2() {
     assert_refusal(&out, 2, "roost send: missing TEXT\n");
     assert_eq!(
         stderr(&out),
-        "roost send: missing TEXT\nusage: roost send [--force] [--wait SECONDS] TARGET TEXT...\n"
+        "roost send: missing TEXT\nusage: roost send [--force] [--when-idle] [--lines] [--paste] [--wait SECONDS] TARGET TEXT...\n"
     );
     assert_refusal(
         &env.run(["send"]),

@@ -350,3 +350,32 @@ fn doctor_refuses_arguments() {
     quiet(&out, 2);
     assert!(!env.socket_file().exists());
 }
+
+#[test]
+fn panes_get_a_terminal_type_with_bracketed_paste_and_doctor_names_it() {
+    let env = TestEnv::new();
+    let got = env.path("term.txt");
+    env.spawn(
+        "t",
+        &format!("echo \"$TERM\" > '{}'; sleep 30", got.display()),
+    );
+    let ok = wait_until(std::time::Duration::from_secs(10), || {
+        std::fs::read_to_string(&got).is_ok_and(|t| t.ends_with('\n'))
+    });
+    assert!(ok, "{:?}", std::fs::read_to_string(&got));
+    // tmux before 3.3 gives `screen` unless told otherwise.
+    assert_eq!(env.read("term.txt"), "tmux-256color\n");
+    let text = String::from_utf8(env.run(["doctor"]).stdout).unwrap();
+    assert!(
+        text.contains("ok    terminal tmux-256color for the panes\n"),
+        "{text}"
+    );
+    env.tmux_ok(&["set-option", "-g", "default-terminal", "screen"]);
+    let text = String::from_utf8(env.run(["doctor"]).stdout).unwrap();
+    assert!(
+        text.contains(
+            "note  terminal: panes get TERM=screen, which has no bracketed paste: programs such as vim never ask for one, and a prompt sent to them runs as keys; set -g default-terminal tmux-256color in roost.conf\n"
+        ),
+        "{text}"
+    );
+}

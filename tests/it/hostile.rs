@@ -1,6 +1,6 @@
 //! Hostile repositories: submodules pointing anywhere, attribute
 //! filters and conversions, a huge file, deep and wide trees, an oversized
-//! manifest, and the symlink escapes tests/ext_install.rs does not cover.
+//! manifest, and the symlink escapes tests/it/ext_install.rs does not cover.
 //! Each install and verify must finish within a stated time bound; the peak
 //! resident memory of roost is sampled from /proc/PID/status (VmHWM, polled
 //! every few milliseconds until exit) where the input is large.

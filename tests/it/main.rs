@@ -26,6 +26,7 @@ mod man;
 mod names;
 mod properties;
 mod races;
+mod references;
 mod reply_bound;
 mod send;
 mod socket;

@@ -85,7 +85,7 @@ fn one_send_is_one_paste_and_one_enter() {
     let (pane, log) = reader(&env, "agent", 0.0, "echo");
     let text =
         "line one 'single' \"double\"\nsecond $HOME and `date` and $(id)\n\tthird \\n ~ ; # end";
-    let out = env.run(["send", "agent", text]);
+    let out = env.run(["send", "--paste", "agent", text]);
     assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
     assert!(
         out.stdout.is_empty() && out.stderr.is_empty(),
@@ -109,7 +109,7 @@ fn concurrent_sends_to_one_pane_each_arrive_as_their_own_paste() {
     let senders: Vec<_> = texts
         .iter()
         .map(|t| {
-            env.roost(["send", "agent", t])
+            env.roost(["send", "--paste", "agent", t])
                 .stdout(std::process::Stdio::piped())
                 .stderr(std::process::Stdio::piped())
                 .spawn()
@@ -162,7 +162,7 @@ fn text_cannot_end_the_paste_or_press_keys() {
     let (_pane, log) = reader(&env, "agent", 0.0, "echo");
     let hostile = "harmless line\x1b[201~\nINJECTED-SUBMIT\n\x1b[31mred\x1b[0m \x1b]0;title\x07 \
                    \x03\x04\x1a\x08\x7f \u{9b}201~ \u{9d}0;x\u{9c} tab\there\r\nend";
-    let out = env.run(["send", "agent", hostile]);
+    let out = env.run(["send", "--paste", "agent", hostile]);
     assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
     let got = wait_for_pastes(&log, 1);
     assert_eq!(
@@ -183,7 +183,7 @@ fn multi_line_and_long_text_wait_until_the_program_asks_for_a_paste() {
     let long: String = "x".repeat(6000) + " end of the long line";
     let text = format!("a=40\nb=2\n{long}");
     let started = Instant::now();
-    let out = env.run(["send", "agent", &text]);
+    let out = env.run(["send", "--paste", "agent", &text]);
     assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
     assert!(
         started.elapsed() >= Duration::from_secs(1),
@@ -193,25 +193,83 @@ fn multi_line_and_long_text_wait_until_the_program_asks_for_a_paste() {
 }
 
 #[test]
-fn a_program_that_never_asks_gets_nothing_and_exit_4() {
+fn a_program_that_is_not_reading_gets_nothing_and_exit_4() {
     if !have_python() {
         return;
     }
     let env = TestEnv::new();
     let (pane, log) = reader(&env, "agent", 30.0, "echo");
-    let out = env.run(["send", "--wait", "1", "agent", "a=40\nb=2\nprint(a+b)"]);
-    assert_eq!(out.status.code(), Some(4), "{}", describe(&out));
-    assert_eq!(
-        stderr(&out),
-        format!(
-            "roost send: 'agent' ({pane}) has not asked for a bracketed paste within 1s (it is busy or still starting), and TEXT needs one; nothing was typed\n\
-             wait for it (roost wait-done TARGET), or give it longer with --wait SECONDS\n"
-        )
-    );
+    for text in ["a=40\nb=2\nprint(a+b)", "one line"] {
+        let out = env.run(["send", "--wait", "1", "agent", text]);
+        assert_eq!(out.status.code(), Some(4), "{}", describe(&out));
+        assert_eq!(
+            stderr(&out),
+            format!(
+                "roost send: 'agent' ({pane}) is not reading its terminal (busy, or still starting) after 1s; nothing was typed\n\
+                 wait for it (roost wait-done TARGET), or give it longer with --wait SECONDS\n"
+            )
+        );
+    }
     std::thread::sleep(Duration::from_millis(300));
     let screen = env.screen(&pane);
     assert!(!screen.contains("a=40"), "something was typed: {screen}");
     assert_eq!(std::fs::read(&log).unwrap(), b"");
+}
+
+#[test]
+fn one_line_right_after_spawn_waits_until_the_program_reads() {
+    if !have_python() {
+        return;
+    }
+    let env = TestEnv::new();
+    // The reader sleeps in line mode, then takes raw mode, which discards
+    // whatever the terminal held: a line typed at once would be lost.
+    let (_pane, log) = reader(&env, "agent", 1.0, "echo");
+    let started = Instant::now();
+    let out = env.run(["send", "agent", "first words"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert!(
+        started.elapsed() >= Duration::from_millis(800),
+        "it did not wait"
+    );
+    assert_eq!(wait_for_pastes(&log, 1), ["first words"]);
+}
+
+#[test]
+fn several_lines_to_a_program_that_did_not_ask_are_refused_not_split() {
+    if !have_python() {
+        return;
+    }
+    let env = TestEnv::new();
+    let (pane, log) = reader(&env, "keys", 0.0, "nobracket");
+    let out = env.run([
+        "send",
+        "--wait",
+        "1",
+        "keys",
+        "line one\nline two\nline three",
+    ]);
+    assert_eq!(out.status.code(), Some(4), "{}", describe(&out));
+    let why = if tmux_reports_paste_requests(&env, &pane) {
+        "takes keys and did not ask for a bracketed paste, so each newline of TEXT would act as Enter; nothing was typed\n\
+         send each line as its own submission with --lines, or TEXT as one line\n"
+            .to_string()
+    } else {
+        format!(
+            "cannot be seen to have asked for a bracketed paste (tmux {} does not say; 3.7 and later do), so each newline of TEXT could act as Enter; nothing was typed\n\
+             if its program asks for bracketed paste (most agents' prompts do), say so with --paste; or submit each line on its own with --lines\n",
+            tmux_version(&env)
+        )
+    };
+    assert_eq!(stderr(&out), format!("roost send: 'keys' ({pane}) {why}"));
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(std::fs::read(&log).unwrap(), b"");
+}
+
+/// The version tmux gives of itself, without `tmux `.
+fn tmux_version(env: &TestEnv) -> String {
+    let v = env.tmux_ok(&["-V"]);
+    v.trim().trim_start_matches("tmux ").to_string()
 }
 
 /// Whether this tmux reports a program's request for bracketed paste
@@ -223,32 +281,114 @@ fn tmux_reports_paste_requests(env: &TestEnv, pane: &str) -> bool {
 }
 
 #[test]
-fn a_program_that_asked_but_does_not_echo_gets_its_prompt_once_or_a_precise_failure() {
+fn a_program_that_reads_without_echo_gets_its_prompt_once() {
     if !have_python() {
         return;
     }
     let env = TestEnv::new();
-    let (pane, log) = reader(&env, "agent", 0.0, "noecho");
+    let (_pane, log) = reader(&env, "agent", 0.0, "noecho");
     let out = env.run(["send", "agent", "echo first-try"]);
-    if tmux_reports_paste_requests(&env, &pane) {
-        // tmux says the program asked: the paste reached it.
-        assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
-        assert_eq!(wait_for_pastes(&log, 1), ["echo first-try"]);
-    } else {
-        // Nothing can say it was read: typed, no Enter, and said so.
-        assert_eq!(out.status.code(), Some(5), "{}", describe(&out));
-        assert!(
-            stderr(&out).contains("was typed into 'agent'")
-                && stderr(&out).contains("do not send it again"),
-            "{}",
-            describe(&out)
-        );
-        let got = std::fs::read(&log).unwrap();
-        assert_eq!(
-            got, b"\x1b[200~echo first-try\x1b[201~",
-            "typed once, no Enter"
-        );
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(wait_for_pastes(&log, 1), ["echo first-try"]);
+}
+
+#[test]
+fn a_line_mode_reader_gets_one_line_and_each_line_with_lines() {
+    let env = TestEnv::new();
+    let got = env.path("got.txt");
+    let pane = env.spawn("cat", &format!("cat > '{}'", got.display()));
+    let out = env.run(["send", "cat", "- a reply that starts with a dash"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let out = env.run(["send", "--wait", "1", "cat", "two\nlines"]);
+    assert_eq!(out.status.code(), Some(4), "{}", describe(&out));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "roost send: 'cat' ({pane}) reads lines in the terminal's line mode and never asks for a bracketed paste, so TEXT of more than one line (or longer than 4095 bytes) would not arrive as one prompt; nothing was typed\n\
+             send each line as its own submission with --lines, or TEXT as one line\n"
+        )
+    );
+    let out = env.run(["send", "--lines", "cat", "two\nlines"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let want = "- a reply that starts with a dash\ntwo\nlines\n";
+    let ok = wait_until(Duration::from_secs(10), || {
+        std::fs::read_to_string(&got).unwrap_or_default() == want
+    });
+    assert!(ok, "{:?}", std::fs::read_to_string(&got));
+}
+
+#[test]
+fn words_after_target_are_text_and_a_lone_dash_reads_stdin() {
+    let env = TestEnv::new();
+    let got = env.path("got.txt");
+    env.spawn("cat", &format!("cat > '{}'", got.display()));
+    let out = env.run(["send", "cat", "--force", "-v", "--wait", "5"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let out = env
+        .cmd(["send", "cat", "-"])
+        .write_stdin("- from standard input\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let want = "--force -v --wait 5\n- from standard input\n";
+    let ok = wait_until(Duration::from_secs(10), || {
+        std::fs::read_to_string(&got).unwrap_or_default() == want
+    });
+    assert!(ok, "{:?}", std::fs::read_to_string(&got));
+}
+
+#[test]
+fn where_a_prompt_hook_is_wired_only_its_report_counts() {
+    if !have_python() {
+        return;
     }
+    let env = TestEnv::new();
+    let (pane, log) = reader(&env, "agent", 0.0, "hook");
+    env.tmux_ok(&["set-option", "-p", "-t", &pane, "@roost-hooked", "stand-in"]);
+    let text = "first prompt\nwith a second line";
+    let out = env.run(["send", "--paste", "agent", text]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(wait_for_pastes(&log, 1), [text]);
+
+    let (pane, _log) = reader(&env, "silent", 0.0, "echo");
+    env.tmux_ok(&["set-option", "-p", "-t", &pane, "@roost-hooked", "stand-in"]);
+    let out = env.run(["send", "silent", "nobody reports this"]);
+    assert_eq!(out.status.code(), Some(6), "{}", describe(&out));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "roost send: the text and Enter were typed into 'silent' ({pane}), but its agent's prompt hook did not report it within 15s\n\
+             do not send it again: look at the pane (roost screen TARGET) first\n"
+        )
+    );
+}
+
+#[test]
+fn when_idle_waits_until_the_agent_is_neither_working_nor_blocked() {
+    if !have_python() {
+        return;
+    }
+    let env = TestEnv::new();
+    let (pane, log) = reader(&env, "agent", 0.0, "echo");
+    let stamp = |state: &str| {
+        env.tmux_ok(&["set-option", "-p", "-t", &pane, "@agent_state", state]);
+    };
+    stamp("working");
+    let sender = env
+        .roost(["send", "--when-idle", "agent", "after the turn"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(700));
+    assert_eq!(std::fs::read(&log).unwrap(), b"", "typed while working");
+    stamp("blocked");
+    std::thread::sleep(Duration::from_millis(1500));
+    assert_eq!(std::fs::read(&log).unwrap(), b"", "typed into a dialog");
+    stamp("done");
+    let out = sender.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(wait_for_pastes(&log, 1), ["after the turn"]);
 }
 
 #[test]
@@ -284,7 +424,7 @@ fn a_program_that_reads_nothing_is_no_success() {
     assert_eq!(
         stderr(&out),
         format!(
-            "roost send: the text was typed into 'ticker' ({pane}) but never showed on its screen within 3s, so Enter was not pressed\n\
+            "roost send: the text was typed into 'ticker' ({pane}) but its program did not take it within 3s, so Enter was not pressed\n\
              do not send it again: look at the pane (roost screen TARGET), then press Enter there or clear the line\n"
         )
     );
@@ -318,4 +458,33 @@ fn text_after_target_and_a_double_dash_is_text_even_with_dashes() {
     let out = env.run(["send", "%99", "x"]);
     assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
     assert_eq!(stderr(&out), "roost send: no such target '%99'\n");
+}
+
+#[test]
+fn a_prompt_sent_to_vim_right_after_spawn_is_text_never_commands() {
+    if !on_path("vim") {
+        skip_without("vim is not installed");
+        return;
+    }
+    let env = TestEnv::new();
+    let file = env.path("buffer.txt");
+    // Started by a wrapper: whatever is typed before vim runs, the
+    // terminal echoes, and vim then reads as keys.
+    let pane = env.spawn(
+        "vim",
+        &format!("sleep 0.5; exec vim -u NONE -N '{}'", file.display()),
+    );
+    let pane = pane.as_str();
+    // Typed as keys in normal mode, these would insert, delete and quit.
+    let out = env.run(["send", "vim", "ia line dd"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let out = env.run(["send", "--paste", "vim", "hello :q! dd\nworld ZZ"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    env.tmux_ok(&["send-keys", "-t", pane, "Escape", ":wq", "Enter"]);
+    let written = || std::fs::read_to_string(&file).unwrap_or_default();
+    let ok = wait_until(Duration::from_secs(10), || written().ends_with('\n'));
+    assert!(ok, "vim never wrote its buffer: {}", env.screen(pane));
+    // Both pastes went in as text; Enter in normal mode moves nothing on a
+    // one-line buffer, so the second paste follows the first.
+    assert_eq!(written(), "ia line ddhello :q! dd\nworld ZZ\n");
 }

@@ -181,3 +181,23 @@ fn a_waiter_killed_outright_leaves_no_tmux_client_behind() {
         "tmux clients {clients:?} outlived their waiter"
     );
 }
+
+#[test]
+fn after_a_send_a_pane_without_a_state_is_said_to_have_none_since_then() {
+    let env = TestEnv::new();
+    let pane = env.spawn("alice", "cat");
+    env.tmux_ok(&["set-option", "-p", "-t", &pane, "@agent_state", "done"]);
+    let out = env.run(["send", "alice", "a prompt no hook reports"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let out = env.run(["wait-done", "alice", "1"]);
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert_eq!(
+        stderr(&out).lines().next(),
+        Some(
+            format!(
+                "roost wait-done: 'alice' ({pane}) has reported no state since its last prompt was sent, so roost cannot tell when it is done (waited 1s)"
+            )
+            .as_str()
+        )
+    );
+}

@@ -1,54 +1,106 @@
-//! `send [--force] [--wait SECONDS] TARGET TEXT...`: TEXT delivered exactly
-//! once, as one bracketed paste followed by one Enter that reaches the
-//! program, or a failure that says what was typed. One sender at a time per
-//! pane (lock.rs); TEXT is made harmless first (text.rs).
+//! `send [--force] [--when-idle] [--lines] [--wait SECONDS] TARGET TEXT...`:
+//! TEXT delivered exactly once, as one bracketed paste followed by one Enter
+//! that the program took, or a failure that says what was typed. One sender
+//! at a time per pane (lock.rs); TEXT is made harmless first (text.rs);
+//! typing waits until the program reads (ready.rs), and "took" is what the
+//! kernel or the agent's own prompt hook says, never the terminal's echo
+//! (tty.rs).
 
 mod lock;
+mod ready;
 mod text;
+mod tty;
 
 use super::{target, Ctx};
 use crate::cli::model::SendArgs;
 use crate::error::{Error, Exit, Result};
-use crate::tmux::Tmux;
+use crate::tmux::options::{prompt_key, HOOKED, PROMPT_SEEN};
+use crate::tmux::{Pane, Tmux};
+use ready::Reading;
+use std::io::Read;
 use std::os::unix::ffi::OsStrExt;
 use std::time::{Duration, Instant};
 
-/// How long pasted text may take to show on the screen when nothing says
-/// the program took it.
+/// How long the program may take to read what was typed.
 const ARRIVAL: Duration = Duration::from_secs(3);
 
-/// How long to let a program that asked for the paste show it before
-/// Enter, so a TUI that reads slowly sees the paste end first.
-const ECHO_GRACE: Duration = Duration::from_millis(1000);
+/// After a program that asked for the paste has read all of it, how long
+/// to let it take the paste's end before Enter comes, so a TUI that handles
+/// input after reading it sees the two apart.
+const PASTE_SETTLE: Duration = Duration::from_millis(150);
+
+/// How long an agent's prompt hook may take to report the prompt.
+const HOOK_REPORT: Duration = Duration::from_secs(15);
 
 /// The longest line a terminal in canonical mode takes whole (Linux's
 /// N_TTY buffer is 4096 bytes, the newline included).
 const MAX_LINE: usize = 4095;
 
+/// The most `send TARGET -` reads from standard input.
+const MAX_STDIN: u64 = 1 << 20;
+
 struct Request {
     force: bool,
+    when_idle: bool,
+    lines: bool,
+    paste: bool,
     wait: u64,
     target: String,
     text: Vec<u8>,
 }
 
-/// TEXT's words joined by spaces; it may not be empty.
+/// TEXT's words joined by spaces, or standard input for `-` alone; it may
+/// not be empty.
 fn request(ctx: &Ctx, a: SendArgs) -> Result<Request> {
-    let text = a
-        .text
-        .iter()
-        .map(|w| w.as_bytes())
-        .collect::<Vec<_>>()
-        .join(&b' ');
+    let text = if a.text.len() == 1 && a.text[0] == "-" {
+        let mut buf = Vec::new();
+        std::io::stdin()
+            .take(MAX_STDIN + 1)
+            .read_to_end(&mut buf)
+            .map_err(|e| Error::fail(ctx.cmd, format!("cannot read standard input: {e}")))?;
+        if buf.len() as u64 > MAX_STDIN {
+            return Err(Error::fail(
+                ctx.cmd,
+                format!("standard input holds more than {MAX_STDIN} bytes; nothing was typed"),
+            ));
+        }
+        while buf.last() == Some(&b'\n') {
+            buf.pop();
+        }
+        buf
+    } else {
+        a.text
+            .iter()
+            .map(|w| w.as_bytes())
+            .collect::<Vec<_>>()
+            .join(&b' ')
+    };
     if text.is_empty() {
         return Err(Error::usage(ctx.cmd, "TEXT is empty"));
     }
     Ok(Request {
         force: a.force,
+        when_idle: a.when_idle,
+        lines: a.lines,
+        paste: a.paste,
         wait: a.wait,
         target: a.target,
         text,
     })
+}
+
+/// One send under way: the pane, how to name it, and the clock.
+struct Send<'a> {
+    ctx: &'a Ctx,
+    tmux: &'a Tmux,
+    pane: Pane,
+    who: String,
+    deadline: Instant,
+    wait: u64,
+    /// An agent's prompt hook reports from the pane.
+    hooked: bool,
+    /// The user says the program asks for bracketed paste.
+    asks: bool,
 }
 
 pub fn run(ctx: &Ctx, a: SendArgs) -> Result<Exit> {
@@ -61,19 +113,12 @@ pub fn run(ctx: &Ctx, a: SendArgs) -> Result<Exit> {
             fail(format!("{who} is a dead pane: its program has exited")).code(Exit::NoTarget),
         );
     }
-    if pane.state == "blocked" && !req.force {
-        return Err(
-            fail(format!("{who} is blocked: it is waiting for a person"))
-                .code(Exit::Blocked)
-                .hint("look at it first (roost screen TARGET); --force sends anyway"),
-        );
+    if pane.state == "blocked" && !req.force && !req.when_idle {
+        return Err(blocked(ctx, &who));
     }
     let text = text::neutralise(&req.text);
     let deadline = Instant::now() + Duration::from_secs(req.wait);
     let tmux = &ctx.tmux;
-    let untyped =
-        |e: crate::tmux::TmuxError| fail(format!("{}; nothing was typed into {who}", e.0));
-
     let socket = tmux.socket.file();
     let _lock = match lock::take(&socket, &pane.id, deadline) {
         Ok(Some(lock)) => lock,
@@ -91,196 +136,253 @@ pub fn run(ctx: &Ctx, a: SendArgs) -> Result<Exit> {
             )))
         }
     };
-    leave_modes(tmux, &pane.id).map_err(|e| fail(format!("{e}; nothing was typed into {who}")))?;
-    // One line a terminal's line discipline takes whole is one submission
-    // whatever the program does; anything else must go in as one paste,
-    // which only a program that asked for it gets.
-    let one_line = !text.contains('\n') && text.len() < MAX_LINE;
-    let terminal = match ready(tmux, &pane.id, deadline, one_line).map_err(untyped)? {
-        Some(terminal) => terminal,
-        None => {
-            return Err(fail(format!(
-                "{who} has not asked for a bracketed paste within {}s (it is busy or still starting), and TEXT needs one; nothing was typed",
-                req.wait
-            ))
-            .code(Exit::NotReady)
-            .hint("wait for it (roost wait-done TARGET), or give it longer with --wait SECONDS"))
-        }
+    let hooked = tmux
+        .pane_option(&pane.id, HOOKED)
+        .map_err(|e| fail(format!("{}; nothing was typed into {who}", e.0)))?
+        .is_some_and(|v| !v.is_empty());
+    let send = Send {
+        ctx,
+        tmux,
+        pane,
+        who,
+        deadline,
+        wait: req.wait,
+        hooked,
+        asks: req.paste,
     };
-    // A new prompt makes the previous answer and state stale.
-    for option in ["@roost-reply", "@agent_state"] {
-        tmux.run(&["set-option", "-p", "-u", "-t", &pane.id, option])
-            .map_err(untyped)?;
+    if req.when_idle {
+        send.until_idle(req.force)?;
     }
-    let needle = text::needle(&text);
-    let shown = |screen: &str| needle.as_deref().map_or(0, |n| text::count(screen, n));
-    let before = shown(&recent_screen(tmux, &pane.id).map_err(untyped)?);
-    let buffer = format!("roost-send-{}", std::process::id());
-    tmux.run_with_input(&["load-buffer", "-b", &buffer, "-"], text.as_bytes())
-        .map_err(untyped)?;
-    if let Err(e) = tmux.run(&["paste-buffer", "-p", "-d", "-b", &buffer, "-t", &pane.id]) {
-        let _ = tmux.run(&["delete-buffer", "-b", &buffer]);
-        return Err(untyped(e));
+    send.leave_modes()?;
+    if req.lines {
+        for line in text.split('\n') {
+            send.deliver(line)?;
+        }
+        return Ok(Exit::Ok);
     }
-    // Arrival: the text on the screen, never just any change. Where the
-    // program asked for the paste, or the terminal holds the line for it
-    // without echo, the paste is known to have reached its input.
-    let known = matches!(terminal, Terminal::Asked | Terminal::LineWithoutEcho);
-    let limit = if known { ECHO_GRACE } else { ARRIVAL };
-    let end = Instant::now() + limit;
-    let arrived = needle.is_none()
-        || loop {
-            let now = recent_screen(tmux, &pane.id)
-                .map(|s| shown(&s))
-                .unwrap_or(0);
-            if now > before {
-                break true;
-            }
-            if Instant::now() >= end {
-                break false;
-            }
-            std::thread::sleep(Duration::from_millis(15));
-        };
-    if !arrived && !known {
-        return Err(fail(format!(
-            "the text was typed into {who} but never showed on its screen within {}s, so Enter was not pressed",
-            ARRIVAL.as_secs()
-        ))
-        .code(Exit::TypedNotSubmitted)
-        .hint("do not send it again: look at the pane (roost screen TARGET), then press Enter there or clear the line"));
-    }
-    press_enter(tmux, &pane.id).map_err(|e| {
-        fail(format!(
-            "the text was typed into {who}, but Enter could not be pressed: {}",
-            e.0
-        ))
-        .code(Exit::TypedNotSubmitted)
-    })?;
+    send.deliver(&text)?;
     Ok(Exit::Ok)
 }
 
-/// What the pane's terminal says of its program's input.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Terminal {
-    /// tmux reports that it asked for bracketed paste: a paste arrives as
-    /// one, and reaches a program that is reading.
-    Asked,
-    /// In raw mode, on a tmux too old to say whether it asked: a line
-    /// editor reading (which asks while it reads), or a program that takes
-    /// keys; only the text on the screen shows it arrived.
-    Raw,
-    /// The terminal's line discipline gathers a line and does not echo it
-    /// (a hidden prompt): a line typed there is held whole for the program.
-    LineWithoutEcho,
-    /// Anything else: only the text on the screen shows it arrived.
-    Other,
+fn blocked(ctx: &Ctx, who: &str) -> Error {
+    Error::fail(ctx.cmd, format!("{who} is blocked: it is waiting for a person"))
+        .code(Exit::Blocked)
+        .hint("look at it first (roost screen TARGET); --when-idle waits until it is answered, --force sends anyway")
 }
 
-/// Waits until the program can take TEXT: at once for `one_line`, else
-/// until it asks for a bracketed paste (until then it is busy or still
-/// starting, and a paste would arrive as keystrokes: each newline a
-/// submission, a long line cut at 4095 bytes). `None` at the deadline.
-///
-/// tmux 3.7 and later report the request (`bracket_paste_flag`). Older
-/// ones do not; then the pane's terminal settings stand in: a program in
-/// raw mode is taken to be reading with a line editor of its own, one in
-/// the terminal's line mode is not.
-fn ready(
-    tmux: &Tmux,
-    pane: &str,
-    deadline: Instant,
-    one_line: bool,
-) -> crate::tmux::TmuxResult<Option<Terminal>> {
-    loop {
-        let now = tmux.pane_format(pane, "#{bracket_paste_flag}\t#{pane_tty}")?;
-        let (flag, tty) = now.split_once('\t').unwrap_or((&now, ""));
-        let modes = terminal_modes(tty);
-        let terminal = match (flag, modes) {
-            ("1", _) => Terminal::Asked,
-            (_, Some(m)) if m.canonical && !m.echo => Terminal::LineWithoutEcho,
-            ("0", _) => Terminal::Other,
-            (_, Some(m)) if !m.canonical => Terminal::Raw,
-            _ => Terminal::Other,
+impl Send<'_> {
+    fn fail(&self, msg: String) -> Error {
+        Error::fail(self.ctx.cmd, msg)
+    }
+
+    /// A tmux failure before anything was typed.
+    fn untyped(&self, e: crate::tmux::TmuxError) -> Error {
+        self.fail(format!("{}; nothing was typed into {}", e.0, self.who))
+    }
+
+    /// Waits until the agent is neither working nor waiting for a person
+    /// (its hooks say so), sleeping until its state changes.
+    fn until_idle(&self, force: bool) -> Result<()> {
+        loop {
+            let now = self
+                .tmux
+                .pane_option(&self.pane.id, crate::tmux::options::STATE)
+                .map_err(|e| self.untyped(e))?
+                .unwrap_or_default();
+            let busy = now == "working" || (now == "blocked" && !force);
+            if !busy {
+                return Ok(());
+            }
+            let left = self.deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                if now == "blocked" {
+                    return Err(blocked(self.ctx, &self.who));
+                }
+                return Err(self
+                    .fail(format!(
+                        "{} was still {now} after {}s; nothing was typed",
+                        self.who, self.wait
+                    ))
+                    .code(Exit::NotReady)
+                    .hint("give it longer with --wait SECONDS"));
+            }
+            self.tmux
+                .sleep_while_unfinished(&self.pane.id, None, left.min(Duration::from_secs(1)))
+                .map_err(|e| self.untyped(e))?;
+        }
+    }
+
+    /// Takes the pane out of copy mode or any other mode, so the paste and
+    /// its Enter reach the program; refuses when it stays in one.
+    fn leave_modes(&self) -> Result<()> {
+        let pane = &self.pane.id;
+        let mode = |t: &Tmux| t.pane_format(pane, "#{pane_in_mode}#{pane_mode}");
+        let now = mode(self.tmux).map_err(|e| self.untyped(e))?;
+        if now.starts_with('0') || now.is_empty() {
+            return Ok(());
+        }
+        // `copy-mode -q` (tmux 3.2 and later) leaves every mode; older tmux
+        // knows `cancel` in copy mode.
+        if self.tmux.run(&["copy-mode", "-q", "-t", pane]).is_err() {
+            let _ = self.tmux.run(&["send-keys", "-X", "-t", pane, "cancel"]);
+        }
+        let after = mode(self.tmux).map_err(|e| self.untyped(e))?;
+        if after.starts_with('1') {
+            return Err(self.fail(format!(
+                "{} is in {} and roost could not take it out; nothing was typed",
+                self.who,
+                after.trim_start_matches('1')
+            )));
+        }
+        Ok(())
+    }
+
+    /// Types `text` and presses Enter once the program took it.
+    fn deliver(&self, text: &str) -> Result<()> {
+        // One line a terminal's line discipline takes whole is one
+        // submission whatever the program does; anything else must go in as
+        // one paste, which only a program that asked for it gets.
+        let one_line = !text.contains('\n') && text.len() < MAX_LINE;
+        let look = match ready::wait(self.tmux, &self.pane.id, self.deadline, one_line, self.asks)
+            .map_err(|e| self.untyped(e))?
+        {
+            Ok(look) => look,
+            Err(reading) => {
+                let version = crate::tmux::version().unwrap_or_default();
+                let version = version.trim_start_matches("tmux ");
+                let (why, what) = ready::refusal(reading, self.wait, version);
+                return Err(self
+                    .fail(format!("{} {why}; nothing was typed", self.who))
+                    .code(Exit::NotReady)
+                    .hint(what));
+            }
         };
-        if one_line || matches!(terminal, Terminal::Asked | Terminal::Raw) {
-            return Ok(Some(terminal));
+        let screen_before = match look.reading {
+            Reading::Unknown => Some(self.shown(text)?),
+            _ => None,
+        };
+        if !text.is_empty() {
+            self.tmux
+                .paste(&self.pane.id, text)
+                .map_err(|e| self.untyped(e))?;
         }
-        if Instant::now() >= deadline {
-            return Ok(None);
+        let took = match (&look.tty, look.reading) {
+            (Some(tty), r) if r.raw() => self.until_read(tty),
+            // The line discipline holds the line for the program waiting.
+            (_, Reading::Line) => true,
+            _ => self.until_shown(text, screen_before.unwrap_or(0))?,
+        };
+        if !took {
+            return Err(self
+                .fail(format!(
+                    "the text was typed into {} but its program did not take it within {}s, so Enter was not pressed",
+                    self.who,
+                    ARRIVAL.as_secs()
+                ))
+                .code(Exit::TypedNotSubmitted)
+                .hint("do not send it again: look at the pane (roost screen TARGET), then press Enter there or clear the line"));
         }
-        std::thread::sleep(Duration::from_millis(20));
+        if look.reading == Reading::Asked {
+            std::thread::sleep(PASTE_SETTLE);
+        }
+        self.tmux.submit(&self.pane.id).map_err(|e| {
+            self.fail(format!(
+                "the text was typed into {}, but Enter could not be pressed: {}",
+                self.who, e.0
+            ))
+            .code(Exit::TypedNotSubmitted)
+        })?;
+        self.confirmed(text, look.tty.as_ref())
     }
-}
 
-#[derive(Clone, Copy)]
-struct Modes {
-    canonical: bool,
-    echo: bool,
-}
-
-/// The line-discipline settings of the pane's terminal, when this user may
-/// open it (never as its controlling terminal).
-fn terminal_modes(tty: &str) -> Option<Modes> {
-    use nix::sys::termios::LocalFlags;
-    use std::os::unix::fs::OpenOptionsExt;
-    if !tty.starts_with("/dev/") {
-        return None;
+    /// Whether the program read everything typed into its terminal.
+    fn until_read(&self, tty: &tty::PaneTty) -> bool {
+        let end = Instant::now() + ARRIVAL;
+        loop {
+            if tty.unread() == Some(0) {
+                return true;
+            }
+            if Instant::now() >= end {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
     }
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(nix::libc::O_NOCTTY | nix::libc::O_NONBLOCK | nix::libc::O_CLOEXEC)
-        .open(tty)
-        .ok()?;
-    let t = nix::sys::termios::tcgetattr(&file).ok()?;
-    Some(Modes {
-        canonical: t.local_flags.contains(LocalFlags::ICANON),
-        echo: t.local_flags.contains(LocalFlags::ECHO),
-    })
-}
 
-/// Takes the pane out of copy mode or any other mode, so the paste and its
-/// Enter reach the program; refuses when it stays in one.
-fn leave_modes(tmux: &Tmux, pane: &str) -> std::result::Result<(), String> {
-    let mode = |t: &Tmux| t.pane_format(pane, "#{pane_in_mode}#{pane_mode}");
-    let now = mode(tmux).map_err(|e| e.0)?;
-    if now.starts_with('0') || now.is_empty() {
-        return Ok(());
+    /// How often the end of `text` stands on the pane's recent screen.
+    fn shown(&self, text: &str) -> Result<usize> {
+        let Some(needle) = text::needle(text) else {
+            return Ok(0);
+        };
+        let screen = self
+            .tmux
+            .recent_screen(&self.pane.id)
+            .map_err(|e| self.untyped(e))?;
+        Ok(text::count(&screen, &needle))
     }
-    // `copy-mode -q` (tmux 3.2 and later) leaves every mode; older tmux
-    // knows `cancel` in copy mode.
-    if tmux.run(&["copy-mode", "-q", "-t", pane]).is_err() {
-        let _ = tmux.run(&["send-keys", "-X", "-t", pane, "cancel"]);
-    }
-    let after = mode(tmux).map_err(|e| e.0)?;
-    if after.starts_with('1') {
-        return Err(format!(
-            "the pane is in {} and roost could not take it out",
-            after.trim_start_matches('1')
-        ));
-    }
-    Ok(())
-}
 
-/// Enter, in the same tmux command as a last way out of copy mode, so a
-/// person who scrolled back a moment ago cannot catch it.
-fn press_enter(tmux: &Tmux, pane: &str) -> crate::tmux::TmuxResult<String> {
-    let cancel = format!("send-keys -X -t {pane} cancel");
-    tmux.run(&[
-        "if-shell",
-        "-F",
-        "-t",
-        pane,
-        "#{pane_in_mode}",
-        &cancel,
-        ";",
-        "send-keys",
-        "-t",
-        pane,
-        "Enter",
-    ])
-}
+    /// Where the terminal cannot be looked at: the text showing on the
+    /// screen once more than before is all that tells it arrived.
+    fn until_shown(&self, text: &str, before: usize) -> Result<bool> {
+        if text::needle(text).is_none() {
+            return Ok(true);
+        }
+        let end = Instant::now() + ARRIVAL;
+        loop {
+            if self.shown(text).unwrap_or(0) > before {
+                return Ok(true);
+            }
+            if Instant::now() >= end {
+                return Ok(false);
+            }
+            std::thread::sleep(Duration::from_millis(15));
+        }
+    }
 
-/// The last screenfuls of the pane, wrapped lines joined.
-fn recent_screen(tmux: &Tmux, pane: &str) -> crate::tmux::TmuxResult<String> {
-    tmux.run(&["capture-pane", "-p", "-J", "-S", "-200", "-t", pane])
+    /// After Enter: the agent's prompt hook reports the prompt, where one
+    /// is wired; else the program read the Enter, where that can be seen.
+    fn confirmed(&self, text: &str, tty: Option<&tty::PaneTty>) -> Result<()> {
+        let unconfirmed = |why: String| {
+            self.fail(format!(
+                "the text and Enter were typed into {}, but {why}",
+                self.who
+            ))
+            .code(Exit::NotConfirmed)
+            .hint("do not send it again: look at the pane (roost screen TARGET) first")
+        };
+        if self.hooked {
+            let want = prompt_key(text);
+            let end = Instant::now() + HOOK_REPORT;
+            loop {
+                let seen = self
+                    .tmux
+                    .pane_option(&self.pane.id, PROMPT_SEEN)
+                    .ok()
+                    .flatten();
+                if seen.as_deref() == Some(want.as_str()) {
+                    return Ok(());
+                }
+                if Instant::now() >= end {
+                    let why = match seen {
+                        Some(_) => "its agent's prompt hook reported another prompt".to_string(),
+                        None => format!(
+                            "its agent's prompt hook did not report it within {}s",
+                            HOOK_REPORT.as_secs()
+                        ),
+                    };
+                    return Err(unconfirmed(why));
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
+        if let Some(tty) = tty {
+            if !self.until_read(tty) {
+                return Err(unconfirmed(format!(
+                    "its program did not read the Enter within {}s",
+                    ARRIVAL.as_secs()
+                )));
+            }
+        }
+        Ok(())
+    }
 }

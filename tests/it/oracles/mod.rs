@@ -1,5 +1,5 @@
 //! The contract's rules written out independently of roost's code: the
-//! oracles that tests/properties.rs and the fuzz targets in fuzz/ compare
+//! oracles that tests/it/properties.rs and the fuzz targets in fuzz/ compare
 //! roost's parsers and validators against. One copy, used by both.
 
 use roost::index::Entry;

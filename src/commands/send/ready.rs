@@ -1,0 +1,134 @@
+//! When the pane's program can take what `send` types: what its terminal
+//! says of it (tty.rs) together with what tmux says (did it ask for a
+//! bracketed paste), looked at until it can or the time runs out.
+
+use super::tty::PaneTty;
+use crate::tmux::{Tmux, TmuxResult};
+use std::time::{Duration, Instant};
+
+/// How the program reads, as far as can be told.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reading {
+    /// It asked for bracketed paste (tmux 3.7 and later say so; with an
+    /// older tmux, an agent roost knows, all of which ask, in raw mode).
+    Asked,
+    /// Raw mode, and tmux says it did not ask: it takes keys.
+    Keys,
+    /// Raw mode, on a tmux too old to say whether it asked.
+    KeysUnasked,
+    /// The terminal's line mode with a program waiting in a read: the line
+    /// is held for it and given whole at Enter.
+    Line,
+    /// The terminal's line mode with no program reading: busy, or still
+    /// starting (text typed now would reach whatever reads it later, in
+    /// whatever mode that is by then).
+    Away,
+    /// The terminal cannot be looked at (another user's pane).
+    Unknown,
+}
+
+impl Reading {
+    /// Whether the kernel shows what the program read (raw mode).
+    pub fn raw(self) -> bool {
+        matches!(self, Reading::Asked | Reading::Keys | Reading::KeysUnasked)
+    }
+
+    /// Whether text of this kind may be typed now: anything goes in as one
+    /// paste only where the program asked for it; one line goes to any
+    /// program that reads.
+    pub fn takes(self, one_line: bool) -> bool {
+        match self {
+            Reading::Asked => true,
+            Reading::Away => false,
+            _ => one_line,
+        }
+    }
+}
+
+/// What one look found.
+pub struct Look {
+    pub reading: Reading,
+    pub tty: Option<PaneTty>,
+}
+
+/// One look at the pane; `asks`: the user says its program asks for
+/// bracketed paste whenever it is in raw mode.
+pub fn look(tmux: &Tmux, pane: &str, asks: bool) -> TmuxResult<Look> {
+    let now = tmux.pane_format(
+        pane,
+        "#{pane_tty}\t#{pane_pid}\t#{bracket_paste_flag}\t#{?@roost-agent,1,#{?@roost-hooked,1,0}}",
+    )?;
+    let mut f = now.split('\t');
+    let (path, pid, flag, known) = (
+        f.next().unwrap_or(""),
+        f.next().and_then(|p| p.parse::<u32>().ok()),
+        f.next().unwrap_or(""),
+        f.next() == Some("1"),
+    );
+    let tty = PaneTty::open(path);
+    let reading = match (&tty, tty.as_ref().and_then(PaneTty::modes)) {
+        (Some(tty), Some(m)) if m.canonical => {
+            let waiting = pid.and_then(|p| tty.reader_waiting(p));
+            match waiting {
+                Some(true) | None => Reading::Line,
+                Some(false) => Reading::Away,
+            }
+        }
+        (Some(_), Some(_)) => match flag {
+            "1" => Reading::Asked,
+            "0" => Reading::Keys,
+            _ if known || asks => Reading::Asked,
+            _ => Reading::KeysUnasked,
+        },
+        _ if flag == "1" => Reading::Asked,
+        _ => Reading::Unknown,
+    };
+    Ok(Look { reading, tty })
+}
+
+/// Looks until the program can take the text (`Ok(Ok(look))`) or the
+/// deadline passes (`Ok(Err(last))`, what the last look found).
+pub fn wait(
+    tmux: &Tmux,
+    pane: &str,
+    deadline: Instant,
+    one_line: bool,
+    asks: bool,
+) -> TmuxResult<std::result::Result<Look, Reading>> {
+    loop {
+        let now = look(tmux, pane, asks)?;
+        if now.reading.takes(one_line) {
+            return Ok(Ok(now));
+        }
+        if Instant::now() >= deadline {
+            return Ok(Err(now.reading));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Why nothing was typed, for the message of exit 4, and what to do.
+pub fn refusal(reading: Reading, seconds: u64, version: &str) -> (String, &'static str) {
+    let lines = "send each line as its own submission with --lines, or TEXT as one line";
+    match reading {
+        Reading::Away => (
+            format!("is not reading its terminal (busy, or still starting) after {seconds}s"),
+            "wait for it (roost wait-done TARGET), or give it longer with --wait SECONDS",
+        ),
+        Reading::Line => (
+            "reads lines in the terminal's line mode and never asks for a bracketed paste, so TEXT of more than one line (or longer than 4095 bytes) would not arrive as one prompt".to_string(),
+            lines,
+        ),
+        Reading::Keys => (
+            "takes keys and did not ask for a bracketed paste, so each newline of TEXT would act as Enter".to_string(),
+            lines,
+        ),
+        Reading::KeysUnasked | Reading::Unknown => (
+            format!(
+                "cannot be seen to have asked for a bracketed paste (tmux {version} does not say; 3.7 and later do), so each newline of TEXT could act as Enter"
+            ),
+            "if its program asks for bracketed paste (most agents' prompts do), say so with --paste; or submit each line on its own with --lines",
+        ),
+        Reading::Asked => (String::new(), ""),
+    }
+}

@@ -1,0 +1,56 @@
+//! Typing into a pane: a paste and an Enter, each sent in one tmux command
+//! together with its own way out of copy mode, so a mode entered a moment
+//! before (one scroll of the wheel) can never catch them and turn the
+//! paste's newlines into Enters.
+
+use super::options::{PROMPT_SEEN, REPLY, SENT, STATE};
+use super::{Tmux, TmuxResult};
+
+/// tmux words that take `pane` out of copy mode if it is in one, then `;`.
+fn out_of_mode(pane: &str) -> Vec<String> {
+    [
+        "if-shell",
+        "-F",
+        "-t",
+        pane,
+        "#{pane_in_mode}",
+        &format!("send-keys -X -t {pane} cancel"),
+        ";",
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+impl Tmux {
+    /// Pastes `text` into `pane` from a buffer of its own: bracketed when
+    /// the program asked for that, as typed keys otherwise.
+    pub fn paste(&self, pane: &str, text: &str) -> TmuxResult<()> {
+        let buffer = format!("roost-send-{}", std::process::id());
+        self.run_with_input(&["load-buffer", "-b", &buffer, "-"], text.as_bytes())?;
+        let mut words = out_of_mode(pane);
+        words.extend(["paste-buffer", "-p", "-d", "-b", &buffer, "-t", pane].map(String::from));
+        if let Err(e) = self.run(&words) {
+            let _ = self.run(&["delete-buffer", "-b", &buffer]);
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    /// Presses Enter in `pane`, clearing in the same command what the
+    /// previous prompt left: its reply, its state, the prompt its hook
+    /// reported; and marking the pane as sent to.
+    pub fn submit(&self, pane: &str) -> TmuxResult<()> {
+        let mut words = out_of_mode(pane);
+        for option in [REPLY, STATE, PROMPT_SEEN] {
+            words.extend(["set-option", "-p", "-u", "-t", pane, option, ";"].map(String::from));
+        }
+        words.extend(["set-option", "-p", "-t", pane, SENT, "1", ";"].map(String::from));
+        words.extend(["send-keys", "-t", pane, "Enter"].map(String::from));
+        self.run(&words).map(drop)
+    }
+
+    /// The last screenfuls of `pane`, wrapped lines joined.
+    pub fn recent_screen(&self, pane: &str) -> TmuxResult<String> {
+        self.run(&["capture-pane", "-p", "-J", "-S", "-200", "-t", pane])
+    }
+}
