@@ -440,10 +440,13 @@ fn installed(src: &impl Source) -> Vec<Candidate> {
 
 /// Pane ids, and window names the way `send` takes them: bare in session
 /// main, `SESSION:NAME` elsewhere.
+/// A name holding a character `untrusted` escapes (one an agent may have
+/// put there to repaint the terminal) is offered by its pane id only.
 fn targets(panes: &[Pane]) -> Vec<Candidate> {
+    let shown = |text: &str| crate::untrusted::printable(text.as_bytes());
     let mut out: Vec<Candidate> = panes
         .iter()
-        .map(|p| cand(&p.id, format!("{} {}", p.address(), p.window_name)))
+        .map(|p| cand(&p.id, shown(&format!("{} {}", p.address(), p.window_name))))
         .collect();
     for p in panes {
         let name = if p.session == "main" {
@@ -451,7 +454,9 @@ fn targets(panes: &[Pane]) -> Vec<Candidate> {
         } else {
             format!("{}:{}", p.session, p.window_name)
         };
-        out.push(cand(name, format!("window {}", p.window_id)));
+        if shown(&name) == name {
+            out.push(cand(name, format!("window {}", p.window_id)));
+        }
     }
     out
 }
@@ -601,6 +606,7 @@ mod tests {
             dead_status: None,
             pid: None,
             state: String::new(),
+            command: String::new(),
             window_name: window.into(),
         }
     }
@@ -630,7 +636,8 @@ mod tests {
         assert!(values(&["send", "%1"], "--", &src).is_empty());
         assert!(values(&["send", "%1", "hi"], "--", &src).is_empty());
         assert!(values(&["send", "--"], "-", &src).is_empty());
-        assert!(values(&["spawn"], "-", &src).is_empty());
+        assert_eq!(values(&["spawn"], "-", &src), ["--cwd"]);
+        assert!(values(&["spawn", "alice", "cat"], "-", &src).is_empty());
     }
 
     #[test]
@@ -765,6 +772,23 @@ mod tests {
         assert_eq!(values(&["session"], "w", &src), ["work"]);
         assert_eq!(values(&["completions"], "", &src), SHELLS);
         assert_eq!(values(&["state"], "b", &src), ["blocked"]);
+    }
+
+    #[test]
+    fn a_window_name_an_agent_filled_with_controls_is_offered_by_pane_id_only() {
+        let src = Fake {
+            panes: vec![
+                pane("%1", "main", "evil\u{202e}txt"),
+                pane("%2", "main", "ok"),
+            ],
+            ..Fake::default()
+        };
+        assert_eq!(values(&["send"], "", &src), ["%1", "%2", "ok"]);
+        let abouts: Vec<String> = candidates(&["send"], "", &src)
+            .into_iter()
+            .map(|c| c.about)
+            .collect();
+        assert!(abouts.iter().all(|a| !a.contains('\u{202e}')), "{abouts:?}");
     }
 
     /// `--opt=VALUE` completes the value, as a whole word; a target that

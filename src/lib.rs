@@ -12,6 +12,7 @@ mod ext;
 mod fsutil;
 mod home;
 pub mod index;
+mod locale;
 pub mod man;
 pub mod paths;
 mod switch;

@@ -1,15 +1,32 @@
 //! Printing text roost did not write (manifests, lock and index fields, git
-//! messages): control characters, line and paragraph separators, direction
+//! messages, and the fleet's names, states, replies and screens): control characters, line and paragraph separators, direction
 //! controls and invisible characters become visible escapes, so nothing
 //! printed can repaint the terminal, forge a line or hide a word.
 
 /// `bytes` as printable text: C0, DEL, C1 and every character `hidden`
 /// names escaped as `\xNN` or `\u{NNNN}`, invalid UTF-8 as `\xNN`.
 pub fn printable(bytes: &[u8]) -> String {
+    escaped(bytes, false, false)
+}
+
+/// `printable`, keeping newlines and TABs: for text of many lines (an
+/// agent's reply, a screen) shown on a terminal.
+pub fn printable_lines(bytes: &[u8]) -> String {
+    escaped(bytes, true, false)
+}
+
+/// `printable`, with every character outside ASCII escaped too: for a
+/// terminal whose locale is not UTF-8.
+pub fn printable_ascii(bytes: &[u8]) -> String {
+    escaped(bytes, false, true)
+}
+
+fn escaped(bytes: &[u8], lines: bool, ascii: bool) -> String {
     let mut out = String::with_capacity(bytes.len());
     for chunk in bytes.utf8_chunks() {
         for c in chunk.valid().chars() {
-            if c.is_control() || hidden(c) {
+            let kept = lines && (c == '\n' || c == '\t');
+            if !kept && (c.is_control() || hidden(c) || (ascii && !c.is_ascii())) {
                 if (c as u32) < 0x100 {
                     out.push_str(&format!("\\x{:02x}", c as u32));
                 } else {
@@ -104,6 +121,18 @@ mod tests {
         assert_eq!(
             printable("caf\u{e9} \u{2014}".as_bytes()),
             "caf\u{e9} \u{2014}"
+        );
+    }
+
+    #[test]
+    fn lines_keep_newlines_and_tabs_and_ascii_escapes_the_rest() {
+        assert_eq!(
+            super::printable_lines(b"one\ttwo\nthree\x1b]52;c;eA==\x07\r"),
+            "one\ttwo\nthree\\x1b]52;c;eA==\\x07\\x0d"
+        );
+        assert_eq!(
+            super::printable_ascii("caf\u{e9} \u{2014}\u{202e}".as_bytes()),
+            "caf\\xe9 \\u{2014}\\u{202e}"
         );
     }
 

@@ -46,15 +46,19 @@ pub enum Command {
     /// ensure session SESSION exists and attach to it
     ///
     /// Ensure session SESSION exists and attach to it, as `roost up` does for
-    /// main.
+    /// main. A session name follows the rules of a window name (see spawn),
+    /// except that it may be digits alone.
     Session(SessionArgs),
     #[command(verbatim_doc_comment)]
     /// open window NAME running CMD; prints the new pane id
     ///
     /// Open window NAME running CMD (your shell without one) in the caller's
     /// session inside roost, else in session main, and print the new pane id
-    /// (%N). A window name must be unique in its session, must not contain
-    /// `:` or `.`, and must not start with `%`, `@`, `=` or `-`. A CMD whose
+    /// (%N). The pane starts in DIR (--cwd), else in the current directory,
+    /// whatever characters its name holds. A window name must be unique in
+    /// its session, must not contain `:`, `.`, `#` or control, direction or
+    /// invisible characters, must not start with `%`, `@`, `=` or `-`, and
+    /// must not be digits alone (a target reads those as an index). A CMD whose
     /// program cannot be found or executed on the pane's PATH is refused
     /// (exit 1) before any window exists. When the program exits, its window
     /// stays: `roost status` lists it as exited with its exit status, and
@@ -102,21 +106,29 @@ pub enum Command {
     ///
     /// Print the agent's recorded reply (pane option @roost-reply) if it has
     /// one, else the last N (40) non-blank lines of its screen with a
-    /// one-line notice on stderr. Exit 2 when there is no such target.
+    /// one-line notice on stderr. On a terminal, control characters (ESC
+    /// sequences included), direction controls and invisible characters in
+    /// the text are shown escaped (`\x1b`, `\u{202e}`); newlines and TABs
+    /// stay. To a pipe or a file the text is written byte for byte, so
+    /// roost send b "$(roost read a)" passes a reply on unchanged. Exit 2
+    /// when there is no such target.
     Read(LinesArgs),
     #[command(verbatim_doc_comment)]
     /// the last N (40) non-blank lines of TARGET's screen
     ///
-    /// Print the last N (40) non-blank lines of the pane's screen. Exit 2 when
-    /// there is no such target.
+    /// Print the last N (40) non-blank lines of the pane's screen, shown as
+    /// read shows text: escaped on a terminal, byte for byte elsewhere. Exit
+    /// 2 when there is no such target.
     Screen(LinesArgs),
     #[command(verbatim_doc_comment)]
     /// inside a roost pane: record TEXT (or stdin) as this pane's reply
     ///
     /// Inside a roost pane, record TEXT (or standard input, with `-`) as this
     /// pane's reply, which `roost read` prints. Text that starts with `-` goes
-    /// after `--`. Elsewhere a silent no-op, so agent hooks can call it
-    /// unconditionally.
+    /// after `--`. A reply keeps its first 1 MiB (1048576 bytes, cut before
+    /// a UTF-8 character the bound falls in); the rest is read and dropped,
+    /// with a note on stderr, and the exit status stays 0. Elsewhere a
+    /// silent no-op, so agent hooks can call it unconditionally.
     Reply(ReplyArgs),
     #[command(verbatim_doc_comment)]
     /// stamp this pane: idle, working, blocked, done or error
@@ -137,10 +149,17 @@ pub enum Command {
     /// the server, its sessions and every pane with its state
     ///
     /// Print `roost: running (socket=SOCKET)`, then one line per session and
-    /// one per pane with its state (`-` when it has none, exited and the exit
-    /// status when its program has ended), or `roost: not running`. With
-    /// --json, the same as JSON. Exit 0 either way; exit 1 when tmux is not
-    /// installed.
+    /// one per pane in aligned columns: pane id, target, window name, the
+    /// command running in it, and its state (`-` when it has none or a word
+    /// that is not one of the five states, exited and the exit status when
+    /// its program has ended); or `roost: not running`. A name holding a
+    /// blank is shown in single quotes. Control, direction and invisible
+    /// characters in names and commands are shown escaped (`\x1b`,
+    /// `\u{202e}`), to a terminal and a pipe alike, and
+    /// outside a UTF-8 locale the output is ASCII (`-` for the dash, `\xe9`
+    /// for é). With --json, the same facts as JSON (no command; strings
+    /// byte for byte, JSON-escaped). Exit 0 either way; exit 1 when tmux is
+    /// not installed.
     Status(JsonArgs),
     #[command(verbatim_doc_comment)]
     /// kill SESSION, or the whole roost server
@@ -208,6 +227,9 @@ pub struct SessionArgs {
 
 #[derive(Debug, Args)]
 pub struct SpawnArgs {
+    /// the pane's working directory (default: the current one)
+    #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
+    pub cwd: Option<PathBuf>,
     /// the window's name
     pub name: String,
     /// the program and its arguments (default: your shell)

@@ -140,8 +140,7 @@ fn locale(r: &mut Report) {
 }
 
 fn is_utf8(locale: &str) -> bool {
-    let l = locale.to_ascii_lowercase();
-    l.contains("utf-8") || l.contains("utf8")
+    crate::locale::names_utf8(locale)
 }
 
 /// What installing needs of git: a file:// or ssh source (ROOST_EXT_GIT_BASE)

@@ -8,26 +8,36 @@ use crate::error::{Error, Exit, Result};
 use std::io::Read;
 use std::os::unix::ffi::OsStrExt;
 
-pub const STATES: &[&str] = &["idle", "working", "blocked", "done", "error"];
+pub const STATES: &[&str] = crate::tmux::state::KNOWN;
+
+/// The most of a reply that is recorded: its first 1 MiB. The rest is read
+/// (so the writer is not cut off) and dropped, with a note on stderr.
+pub const REPLY_MAX: usize = 1024 * 1024;
 
 pub fn reply(ctx: &Ctx, a: ReplyArgs) -> Result<Exit> {
     let words = a.text;
     let Some(pane) = ctx.tmux.caller_pane() else {
         return Ok(Exit::Ok);
     };
-    let mut text = if words.len() == 1 && words[0] == "-" {
-        let mut buf = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut buf)
-            .map_err(|e| Error::fail(ctx.cmd, format!("cannot read stdin: {e}")))?;
-        buf
+    let (mut text, total) = if words.len() == 1 && words[0] == "-" {
+        bounded(std::io::stdin().lock(), REPLY_MAX)
+            .map_err(|e| Error::fail(ctx.cmd, format!("cannot read stdin: {e}")))?
     } else {
-        words
+        let text = words
             .iter()
             .map(|w| w.as_bytes())
             .collect::<Vec<_>>()
-            .join(&b' ')
+            .join(&b' ');
+        let total = text.len() as u64;
+        (text, total)
     };
+    if total > REPLY_MAX as u64 {
+        cut(&mut text, REPLY_MAX);
+        eprintln!(
+            "roost reply: the reply is {total} bytes, more than the {REPLY_MAX} (1 MiB) a reply keeps; its first {} bytes were recorded",
+            text.len()
+        );
+    }
     while text.last() == Some(&b'\n') {
         text.pop();
     }
@@ -35,6 +45,33 @@ pub fn reply(ctx: &Ctx, a: ReplyArgs) -> Result<Exit> {
         .set_pane_text(&pane, "@roost-reply", &text)
         .map_err(|e| ctx.tmux_err(e))?;
     Ok(Exit::Ok)
+}
+
+/// The first `max` bytes of `input` and a few more (for `cut`), and how
+/// many bytes it held in all (the rest is read and dropped).
+fn bounded(mut input: impl Read, max: usize) -> std::io::Result<(Vec<u8>, u64)> {
+    let mut kept = Vec::new();
+    (&mut input).take(max as u64 + 4).read_to_end(&mut kept)?;
+    let rest = std::io::copy(&mut input, &mut std::io::sink())?;
+    let total = kept.len() as u64 + rest;
+    Ok((kept, total))
+}
+
+/// `text` cut to at most `max` bytes, never inside a UTF-8 character
+/// (where the text is not UTF-8, at `max` itself).
+fn cut(text: &mut Vec<u8>, max: usize) {
+    if text.len() <= max {
+        return;
+    }
+    let continues = |b: u8| b & 0xC0 == 0x80;
+    let mut at = max;
+    while at > max.saturating_sub(3) && continues(text[at]) {
+        at -= 1;
+    }
+    if continues(text[at]) {
+        at = max;
+    }
+    text.truncate(at);
 }
 
 pub fn state(ctx: &Ctx, a: StateArgs) -> Result<Exit> {
@@ -64,5 +101,26 @@ pub fn whoami(ctx: &Ctx) -> Result<Exit> {
         }
         None => Err(Error::fail(ctx.cmd, "not inside a roost pane")
             .hint("run it from a pane of roost's server (roost spawn NAME starts one)")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{bounded, cut};
+
+    #[test]
+    fn a_long_reply_is_cut_at_the_bound_on_a_character_boundary() {
+        let mut ascii = b"abcdef".to_vec();
+        cut(&mut ascii, 4);
+        assert_eq!(ascii, b"abcd");
+        // "é" is two bytes: a cut inside it keeps the text before it.
+        let mut text = "abc\u{e9}z".as_bytes().to_vec();
+        cut(&mut text, 4);
+        assert_eq!(text, b"abc");
+        let mut binary = vec![0x80; 10];
+        cut(&mut binary, 5);
+        assert_eq!(binary.len(), 5);
+        let (kept, total) = bounded(&[7u8; 100][..], 10).unwrap();
+        assert_eq!((kept.len(), total), (14, 100));
     }
 }

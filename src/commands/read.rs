@@ -1,5 +1,8 @@
 //! `read TARGET [N]` (the recorded reply, else the screen) and
-//! `screen TARGET [N]` (the last N non-blank lines of the pane).
+//! `screen TARGET [N]` (the last N non-blank lines of the pane). What an
+//! agent wrote reaches a terminal printable (`untrusted::printable_lines`)
+//! and a pipe or file byte for byte, so `roost send b "$(roost read a)"`
+//! passes a reply on unchanged.
 
 use super::{target, Ctx};
 use crate::cli::model::LinesArgs;
@@ -16,15 +19,12 @@ pub fn read(ctx: &Ctx, a: LinesArgs) -> Result<Exit> {
         .map_err(|e| ctx.tmux_err(e))?
     {
         Some(mut reply) => {
-            use std::io::Write;
             reply.push(b'\n');
-            std::io::stdout()
-                .write_all(&reply)
-                .map_err(|e| crate::error::Error::fail(ctx.cmd, format!("cannot write: {e}")))?;
+            show(ctx, &reply)?;
         }
         None => {
             eprintln!("roost read: '{target}' has recorded no reply; showing the last {n} lines of its screen");
-            print!("{}", last_lines(ctx, &pane.id, n)?);
+            show(ctx, last_lines(ctx, &pane.id, n)?.as_bytes())?;
         }
     }
     Ok(Exit::Ok)
@@ -33,8 +33,22 @@ pub fn read(ctx: &Ctx, a: LinesArgs) -> Result<Exit> {
 pub fn screen(ctx: &Ctx, a: LinesArgs) -> Result<Exit> {
     let (target, n) = (a.target, a.n.unwrap_or(DEFAULT_LINES));
     let pane = target::resolve(ctx, &target)?;
-    print!("{}", last_lines(ctx, &pane.id, n)?);
+    show(ctx, last_lines(ctx, &pane.id, n)?.as_bytes())?;
     Ok(Exit::Ok)
+}
+
+/// Writes an agent's text: made printable on a terminal, as it is elsewhere.
+fn show(ctx: &Ctx, text: &[u8]) -> Result<()> {
+    use std::io::{IsTerminal, Write};
+    let mut stdout = std::io::stdout().lock();
+    let written = if stdout.is_terminal() {
+        stdout.write_all(crate::untrusted::printable_lines(text).as_bytes())
+    } else {
+        stdout.write_all(text)
+    };
+    written
+        .and_then(|()| stdout.flush())
+        .map_err(|e| crate::error::Error::fail(ctx.cmd, format!("cannot write: {e}")))
 }
 
 fn last_lines(ctx: &Ctx, pane: &str, n: u64) -> Result<String> {

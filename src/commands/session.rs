@@ -3,6 +3,8 @@
 use super::{target, Ctx};
 use crate::cli::model::KillArgs;
 use crate::error::{Error, Exit, Result};
+use crate::tmux::literal;
+use std::ffi::OsStr;
 use std::io::IsTerminal;
 
 /// Makes sure the session exists (starting the server if needed) and attaches.
@@ -18,9 +20,9 @@ pub fn up(ctx: &Ctx, name: &str) -> Result<Exit> {
     }
     let exact = format!("={name}");
     if ctx.tmux.caller_pane().is_some() {
-        ctx.tmux
-            .run(&["switch-client", "-t", &exact])
-            .map_err(|e| ctx.tmux_err(e))?;
+        let exact = literal::word(&exact);
+        let args: [&OsStr; 3] = ["switch-client".as_ref(), "-t".as_ref(), &exact];
+        ctx.tmux.run(&args).map_err(|e| ctx.tmux_err(e))?;
         return Ok(Exit::Ok);
     }
     Err(ctx.tmux_err(ctx.tmux.attach(&exact)))
@@ -62,9 +64,9 @@ pub fn kill(ctx: &Ctx, a: KillArgs) -> Result<Exit> {
             if !sessions.iter().any(|x| x.name == s) {
                 return Err(Error::fail(ctx.cmd, format!("no session '{s}'")).code(Exit::NoTarget));
             }
-            ctx.tmux
-                .run(&["kill-session", "-t", &format!("={s}")])
-                .map_err(|e| ctx.tmux_err(e))?;
+            let exact = literal::word(format!("={s}"));
+            let args: [&OsStr; 3] = ["kill-session".as_ref(), "-t".as_ref(), &exact];
+            ctx.tmux.run(&args).map_err(|e| ctx.tmux_err(e))?;
         }
         None => {
             ctx.tmux

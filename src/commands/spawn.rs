@@ -6,13 +6,16 @@
 use super::{session, target, Ctx};
 use crate::cli::model::SpawnArgs;
 use crate::error::{Error, Exit, Result};
+use crate::tmux::literal;
 use std::ffi::{OsStr, OsString};
+use std::path::{Path, PathBuf};
 
 pub fn run(ctx: &Ctx, a: SpawnArgs) -> Result<Exit> {
     let (name, command) = (a.name, a.cmd);
-    target::check_name(ctx, "window name", &name)?;
+    target::check_window_name(ctx, &name)?;
+    let cwd = working_directory(ctx, a.cwd)?;
     let start = ctx.server_start()?;
-    check_program(ctx, &command, &start.path)?;
+    check_program(ctx, &command, &start.path, cwd.as_deref())?;
     let session = match ctx.tmux.caller_pane() {
         Some(pane) => ctx
             .tmux
@@ -33,7 +36,10 @@ pub fn run(ctx: &Ctx, a: SpawnArgs) -> Result<Exit> {
     if same_name.iter().any(|p| !p.dead) {
         return Err(Error::fail(
             ctx.cmd,
-            format!("a window named '{name}' already exists in session {session}"),
+            format!(
+                "a window named '{name}' already exists in session {}",
+                crate::untrusted::printable(session.as_bytes())
+            ),
         )
         .hint("names address agents, so they must be unique: pick another NAME (roost status lists them)"));
     }
@@ -41,20 +47,21 @@ pub fn run(ctx: &Ctx, a: SpawnArgs) -> Result<Exit> {
     for p in same_name {
         let _ = ctx.tmux.run(&["kill-window", "-t", &p.window_id]);
     }
+    // Every word from outside reaches tmux literally (tmux/literal.rs).
     let mut args: Vec<OsString> = ["new-window", "-d", "-P", "-F", "#{pane_id}", "-t"]
         .iter()
         .map(OsString::from)
         .collect();
-    args.push(format!("={session}:").into());
+    args.push(literal::word(format!("={session}:")));
     args.push("-n".into());
-    args.push(name.clone().into());
-    if let Ok(cwd) = std::env::current_dir() {
+    args.push(literal::format(&name));
+    if let Some(cwd) = &cwd {
         args.push("-c".into());
-        args.push(cwd.into());
+        args.push(literal::format(cwd));
     }
     if !command.is_empty() {
         args.push("--".into());
-        args.extend(command);
+        args.extend(command.iter().map(literal::word));
     }
     // In the same command list, so the server sets it before it can see the
     // program exit, however fast that is. The name is unique in the session
@@ -62,7 +69,7 @@ pub fn run(ctx: &Ctx, a: SpawnArgs) -> Result<Exit> {
     for word in [";", "set-option", "-w", "-t"] {
         args.push(word.into());
     }
-    args.push(format!("={session}:={name}").into());
+    args.push(literal::word(format!("={session}:={name}")));
     args.push("remain-on-exit".into());
     args.push("on".into());
     let out = ctx
@@ -73,10 +80,44 @@ pub fn run(ctx: &Ctx, a: SpawnArgs) -> Result<Exit> {
     Ok(Exit::Ok)
 }
 
+/// The directory the pane starts in: `--cwd DIR` made absolute (it must be
+/// a directory), else the current one (None when there is none).
+fn working_directory(ctx: &Ctx, given: Option<PathBuf>) -> Result<Option<PathBuf>> {
+    let Some(dir) = given else {
+        return Ok(std::env::current_dir().ok());
+    };
+    let shown = crate::untrusted::printable(dir.as_os_str().as_encoded_bytes());
+    let absolute = std::path::absolute(&dir).map_err(|e| {
+        Error::fail(
+            ctx.cmd,
+            format!("cannot use --cwd '{shown}': {e}; no window was made"),
+        )
+    })?;
+    match std::fs::metadata(&absolute) {
+        Ok(m) if m.is_dir() => Ok(Some(absolute)),
+        Ok(_) => Err(Error::fail(
+            ctx.cmd,
+            format!("--cwd '{shown}' is not a directory; no window was made"),
+        )
+        .hint("give --cwd the directory the agent should start in")),
+        Err(_) => Err(Error::fail(
+            ctx.cmd,
+            format!("--cwd '{shown}': no such directory; no window was made"),
+        )
+        .hint("give --cwd a directory that exists")),
+    }
+}
+
 /// Refuses a CMD whose program cannot be found or executed on the PATH the
 /// pane gets. One word is a shell command line: its first word is checked
-/// unless it is shell syntax or a shell builtin, which the shell runs.
-fn check_program(ctx: &Ctx, command: &[OsString], pane_path: &OsStr) -> Result<()> {
+/// unless it is shell syntax or a shell builtin, which the shell runs. A
+/// relative path is looked up from the pane's directory.
+fn check_program(
+    ctx: &Ctx,
+    command: &[OsString],
+    pane_path: &OsStr,
+    cwd: Option<&Path>,
+) -> Result<()> {
     let program = match command {
         [] => return Ok(()),
         [line] => match first_word(&line.to_string_lossy()) {
@@ -85,7 +126,13 @@ fn check_program(ctx: &Ctx, command: &[OsString], pane_path: &OsStr) -> Result<(
         },
         [first, ..] => first.to_string_lossy().into_owned(),
     };
-    if crate::fsutil::find_program(&program, pane_path).is_some() {
+    let looked_up = match cwd {
+        Some(dir) if program.contains('/') && !program.starts_with('/') => {
+            dir.join(&program).to_string_lossy().into_owned()
+        }
+        _ => program.clone(),
+    };
+    if crate::fsutil::find_program(&looked_up, pane_path).is_some() {
         return Ok(());
     }
     let why = if program.contains('/') {

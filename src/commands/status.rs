@@ -22,40 +22,87 @@ pub fn run(ctx: &Ctx, a: JsonArgs) -> Result<Exit> {
             crate::untrusted::json(&to_json(&socket, fleet.as_ref()))
         );
     } else {
-        print!("{}", render(&socket, fleet.as_ref()));
+        print!(
+            "{}",
+            render(&socket, fleet.as_ref(), crate::locale::is_utf8())
+        );
     }
     Ok(Exit::Ok)
 }
 
-/// The documented text form: exact, because scripts and the
-/// extension conformance test compare it byte for byte.
-pub fn render(socket: &str, fleet: Option<&(Vec<Session>, Vec<Pane>)>) -> String {
+/// The documented text form: exact, because scripts and the extension
+/// conformance test compare it. It is for people, so everything in it that
+/// tmux holds (names, commands) is shown printable (`untrusted`), whether
+/// stdout is a terminal or not, and outside a UTF-8 locale it is ASCII.
+pub fn render(socket: &str, fleet: Option<&(Vec<Session>, Vec<Pane>)>, utf8: bool) -> String {
     let Some((sessions, panes)) = fleet else {
         return "roost: not running\n".to_string();
     };
-    let mut out = format!("roost: running (socket={socket})\n");
+    let shown = |text: &str| {
+        let bytes = text.as_bytes();
+        if utf8 {
+            crate::untrusted::printable(bytes)
+        } else {
+            crate::untrusted::printable_ascii(bytes)
+        }
+    };
+    let dash = if utf8 { "\u{2014}" } else { "-" };
+    // The columns of every pane line, then their widths.
+    let rows: Vec<(&Pane, [String; 4])> = panes
+        .iter()
+        .map(|p| {
+            let cells = [
+                p.id.clone(),
+                shown(&p.address()),
+                quoted(shown(&p.window_name)),
+                match p.command.as_str() {
+                    "" => "-".to_string(),
+                    command => quoted(shown(command)),
+                },
+            ];
+            (p, cells)
+        })
+        .collect();
+    let mut widths = [0; 4];
+    for (_, cells) in &rows {
+        for (w, cell) in widths.iter_mut().zip(cells) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let mut out = format!("roost: running (socket={})\n", shown(socket));
     for s in sessions {
         let attached = if s.attached { " [attached]" } else { "" };
+        let windows = if s.windows == 1 { "window" } else { "windows" };
         out.push_str(&format!(
-            "  session {} \u{2014} {} windows{attached}\n",
-            s.name, s.windows
+            "  session {} {dash} {} {windows}{attached}\n",
+            quoted(shown(&s.name)),
+            s.windows
         ));
-        for p in panes.iter().filter(|p| p.session == s.name) {
-            let state = shown_state(p);
-            out.push_str(&format!(
-                "    {}  {} {}  [{state}]\n",
-                p.id,
-                p.address(),
-                p.window_name
-            ));
+        for (p, cells) in rows.iter().filter(|(p, _)| p.session == s.name) {
+            out.push_str("    ");
+            for (cell, w) in cells.iter().zip(widths) {
+                let pad = w - cell.chars().count();
+                out.push_str(&format!("{cell}{:pad$}  ", ""));
+            }
+            out.push_str(&format!("[{}]\n", shown_state(p)));
         }
     }
     out
 }
 
+/// A name as one field: in single quotes when it is empty or holds a blank
+/// or a quote, so it cannot run into the next column.
+fn quoted(name: String) -> String {
+    if name.is_empty() || name.contains([' ', '\'']) {
+        format!("'{}'", name.replace('\'', "\\'"))
+    } else {
+        name
+    }
+}
+
 /// A pane's state as status shows it: `exited` (with the program's exit
 /// status when tmux knows it) once its program has stopped, whatever it
-/// stamped last; else its stamp, or `-`.
+/// stamped last; else its state, or `-`.
 fn shown_state(p: &Pane) -> String {
     match (p.dead, p.dead_status) {
         (true, Some(code)) => format!("exited {code}"),

@@ -78,27 +78,52 @@ fn window_matches(p: &Pane, window: &str) -> bool {
 }
 
 /// Window and session names become targets: refuse what would make them
-/// ambiguous or unprintable.
+/// ambiguous, unprintable, or read by tmux as anything but a name.
 pub fn check_name(ctx: &Ctx, what: &str, name: &str) -> Result<()> {
-    let bad = |why: &str| {
-        Err(
+    match name_problem(name) {
+        None => Ok(()),
+        Some(why) => Err(
             Error::fail(ctx.cmd, format!("invalid {what} {:?}: {why}", name))
                 .hint("use letters, digits, '-' and '_'"),
+        ),
+    }
+}
+
+/// A window name is a session name that is not all digits: a target reads
+/// digits as the window's index, so such a window could never be named.
+pub fn check_window_name(ctx: &Ctx, name: &str) -> Result<()> {
+    check_name(ctx, "window name", name)?;
+    if name.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(Error::fail(
+            ctx.cmd,
+            format!("invalid window name {name:?}: a target of digits alone is a window index, so this window could never be named"),
         )
-    };
-    if name.is_empty() {
-        return bad("it is empty");
-    }
-    if name.chars().any(char::is_control) {
-        return bad("it contains a control character (a TAB or newline?)");
-    }
-    if name.contains(':') || name.contains('.') {
-        return bad("':' and '.' separate session, window and pane in targets");
-    }
-    if name.starts_with(['%', '@', '=', '-']) {
-        return bad("it must not start with '%', '@', '=' or '-'");
+        .hint("add a letter, as in agent1"));
     }
     Ok(())
+}
+
+/// Why `name` cannot be a window or session name, if it cannot.
+fn name_problem(name: &str) -> Option<&'static str> {
+    if name.is_empty() {
+        return Some("it is empty");
+    }
+    if name.chars().any(char::is_control) {
+        return Some("it contains a control character (a TAB or newline?)");
+    }
+    if crate::untrusted::printable(name.as_bytes()) != name {
+        return Some("it contains a character that moves or hides text (a direction control, a zero-width or invisible character)");
+    }
+    if name.contains(':') || name.contains('.') {
+        return Some("':' and '.' separate session, window and pane in targets");
+    }
+    if name.contains('#') {
+        return Some("'#' starts a tmux format");
+    }
+    if name.starts_with(['%', '@', '=', '-']) {
+        return Some("it must not start with '%', '@', '=' or '-'");
+    }
+    None
 }
 
 #[cfg(test)]
@@ -125,6 +150,7 @@ mod tests {
             dead_status: None,
             pid: None,
             state: String::new(),
+            command: String::new(),
             window_name: name.into(),
         }
     }
@@ -138,6 +164,30 @@ mod tests {
             pane("%4", "@3", "work", "0", "0", true, "alice"),
             pane("%5", "@4", "main", "3", "0", true, "v1.2"),
         ]
+    }
+
+    #[test]
+    fn names_that_tmux_or_a_target_would_misread_are_refused() {
+        for ok in ["alice", "my agent", "agent-1_b", "caf\u{e9}", "a;", "7a"] {
+            assert_eq!(name_problem(ok), None, "{ok:?}");
+        }
+        for bad in [
+            "",
+            "a:b",
+            "v1.2",
+            "#(touch x)",
+            "w#{pane_id}",
+            "##",
+            "%1",
+            "@1",
+            "=a",
+            "-a",
+            "a\tb",
+            "evil\u{202e}txt",
+            "zero\u{200b}width",
+        ] {
+            assert!(name_problem(bad).is_some(), "{bad:?}");
+        }
     }
 
     #[test]

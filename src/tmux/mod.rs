@@ -3,6 +3,7 @@
 
 mod keys;
 pub mod listening;
+pub mod literal;
 pub mod options;
 pub mod state;
 pub mod terminal;
@@ -116,8 +117,11 @@ pub struct Pane {
     pub dead_status: Option<i32>,
     /// The process tmux started in the pane.
     pub pid: Option<i32>,
-    /// `@agent_state`, empty when unstamped.
+    /// `@agent_state` when it is one of the known words (`state::KNOWN`),
+    /// else empty: unstamped, or stamped with anything else.
     pub state: String,
+    /// The program running in the pane now (`pane_current_command`).
+    pub command: String,
     pub window_name: String,
 }
 
@@ -136,8 +140,20 @@ pub struct Session {
     pub attached: bool,
 }
 
-// The window name goes last so that nothing in it can shift the fields.
-const PANE_FORMAT: &str = "#{pane_id}\t#{window_id}\t#{session_name}\t#{window_index}\t#{pane_index}\t#{pane_active}\t#{pane_dead}\t#{pane_dead_status}\t#{pane_pid}\t#{@agent_state}\t#{window_name}";
+/// One line per pane. No field's content can make a line or shift a field:
+/// tmux writes the names and the command with their control characters
+/// escaped (a newline or TAB in them comes out as `\n` or `\t`), the
+/// window name goes last all the same, and the state, an option anything in
+/// the pane can set to any bytes, is never printed itself: the format
+/// prints one of the known words it equals, or nothing.
+fn pane_format() -> String {
+    format!(
+        "#{{pane_id}}\t#{{window_id}}\t#{{session_name}}\t#{{window_index}}\t#{{pane_index}}\t\
+         #{{pane_active}}\t#{{pane_dead}}\t#{{pane_dead_status}}\t#{{pane_pid}}\t{}\t\
+         #{{pane_current_command}}\t#{{window_name}}",
+        state::known_format()
+    )
+}
 
 /// The longest argument roost hands tmux: the client packs a command's
 /// arguments into one 16 KiB message and refuses anything longer.
@@ -183,7 +199,8 @@ impl Tmux {
         let err = Command::new("tmux")
             .arg(self.socket.flag())
             .arg(self.socket.value())
-            .args(["attach-session", "-t", exact])
+            .args(["attach-session", "-t"])
+            .arg(literal::word(exact))
             .env_remove("TMUX")
             .exec();
         not_started(err)
@@ -275,7 +292,7 @@ impl Tmux {
 
     /// Every pane of every session, in tmux's order.
     pub fn panes(&self) -> TmuxResult<Vec<Pane>> {
-        let out = self.run(&["list-panes", "-a", "-F", PANE_FORMAT])?;
+        let out = self.run(&["list-panes", "-a", "-F", &pane_format()])?;
         Ok(out.lines().filter_map(parse_pane).collect())
     }
 
@@ -309,14 +326,29 @@ impl Tmux {
         Ok((!value.is_empty()).then(|| value.to_string()))
     }
 
-    /// Sets a pane option to any value. A value too long for one tmux command
-    /// (an agent's whole reply) is built in a staging option piece by piece,
-    /// then copied in one step, so a reader never sees half of it.
+    /// Sets a pane option to any value, in one step, so a reader never sees
+    /// half of it. A value too long for one tmux command (an agent's whole
+    /// reply) goes through a private temporary file that the server reads
+    /// as one `set-option` (`source-file`): one tmux call whatever its
+    /// length. A long value that a config line cannot hold as it is (bytes
+    /// outside printable ASCII, or `'`), or one that file could not carry,
+    /// is built in a staging option piece by piece instead, then copied.
     pub fn set_pane_option(&self, pane_id: &str, name: &str, value: &OsStr) -> TmuxResult<()> {
-        let mut rest = value.as_bytes();
-        if rest.len() <= MAX_ARG {
+        let bytes = value.as_bytes();
+        if bytes.len() <= MAX_ARG {
             return self.set_pane_option_part(pane_id, name, value, false);
         }
+        let quotable = |b: &[u8]| b.iter().all(|&b| (0x20..0x7f).contains(&b) && b != b'\'');
+        // Should the file not be read (a temporary directory whose path tmux
+        // reads as a pattern), the slow way still stores it.
+        if quotable(bytes)
+            && quotable(pane_id.as_bytes())
+            && quotable(name.as_bytes())
+            && self.set_pane_option_sourced(pane_id, name, bytes).is_ok()
+        {
+            return Ok(());
+        }
+        let mut rest = bytes;
         let staging = format!("{name}-staging");
         let mut append = false;
         while !rest.is_empty() {
@@ -341,6 +373,27 @@ impl Tmux {
         ]);
         let _ = self.run(&["set-option", "-p", "-u", "-t", pane_id, &staging]);
         copied.map(drop)
+    }
+
+    /// `set-option -p -t PANE NAME 'VALUE'` as the one line of a file only
+    /// this user can read, which the server sources: `value` is printable
+    /// ASCII without `'`, so single quotes hold it as it is.
+    fn set_pane_option_sourced(&self, pane_id: &str, name: &str, value: &[u8]) -> TmuxResult<()> {
+        let temp = |e: std::io::Error| TmuxError(format!("cannot write a temporary file: {e}"));
+        let mut file = tempfile::Builder::new()
+            .prefix("roost-option-")
+            .tempfile()
+            .map_err(temp)?;
+        let mut line = Vec::with_capacity(value.len() + 64);
+        line.extend_from_slice(format!("set-option -p -t '{pane_id}' '{name}' '").as_bytes());
+        line.extend_from_slice(value);
+        line.extend_from_slice(b"'\n");
+        file.write_all(&line)
+            .and_then(|()| file.flush())
+            .map_err(temp)?;
+        let path = file.path().as_os_str();
+        let args: [&OsStr; 2] = ["source-file".as_ref(), path];
+        self.run(&args).map(drop)
     }
 
     fn set_pane_option_part(
@@ -381,8 +434,9 @@ impl Tmux {
     /// `ROOST_HOME` and the scripts directory in the server's environment.
     /// Returns a warning when the user's roost.conf reported an error.
     pub fn ensure_session(&self, name: &str, start: &ServerStart) -> TmuxResult<Option<String>> {
-        let exact = format!("={name}");
-        if self.socket_exists() && self.run(&["has-session", "-t", &exact]).is_ok() {
+        let exact = literal::word(format!("={name}"));
+        let has: [&OsStr; 3] = ["has-session".as_ref(), "-t".as_ref(), &exact];
+        if self.socket_exists() && self.run(&has).is_ok() {
             return Ok(None);
         }
         let mut cmd = self.command();
@@ -403,9 +457,10 @@ impl Tmux {
                 .args(crate::switch::first_write())
                 .arg(";");
         }
-        cmd.args(["new-session", "-d", "-s", name]);
+        cmd.args(["new-session", "-d", "-s"])
+            .arg(literal::format(name));
         if let Ok(cwd) = std::env::current_dir() {
-            cmd.arg("-c").arg(cwd);
+            cmd.arg("-c").arg(literal::format(cwd));
         }
         if starting {
             cmd.arg(";").args(crate::switch::first_write());
@@ -413,7 +468,7 @@ impl Tmux {
         let result = Self::finish(cmd.output());
         // A concurrent start may have won the race, and an error in the
         // user's roost.conf does not stop the session from being created.
-        if self.run(&["has-session", "-t", &exact]).is_ok() {
+        if self.run(&has).is_ok() {
             return Ok(result.err().map(|e| e.0));
         }
         Err(result
@@ -576,21 +631,31 @@ pub struct ServerStart {
     pub user_conf: PathBuf,
 }
 
+/// One line of `pane_format`; None for anything else.
 fn parse_pane(line: &str) -> Option<Pane> {
-    let mut f = line.splitn(11, '\t');
-    Some(Pane {
-        id: f.next()?.to_string(),
-        window_id: f.next()?.to_string(),
+    let mut f = line.splitn(12, '\t');
+    let id = |prefix: char, s: &str| {
+        let digits = s.strip_prefix(prefix)?;
+        (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())).then(|| s.to_string())
+    };
+    let number =
+        |s: &str| (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())).then(|| s.to_string());
+    let pane = Pane {
+        id: id('%', f.next()?)?,
+        window_id: id('@', f.next()?)?,
         session: f.next()?.to_string(),
-        window_index: f.next()?.to_string(),
-        pane_index: f.next()?.to_string(),
+        window_index: number(f.next()?)?,
+        pane_index: number(f.next()?)?,
         active: f.next()? == "1",
         dead: f.next()? == "1",
         dead_status: f.next()?.parse().ok(),
         pid: f.next()?.parse().ok(),
         state: f.next()?.to_string(),
+        command: f.next()?.to_string(),
         window_name: f.next()?.to_string(),
-    })
+    };
+    // The format prints nothing but a known word there.
+    (pane.state.is_empty() || state::KNOWN.contains(&pane.state.as_str())).then_some(pane)
 }
 
 fn same_file(a: &Path, b: &Path) -> bool {
@@ -689,13 +754,23 @@ mod tests {
 
     #[test]
     fn pane_lines_keep_tabs_in_window_names() {
-        let p = parse_pane("%3\t@2\tmain\t1\t0\t1\t0\t\t4242\tworking\tname\twith tab").unwrap();
+        let p =
+            parse_pane("%3\t@2\tmain\t1\t0\t1\t0\t\t4242\tworking\tsleep\tname\twith tab").unwrap();
         assert_eq!(p.window_name, "name\twith tab");
+        assert_eq!(p.command, "sleep");
         assert_eq!(p.address(), "main:1.0");
         assert!(p.active && !p.dead);
         assert_eq!((p.pid, p.state.as_str()), (Some(4242), "working"));
-        let gone = parse_pane("%4\t@3\tmain\t2\t0\t1\t1\t3\t4243\t\tbob").unwrap();
+        let gone = parse_pane("%4\t@3\tmain\t2\t0\t1\t1\t3\t4243\t\t\tbob").unwrap();
         assert!(gone.dead);
         assert_eq!(gone.dead_status, Some(3));
+        for forged in [
+            "x%4\t@3\tmain\t2\t0\t1\t1\t3\t4243\t\t\tbob",
+            "%4\t@3\tmain\t2\t0\t1\t1\t3\t4243\tdone!\t\tbob",
+            "%4\t3\tmain\t2\t0\t1\t1\t3\t4243\t\t\tbob",
+            "%4\t@3\tmain\t2\t0\t1\t1\t3\t4243\t\tbob",
+        ] {
+            assert_eq!(parse_pane(forged), None, "{forged:?}");
+        }
     }
 }

@@ -18,6 +18,20 @@ use std::time::Duration;
 /// The pane option holding the state.
 pub const OPTION: &str = "@agent_state";
 
+/// Every state an agent can report. A pane whose option holds anything else
+/// reads as having no state, everywhere.
+pub const KNOWN: &[&str] = &["idle", "working", "blocked", "done", "error"];
+
+/// A format that expands to the pane's state when it is one of `KNOWN`, and
+/// to nothing otherwise: the option's own bytes never reach the output.
+pub fn known_format() -> String {
+    let mut out = String::new();
+    for state in KNOWN.iter().rev() {
+        out = format!("#{{?#{{==:#{{{OPTION}}},{state}}},{state},{out}}}");
+    }
+    out
+}
+
 /// The states a waiter stops at.
 pub const FINAL: &[&str] = &["done", "idle", "error"];
 

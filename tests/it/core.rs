@@ -191,7 +191,7 @@ fn help_for_one_command_prints_its_usage_line() {
     let env = TestEnv::new();
     let text = env.ok(["help", "spawn"]);
     assert!(
-        text.contains("\nUsage: roost spawn NAME [CMD...]\n"),
+        text.contains("\nUsage: roost spawn [--cwd DIR] NAME [CMD...]\n"),
         "{text}"
     );
     let out = env.run(["help", "nope"]);
@@ -260,7 +260,7 @@ fn spawn_without_a_name_is_a_usage_error_with_exit_2() {
     assert_refusal(&out, 2, "roost spawn: missing NAME\n");
     assert_eq!(
         stderr(&out).lines().nth(1),
-        Some("usage: roost spawn NAME [CMD...]")
+        Some("usage: roost spawn [--cwd DIR] NAME [CMD...]")
     );
 }
 
@@ -520,10 +520,16 @@ fn status_without_a_server_says_not_running_and_starts_none() {
     assert!(!env.socket_file().exists(), "status started a server");
 }
 
-/// main: the first window, alice (working), bob (no state); work: one window.
+/// main: the first window, alice (working), bob (no state), both running
+/// sleep; work: one window.
 fn fleet(env: &TestEnv) -> [String; 4] {
-    let alice = env.spawn("alice", "sleep 100");
-    let bob = env.spawn("bob", "sleep 100");
+    // The program itself, not a shell line, so the command column reads
+    // `sleep` whichever shell /bin/sh is.
+    let alice = env
+        .ok(["spawn", "alice", "sleep", "100"])
+        .trim()
+        .to_string();
+    let bob = env.ok(["spawn", "bob", "sleep", "100"]).trim().to_string();
     env.tmux_ok(&["set-option", "-p", "-t", &alice, "@agent_state", "working"]);
     let out = env.run(["session", "work"]);
     assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
@@ -561,14 +567,15 @@ fn status_lists_sessions_and_panes_in_the_documented_format() {
     let out = env.run(["status"]);
     assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
     assert_eq!(stderr(&out), "");
+    let dash = status_dash();
     let expected = format!(
         "roost: running (socket={})\n\
-         \x20 session main \u{2014} 3 windows\n\
-         \x20   {first}  main:0.0 sh  [-]\n\
-         \x20   {alice}  main:1.0 alice  [working]\n\
-         \x20   {bob}  main:2.0 bob  [-]\n\
-         \x20 session work \u{2014} 1 windows\n\
-         \x20   {work}  work:0.0 sh  [-]\n",
+         \x20 session main {dash} 3 windows\n\
+         \x20   {first}  main:0.0  sh     sh     [-]\n\
+         \x20   {alice}  main:1.0  alice  sleep  [working]\n\
+         \x20   {bob}  main:2.0  bob    sleep  [-]\n\
+         \x20 session work {dash} 1 window\n\
+         \x20   {work}  work:0.0  sh     sh     [-]\n",
         env.socket
     );
     assert_eq!(stdout(&out), expected);
@@ -796,9 +803,14 @@ fn state_inside_a_pane_stamps_agent_state() {
     let env = TestEnv::new();
     let pane = env.spawn("alice", "roost state working; sleep 100");
     wait_for_option(&env, &pane, "@agent_state", "working");
-    assert!(env
-        .ok(["status"])
-        .contains(&format!("{pane}  main:1.0 alice  [working]")));
+    let status = env.ok(["status"]);
+    let row = status_fields(&status, &pane).unwrap_or_default();
+    assert_eq!(row[..3], [pane.as_str(), "main:1.0", "alice"], "{status}");
+    assert_eq!(
+        row.last().map(String::as_str),
+        Some("[working]"),
+        "{status}"
+    );
 }
 
 // ---- wait-done ---------------------------------------------------------------

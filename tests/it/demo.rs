@@ -56,10 +56,14 @@ fn demo_runs_the_tour_and_leaves_nothing_behind() {
         "{text}"
     );
     assert!(
-        text.contains("  session main \u{2014} 3 windows\n"),
+        text.contains(&format!("  session main {} 3 windows\n", status_dash())),
         "{text}"
     );
-    assert!(text.contains("main:1.0 alice  [done]\n"), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.contains("  main:1.0  alice  ") && l.ends_with("  [done]")),
+        "{text}"
+    );
 
     assert!(
         !Path::new(&sandbox).exists(),

@@ -521,6 +521,30 @@ fn mtime(p: &Path) -> Option<std::time::SystemTime> {
     std::fs::symlink_metadata(p).and_then(|m| m.modified()).ok()
 }
 
+/// What `status` puts between a session's name and its window count: an
+/// em dash in a UTF-8 locale, `-` in the C locale `ROOST_TEST_LOCALE` may set.
+pub fn status_dash() -> &'static str {
+    match std::env::var("ROOST_TEST_LOCALE") {
+        Ok(l) if !l.is_empty() && !l.to_ascii_lowercase().contains("utf") => "-",
+        _ => "\u{2014}",
+    }
+}
+
+/// The columns of `pane`'s line in `status` output (split at runs of two or
+/// more blanks): id, target, window name, command, `[STATE]`.
+pub fn status_fields(status: &str, pane: &str) -> Option<Vec<String>> {
+    let line = status
+        .lines()
+        .find(|l| l.trim_start().starts_with(&format!("{pane} ")))?;
+    Some(
+        line.split("  ")
+            .map(str::trim)
+            .filter(|f| !f.is_empty())
+            .map(str::to_string)
+            .collect(),
+    )
+}
+
 /// Whether an executable `name` is on PATH (found without running it).
 pub fn on_path(name: &str) -> bool {
     use std::os::unix::fs::PermissionsExt;

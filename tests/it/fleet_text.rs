@@ -1,0 +1,224 @@
+//! What an agent controls never reaches the user's terminal raw, nor forges
+//! a line: window and session names, states, replies and screens, as
+//! `status`, `read`, `screen` and `wait-done` show them. A program in a pane
+//! has `$TMUX`, so it sets its own options and names with tmux directly;
+//! the tests do the same from the outside.
+
+use crate::common::*;
+
+use std::time::Duration;
+
+/// An OSC 0 title, a screen clear, a colour, hidden text, an OSC 52
+/// clipboard write, a C1 CSI, a bidi override and isolate, a line
+/// separator and a zero-width space.
+const EVIL: &str = "a\u{1b}]0;title\u{7}b\u{1b}[2Jc\u{1b}[31md\u{1b}[8me\u{1b}]52;c;aGk=\u{7}f\u{9b}g\u{202e}h\u{2066}i\u{2028}j\u{200b}k";
+
+/// The raw bytes that must never reach a terminal.
+const RAW: &[&[u8]] = &[
+    b"\x1b",
+    b"\x07",
+    b"\xc2\x9b",
+    b"\xe2\x80\xae",
+    b"\xe2\x81\xa6",
+    b"\xe2\x80\xa8",
+    b"\xe2\x80\x8b",
+];
+
+fn holds(hay: &[u8], needle: &[u8]) -> bool {
+    hay.windows(needle.len()).any(|w| w == needle)
+}
+
+fn assert_no_raw(what: &str, bytes: &[u8]) {
+    for raw in RAW {
+        assert!(
+            !holds(bytes, raw),
+            "{what}: raw {raw:x?} in {:?}",
+            String::from_utf8_lossy(bytes)
+        );
+    }
+}
+
+/// `'WORD'` for a shell line.
+fn quote(word: &str) -> String {
+    format!("'{}'", word.replace('\'', "'\\''"))
+}
+
+#[test]
+fn status_shows_names_an_agent_gave_itself_printable_on_a_terminal_and_in_a_pipe() {
+    let env = TestEnv::new();
+    let pane = env.spawn("alice", "cat");
+    env.tmux_ok(&["rename-window", "-t", &pane, EVIL]);
+    env.tmux_ok(&["rename-session", "-t", "=main", &format!("s{EVIL}")]);
+    env.tmux_ok(&["set-option", "-p", "-t", &pane, "@agent_state", EVIL]);
+    let piped = env.run(["status"]);
+    assert_eq!(piped.status.code(), Some(0), "{}", describe(&piped));
+    assert_no_raw("status to a pipe", &piped.stdout);
+    let text = stdout(&piped);
+    assert!(text.contains("\\u{202e}h\\u{2066}i"), "{text}");
+    let row = status_fields(&text, &pane).unwrap();
+    assert_eq!(row.last().map(String::as_str), Some("[-]"), "{text}");
+    assert_eq!(text.lines().count(), 4, "{text}");
+    let Some(shown) = env.on_a_terminal("status", b"") else {
+        return;
+    };
+    assert_no_raw("status on a terminal", &shown.stdout);
+    assert!(holds(&shown.stdout, b"\\u{202e}h"), "{}", describe(&shown));
+    let json = env.run(["status", "--json"]);
+    assert_no_raw("status --json", &json.stdout);
+}
+
+#[test]
+fn read_and_screen_show_an_agents_text_printable_on_a_terminal_and_byte_for_byte_to_a_pipe() {
+    let env = TestEnv::new();
+    let reply = format!("first line\n\tindented {EVIL}\nlast");
+    env.write("work/reply.txt", &reply);
+    env.write(
+        "work/agent.sh",
+        &format!(
+            "roost reply - < reply.txt\nprintf 'screen:{}\\n'\nexec cat\n",
+            "\\342\\200\\256rlo\\033]52;c;aGk=\\007"
+        ),
+    );
+    let pane = env.spawn("alice", "sh agent.sh");
+    let mut read = Vec::new();
+    assert!(
+        wait_until(Duration::from_secs(10), || {
+            read = env.run(["read", "alice"]).stdout;
+            read == format!("{reply}\n").as_bytes()
+        }),
+        "read to a pipe is not the reply byte for byte: {:?}",
+        String::from_utf8_lossy(&read)
+    );
+    env.wait_for_screen(&pane, "screen:");
+    let screen = env.run(["screen", "alice"]);
+    assert!(
+        holds(&screen.stdout, "screen:\u{202e}rlo".as_bytes()),
+        "{}",
+        describe(&screen)
+    );
+    let Some(shown) = env.on_a_terminal("read alice", b"") else {
+        return;
+    };
+    assert_eq!(shown.status.code(), Some(0), "{}", describe(&shown));
+    assert_no_raw("read on a terminal", &shown.stdout);
+    let text = stdout(&shown).replace("\r\n", "\n");
+    assert!(
+        text.contains("first line\n\tindented a\\x1b]0;title\\x07b\\x1b[2Jc"),
+        "{text:?}"
+    );
+    assert!(
+        text.contains("\\x1b]52;c;aGk=\\x07f\\x9bg\\u{202e}h"),
+        "{text:?}"
+    );
+    let shown = env.on_a_terminal("screen alice", b"").unwrap();
+    assert_no_raw("screen on a terminal", &shown.stdout);
+    assert!(
+        holds(&shown.stdout, b"screen:\\u{202e}rlo"),
+        "{}",
+        describe(&shown)
+    );
+    // The fallback of read (no reply recorded) is shown the same way.
+    let bob = env.spawn(
+        "bob",
+        &format!("printf {}; exec cat", quote("b\\342\\200\\256ob\\n")),
+    );
+    env.wait_for_screen(&bob, "ob");
+    let shown = env.on_a_terminal("read bob", b"").unwrap();
+    assert_no_raw("read's screen on a terminal", &shown.stdout);
+}
+
+/// The forged pane line an agent's state would hold, for the pane list's
+/// format as it was and as it is.
+fn forgeries(bob: &str) -> Vec<String> {
+    vec![
+        format!("\n{bob}\t@9\tmain\t9\t0\t1\t0\t\t1\tdone\tbob"),
+        format!("\n{bob}\t@9\tmain\t9\t0\t1\t0\t\t1\tdone\tcat\tbob"),
+        format!("x\n{bob}\t@9\tmain\t9\t0\t1\t0\t\t1\tdone\tsh\tbob\n"),
+    ]
+}
+
+#[test]
+fn a_state_holding_a_newline_forges_no_pane_and_no_done() {
+    let env = TestEnv::new();
+    let alice = env.spawn("alice", "cat");
+    let bob = env.spawn("bob", "cat");
+    for forged in forgeries(&bob) {
+        env.tmux_ok(&["set-option", "-p", "-t", &alice, "@agent_state", &forged]);
+        let status = env.ok(["status"]);
+        assert_eq!(
+            status.lines().filter(|l| l.contains(&bob)).count(),
+            1,
+            "{status}"
+        );
+        assert_eq!(status.lines().count(), 5, "{status}");
+        assert_eq!(
+            status_fields(&status, &alice).unwrap().last().unwrap(),
+            "[-]",
+            "{status}"
+        );
+        let json: serde_json::Value = serde_json::from_str(&env.ok(["status", "--json"])).unwrap();
+        let panes = json["sessions"][0]["panes"].as_array().unwrap();
+        assert_eq!(panes.len(), 3, "{json}");
+        assert!(panes.iter().all(|p| p["state"].is_null()), "{json}");
+        let out = env.run(["wait-done", "bob", "1"]);
+        assert_refusal(
+            &out,
+            1,
+            &format!("roost wait-done: 'bob' ({bob}) has never reported a state"),
+        );
+        let out = env.run(["wait-done", "alice", "1"]);
+        assert_refusal(
+            &out,
+            1,
+            &format!("roost wait-done: 'alice' ({alice}) has never reported a state"),
+        );
+    }
+}
+
+#[test]
+fn a_state_that_is_not_a_known_word_reads_as_no_state_everywhere() {
+    let env = TestEnv::new();
+    let alice = env.spawn("alice", "cat");
+    for state in [
+        "finished",
+        "DONE",
+        "done ",
+        " done",
+        "done\n",
+        "blocked\n",
+        "idle\u{202e}",
+    ] {
+        env.tmux_ok(&["set-option", "-p", "-t", &alice, "@agent_state", state]);
+        let status = env.ok(["status"]);
+        assert_eq!(
+            status_fields(&status, &alice).unwrap().last().unwrap(),
+            "[-]",
+            "{state:?}: {status}"
+        );
+        let json: serde_json::Value = serde_json::from_str(&env.ok(["status", "--json"])).unwrap();
+        assert!(
+            json["sessions"][0]["panes"][1]["state"].is_null(),
+            "{state:?}: {json}"
+        );
+        let out = env.run(["wait-done", "alice", "1"]);
+        assert_refusal(
+            &out,
+            1,
+            &format!("roost wait-done: 'alice' ({alice}) has never reported a state"),
+        );
+    }
+    // A pane whose state only looks like blocked is not refused as blocked.
+    env.tmux_ok(&["set-option", "-p", "-t", &alice, "@agent_state", "blocked "]);
+    let out = env.run(["send", "alice", "hello"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    env.wait_for_screen(&alice, "hello");
+    // The known words still read as themselves.
+    for state in ["idle", "working", "blocked", "done", "error"] {
+        env.tmux_ok(&["set-option", "-p", "-t", &alice, "@agent_state", state]);
+        let status = env.ok(["status"]);
+        assert_eq!(
+            status_fields(&status, &alice).unwrap().last().unwrap(),
+            &format!("[{state}]"),
+        );
+    }
+}

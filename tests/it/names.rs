@@ -1,0 +1,208 @@
+//! Names and directories are data: a tmux format (`#(…)` runs a command,
+//! `#{…}` expands) or a final `;` in a directory, a window or session name,
+//! or a program's words reaches tmux literally or is refused, for every
+//! verb that passes one, on a server's first start and with it up.
+
+use crate::common::*;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Directory names that tmux would read as formats or as a command's end.
+const DIRS: &[&str] = &["#(cd;touch canary)", "w#{pane_id}", "a##b", "x;"];
+
+/// Names that tmux would read as formats.
+const FORMAT_NAMES: &[&str] = &["#(cd;touch canary)", "w#{pane_id}", "##"];
+
+/// Every file named `canary` below the test's directory (the HOME of the
+/// server's shells included), after giving a tmux job time to run.
+fn canaries(env: &TestEnv) -> Vec<PathBuf> {
+    std::thread::sleep(Duration::from_millis(300));
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.file_name().is_some_and(|n| n == "canary") {
+                out.push(path.clone());
+            }
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                walk(&path, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(env.dir.path(), &mut out);
+    out
+}
+
+fn pane_format(env: &TestEnv, pane: &str, format: &str) -> String {
+    env.tmux_ok(&["display-message", "-p", "-t", pane, format])
+        .trim_end_matches('\n')
+        .to_string()
+}
+
+/// The pane's working directory, once its program has started (tmux has
+/// none to report before).
+fn cwd_of(env: &TestEnv, pane: &str) -> String {
+    let mut cwd = String::new();
+    wait_until(Duration::from_secs(5), || {
+        cwd = pane_format(env, pane, "#{pane_current_path}");
+        !cwd.is_empty()
+    });
+    cwd
+}
+
+/// `roost ARGS` run from `dir`; returns the pane id it printed.
+fn spawn_in(env: &TestEnv, dir: &Path, args: &[&str]) -> String {
+    let out = env.roost(args).current_dir(dir).output().unwrap();
+    succeeded(&out).trim().to_string()
+}
+
+#[test]
+fn a_directory_holding_a_tmux_format_is_the_panes_own_directory_and_runs_nothing() {
+    for name in DIRS {
+        let env = TestEnv::new();
+        let dir = env.path("work").join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        let want = dir.to_string_lossy().into_owned();
+        // The first start: new-session, then new-window, both from `dir`.
+        let alice = spawn_in(&env, &dir, &["spawn", "alice", "cat"]);
+        assert_eq!(cwd_of(&env, &alice), want, "{name}");
+        assert_eq!(cwd_of(&env, "=main:0"), want, "{name}");
+        // With the server up.
+        let bob = spawn_in(&env, &dir, &["spawn", "bob", "cat"]);
+        assert_eq!(cwd_of(&env, &bob), want, "{name}");
+        // A new session started from there.
+        let out = env
+            .roost(["session", "work"])
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        quiet(&out, 0);
+        assert_eq!(cwd_of(&env, "=work:0"), want, "{name}");
+        // --cwd, from elsewhere, as given and relative.
+        let carol = env.ok(["spawn", "--cwd", &want, "carol", "cat"]);
+        assert_eq!(cwd_of(&env, carol.trim()), want);
+        let dave = env.ok(["spawn", "--cwd", name, "dave", "cat"]);
+        assert_eq!(cwd_of(&env, dave.trim()), want);
+        assert_eq!(canaries(&env), Vec::<PathBuf>::new(), "{name}");
+    }
+}
+
+#[test]
+fn spawn_cwd_starts_the_pane_there_and_refuses_what_is_not_a_directory() {
+    let env = TestEnv::new();
+    let dir = env.path("project");
+    std::fs::create_dir_all(&dir).unwrap();
+    let pane = env.ok(["spawn", "--cwd", dir.to_str().unwrap(), "alice", "sh"]);
+    assert_eq!(cwd_of(&env, pane.trim()), dir.to_string_lossy());
+    // A relative program is looked up from the pane's directory.
+    std::fs::write(dir.join("agent"), "#!/bin/sh\nexec cat\n").unwrap();
+    std::process::Command::new("chmod")
+        .args(["+x"])
+        .arg(dir.join("agent"))
+        .status()
+        .unwrap();
+    env.ok(["spawn", "--cwd", dir.to_str().unwrap(), "bob", "./agent"]);
+    let before = env.tmux_ok(&["list-windows", "-a", "-F", "#{window_name}"]);
+    assert_refusal(
+        &env.run(["spawn", "--cwd", "nowhere", "carol", "cat"]),
+        1,
+        "roost spawn: --cwd 'nowhere': no such directory; no window was made\n",
+    );
+    env.write("work/file", "");
+    assert_refusal(
+        &env.run(["spawn", "--cwd", "file", "carol", "cat"]),
+        1,
+        "roost spawn: --cwd 'file' is not a directory; no window was made\n",
+    );
+    assert_eq!(
+        env.tmux_ok(&["list-windows", "-a", "-F", "#{window_name}"]),
+        before
+    );
+}
+
+#[test]
+fn window_and_session_names_holding_tmux_formats_are_refused_and_run_nothing() {
+    let env = TestEnv::new();
+    let refused_everywhere = |env: &TestEnv| {
+        for name in FORMAT_NAMES {
+            let out = env.run(["spawn", name, "cat"]);
+            assert_refusal(&out, 1, "roost spawn: invalid window name");
+            assert!(
+                stderr(&out).contains("'#' starts a tmux format"),
+                "{}",
+                describe(&out)
+            );
+            let out = env.run(["session", name]);
+            assert_refusal(&out, 1, "roost session: invalid session name");
+            // The verbs that look a name up find none and run nothing.
+            assert_refusal(&env.run(["kill", name]), 2, "roost kill: no session");
+            for verb in ["read", "screen", "wait-done"] {
+                assert_refusal(
+                    &env.run([verb, name]),
+                    2,
+                    &format!("roost {verb}: no such target"),
+                );
+            }
+        }
+    };
+    refused_everywhere(&env);
+    assert!(!env.server_running(), "a refused name started the server");
+    env.spawn("alice", "cat");
+    refused_everywhere(&env);
+    let windows = env.tmux_ok(&["list-windows", "-a", "-F", "#{session_name}:#{window_name}"]);
+    assert!(
+        !windows.contains('#') && !windows.contains('%'),
+        "{windows}"
+    );
+    assert_eq!(canaries(&env), Vec::<PathBuf>::new());
+}
+
+#[test]
+fn a_window_name_of_digits_alone_is_refused_as_it_would_read_as_an_index() {
+    let env = TestEnv::new();
+    for name in ["1", "42", "007"] {
+        let out = env.run(["spawn", name, "cat"]);
+        assert_refusal(&out, 1, &format!("roost spawn: invalid window name \"{name}\": a target of digits alone is a window index"));
+        assert!(
+            stderr(&out).contains("\nadd a letter, as in agent1\n"),
+            "{}",
+            describe(&out)
+        );
+    }
+    assert!(!env.server_running(), "a refused spawn started the server");
+    let pane = env.spawn("agent1", "cat");
+    let out = env.run(["screen", "agent1"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert!(pane.starts_with('%'));
+}
+
+#[test]
+fn a_final_semicolon_in_a_name_or_a_programs_word_stays_part_of_it() {
+    let env = TestEnv::new();
+    let out = env.path("work/out.txt");
+    env.ok([
+        "spawn",
+        "a;",
+        "sh",
+        "-c",
+        "printf '%s|%s' \"$0\" \"$1\" > out.txt; exec cat",
+        "x;",
+        ";",
+    ]);
+    assert!(
+        wait_until(Duration::from_secs(5), || out.exists()),
+        "the program never ran"
+    );
+    std::thread::sleep(Duration::from_millis(100));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "x;|;");
+    let windows = env.tmux_ok(&["list-windows", "-t", "=main", "-F", "#{window_name}"]);
+    assert_eq!(windows, "sh\na;\n");
+    // A session whose name ends in ';', beside one named without it.
+    quiet(&env.run(["session", "w"]), 0);
+    quiet(&env.run(["session", "w;"]), 0);
+    let sessions = || env.tmux_ok(&["list-sessions", "-F", "#{session_name}"]);
+    assert_eq!(sessions(), "main\nw\nw;\n");
+    quiet(&env.run(["kill", "w;"]), 0);
+    assert_eq!(sessions(), "main\nw\n");
+}
