@@ -95,6 +95,7 @@ pub fn run(ctx: &Ctx) -> Result<Exit> {
             }
             git(&mut r);
             extensions(&mut r, paths);
+            agents(&mut r);
         }
     }
     if r.problems == 0 {
@@ -102,6 +103,17 @@ pub fn run(ctx: &Ctx) -> Result<Exit> {
     } else {
         println!("{} problem(s) found", r.problems);
         Ok(Exit::Failed)
+    }
+}
+
+/// The agent CLIs on PATH: their versions and their hooks' wiring.
+fn agents(r: &mut Report) {
+    for (kind, line, fix) in crate::agents::commands::doctor_checks() {
+        match kind {
+            Some("ok") => r.ok(&line),
+            Some(_) => r.note(&line),
+            None => r.bad(&line, &fix),
+        }
     }
 }
 

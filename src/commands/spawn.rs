@@ -9,7 +9,8 @@ use crate::error::{Error, Exit, Result};
 use std::ffi::{OsStr, OsString};
 
 pub fn run(ctx: &Ctx, a: SpawnArgs) -> Result<Exit> {
-    let (name, command) = (a.name, a.cmd);
+    let (command, agent) = crate::agents::commands::spawn_command(a.cmd);
+    let name = a.name;
     target::check_name(ctx, "window name", &name)?;
     let start = ctx.server_start()?;
     check_program(ctx, &command, &start.path)?;
@@ -69,6 +70,7 @@ pub fn run(ctx: &Ctx, a: SpawnArgs) -> Result<Exit> {
         .tmux
         .run_spawning(&args, &start)
         .map_err(|e| ctx.tmux_err(e))?;
+    crate::agents::commands::spawned(ctx, agent, &session, &name, out.trim_end());
     println!("{}", out.trim_end());
     Ok(Exit::Ok)
 }
