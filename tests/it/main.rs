@@ -18,6 +18,7 @@ mod ext_install;
 mod ext_manage;
 mod ext_upkeep;
 mod hermetic;
+mod hooks;
 mod hostile;
 mod injection;
 mod lifecycle;
