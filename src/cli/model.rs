@@ -296,8 +296,7 @@ pub struct HookArgs {
     /// the event, and for codex's notify the JSON payload
     #[arg(
         value_name = "EVENT",
-        trailing_var_arg = true,
-        allow_hyphen_values = true
+        trailing_var_arg = true
     )]
     pub words: Vec<OsString>,
 }
