@@ -143,10 +143,10 @@ pub fn effect(agent: &str, event: &str, p: &Value) -> Effect {
                 e.state = Some("blocked");
             }
         }
-        ("gemini", "Notification") => {
-            if text(p, "notification_type").as_deref() == Some("ToolPermission") {
-                e.state = Some("blocked");
-            }
+        ("gemini", "Notification")
+            if text(p, "notification_type").as_deref() == Some("ToolPermission") =>
+        {
+            e.state = Some("blocked");
         }
         (_, "PermissionRequest") => e.state = Some("blocked"),
         // A tool ran: whatever asked for permission was answered.

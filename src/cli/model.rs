@@ -294,10 +294,7 @@ pub struct HookArgs {
     #[arg(value_name = "AGENT")]
     pub agent: String,
     /// the event, and for codex's notify the JSON payload
-    #[arg(
-        value_name = "EVENT",
-        trailing_var_arg = true
-    )]
+    #[arg(value_name = "EVENT", trailing_var_arg = true)]
     pub words: Vec<OsString>,
 }
 

@@ -115,7 +115,7 @@ pub fn strip(doc: &Obj, agent: &str, allow: Option<(&[&str], &str, Option<&Obj>)
             return false;
         };
         for (i, key) in path.iter().enumerate() {
-            match at.get(*key) {
+            match at.get(key) {
                 Some(Node::Obj(m)) => at = m,
                 Some(_) => return i == path.len() - 1,
                 None => return false,
@@ -167,18 +167,18 @@ pub fn strip(doc: &Obj, agent: &str, allow: Option<(&[&str], &str, Option<&Obj>)
 
 fn dig<'a>(doc: &'a Obj, keys: &[&str]) -> Option<&'a Node> {
     let (first, rest) = keys.split_first()?;
-    let mut at = doc.get(*first)?;
+    let mut at = doc.get(first)?;
     for key in rest {
-        at = at.get(*key)?;
+        at = at.get(key)?;
     }
     Some(at)
 }
 
 fn dig_mut<'a>(doc: &'a mut Obj, keys: &[&str]) -> Option<&'a mut Node> {
     let (first, rest) = keys.split_first()?;
-    let mut at = doc.get_mut(*first)?;
+    let mut at = doc.get_mut(first)?;
     for key in rest {
-        at = at.get_mut(*key)?;
+        at = at.get_mut(key)?;
     }
     Some(at)
 }
@@ -186,9 +186,9 @@ fn dig_mut<'a>(doc: &'a mut Obj, keys: &[&str]) -> Option<&'a mut Node> {
 fn remove_at(doc: &mut Obj, keys: &[&str]) {
     let (last, parents) = keys.split_last().expect("a key");
     if parents.is_empty() {
-        doc.remove(*last);
+        doc.remove(last);
     } else if let Some(Node::Obj(m)) = dig_mut(doc, parents) {
-        m.remove(*last);
+        m.remove(last);
     }
 }
 
