@@ -1,5 +1,5 @@
 //! The commands about agents: `hooks install|remove|status|show`, `hook`
-//! (hook.rs does the work), `resume`, `next` and `tally` (the status-line segment), and the
+//! (hook.rs does the work), `resume`, `next` and `badge` (the status-line segment), and the
 //! two calls spawn and doctor make.
 
 use super::wiring::{self, Done, Scope, Wiring};
@@ -426,7 +426,7 @@ pub fn next(ctx: &Ctx) -> Result<Exit> {
     Ok(Exit::Ok)
 }
 
-pub fn tally(ctx: &Ctx) -> Result<Exit> {
+pub fn badge(ctx: &Ctx) -> Result<Exit> {
     if !ctx.tmux.socket_exists() {
         return Ok(Exit::Ok);
     }

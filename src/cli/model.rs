@@ -197,8 +197,8 @@ pub enum Command {
     ///
     /// Print one short line for tmux's status line: `N blocked M done`, only
     /// the counts that are not zero, or nothing. Use it as
-    /// `set -g status-right '#(roost tally)'` in roost.conf.
-    Tally,
+    /// `set -g status-right '#(roost badge)'` in roost.conf.
+    Badge,
     #[command(verbatim_doc_comment)]
     /// manage extensions: install, list, outdated, update, rollback, disable, remove and more
     ///

@@ -34,7 +34,7 @@ pub const COMMANDS: &[Spec] = &[
     spec("hooks", &[]),
     spec("resume", &[]),
     spec("next", &[]),
-    spec("tally", &[]),
+    spec("badge", &[]),
     spec("ext", &[]),
     spec("completions", &[]),
     spec("demo", &[]),

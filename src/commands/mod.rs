@@ -43,7 +43,7 @@ pub fn run(word: &OsString, rest: &[OsString]) -> Result<Exit> {
         Command::Hooks(a) => crate::agents::commands::hooks(&ctx, a),
         Command::Resume => crate::agents::commands::resume(&ctx),
         Command::Next => crate::agents::commands::next(&ctx),
-        Command::Tally => crate::agents::commands::tally(&ctx),
+        Command::Badge => crate::agents::commands::badge(&ctx),
         Command::Whoami => pane::whoami(&ctx),
         Command::WaitDone(a) => wait::run(&ctx, a),
         Command::Status(a) => status::run(&ctx, a),
