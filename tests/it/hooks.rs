@@ -411,3 +411,34 @@ fn doctor_checks_the_version_and_the_wiring_of_the_agents_on_path() {
         "{text}"
     );
 }
+
+#[test]
+fn codex_is_spawned_with_its_own_server_and_opencode_events_name_their_state() {
+    let env = TestEnv::new();
+    let bin = env.path("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let fake = bin.join("codex");
+    std::fs::write(&fake, "#!/bin/sh\necho \"args: $*\"\nexec sleep 100000\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    let out = env
+        .roost(["spawn", "cx", "codex", "-m", "x"])
+        .env("PATH", &path)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", describe(&out));
+    let pane = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    env.wait_for_screen(&pane, "args: --no-daemon -m x");
+    assert_eq!(option(&env, &pane, "@roost-agent"), "codex");
+    // What roost's opencode plugin sends.
+    let prompt = r#"{"session_id":"ses_1","prompt":"hi"}"#;
+    assert!(hook_in(&env, &pane, &["opencode", "prompt"], prompt).status.success());
+    assert_eq!(option(&env, &pane, "@agent_state"), "working");
+    assert_eq!(option(&env, &pane, "@roost-prompt-seen"), key("hi"));
+    let idle = r#"{"session_id":"ses_1","reply":"ACK: hi"}"#;
+    assert!(hook_in(&env, &pane, &["opencode", "done"], idle).status.success());
+    assert_eq!(option(&env, &pane, "@agent_state"), "done");
+    assert_eq!(env.ok(["read", "cx"]), "ACK: hi\n");
+    assert_eq!(option(&env, &pane, "@roost-agent"), "opencode");
+}
