@@ -59,7 +59,11 @@ pub enum Command {
     /// (exit 1) before any window exists. When the program exits, its window
     /// stays: `roost status` lists it as exited with its exit status, and
     /// `roost screen` and `roost read` still show its last output, until
-    /// `roost kill` or a new `roost spawn` of the same name replaces it.
+    /// `roost kill` or a new `roost spawn` of the same name replaces it. A
+    /// program named claude, codex, gemini, opencode or aider (by its
+    /// basename) is an agent roost knows: the pane's @roost-agent names it,
+    /// codex is started with --no-daemon, and the window is recorded for
+    /// `roost resume`.
     Spawn(SpawnArgs),
     #[command(verbatim_doc_comment)]
     /// paste TEXT into TARGET exactly once, then press Enter
