@@ -433,11 +433,15 @@ fn codex_is_spawned_with_its_own_server_and_opencode_events_name_their_state() {
     assert_eq!(option(&env, &pane, "@roost-agent"), "codex");
     // What roost's opencode plugin sends.
     let prompt = r#"{"session_id":"ses_1","prompt":"hi"}"#;
-    assert!(hook_in(&env, &pane, &["opencode", "prompt"], prompt).status.success());
+    assert!(hook_in(&env, &pane, &["opencode", "prompt"], prompt)
+        .status
+        .success());
     assert_eq!(option(&env, &pane, "@agent_state"), "working");
     assert_eq!(option(&env, &pane, "@roost-prompt-seen"), key("hi"));
     let idle = r#"{"session_id":"ses_1","reply":"ACK: hi"}"#;
-    assert!(hook_in(&env, &pane, &["opencode", "done"], idle).status.success());
+    assert!(hook_in(&env, &pane, &["opencode", "done"], idle)
+        .status
+        .success());
     assert_eq!(option(&env, &pane, "@agent_state"), "done");
     assert_eq!(env.ok(["read", "cx"]), "ACK: hi\n");
     assert_eq!(option(&env, &pane, "@roost-agent"), "opencode");
