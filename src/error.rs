@@ -52,7 +52,7 @@ impl Exit {
 }
 
 /// The commands agents' hooks run: they never exit 2 (see `exit_code`).
-pub const HOOK_COMMANDS: [&str; 2] = ["state", "reply"];
+pub const HOOK_COMMANDS: [&str; 3] = ["state", "reply", "hook"];
 
 /// What went wrong, and how roost exits because of it.
 #[derive(Debug)]

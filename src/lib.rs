@@ -2,6 +2,7 @@
 //! pinned third-party commands. `run` is the whole program; `dispatch` is the
 //! hot path every invocation goes through first.
 
+mod agents;
 pub mod cli;
 mod commands;
 mod complete;

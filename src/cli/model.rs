@@ -63,7 +63,11 @@ pub enum Command {
     /// (exit 1) before any window exists. When the program exits, its window
     /// stays: `roost status` lists it as exited with its exit status, and
     /// `roost screen` and `roost read` still show its last output, until
-    /// `roost kill` or a new `roost spawn` of the same name replaces it.
+    /// `roost kill` or a new `roost spawn` of the same name replaces it. A
+    /// program named claude, codex, gemini, opencode or aider (by its
+    /// basename) is an agent roost knows: the pane's @roost-agent names it,
+    /// codex is started with --no-daemon, and the window is recorded for
+    /// `roost resume`.
     Spawn(SpawnArgs),
     #[command(verbatim_doc_comment)]
     /// paste TEXT into TARGET exactly once, then press Enter
@@ -138,6 +142,21 @@ pub enum Command {
     /// outside roost.
     State(StateArgs),
     #[command(verbatim_doc_comment)]
+    /// run by an agent's hooks: report its state, reply and session to roost
+    ///
+    /// What the hooks `roost hooks install` writes run: read AGENT's JSON
+    /// payload on stdin (codex's notify: the last argument) and record it on
+    /// the pane. working when a prompt is taken, blocked when the agent waits
+    /// for a person, done at the end of a turn (with its last assistant
+    /// message as the reply), error on failure; also the agent's name, its
+    /// session id, and the key of the prompt it took. Side requests (titles,
+    /// summaries) are ignored. AGENT is claude, codex, gemini, opencode,
+    /// aider or generic; EVENT names the event when the payload does not
+    /// (generic: working, blocked, done or error). Outside a roost pane a
+    /// silent no-op. Never exits 2: a payload that is not a JSON object
+    /// exits 1 with one line on stderr, and nothing is recorded.
+    Hook(HookArgs),
+    #[command(verbatim_doc_comment)]
     /// wait until TARGET is done or idle (1: error or timeout, 2: gone)
     ///
     /// Wait until the target's state is done or idle (exit 0); error, or
@@ -183,6 +202,39 @@ pub enum Command {
     /// source installs use, and the installed extensions. Exit 1 when a check
     /// fails; each failure says what to do.
     Doctor,
+    #[command(verbatim_doc_comment)]
+    /// wire agents' hooks to roost: install, remove, status, show
+    ///
+    /// Write roost's hooks into an agent's own configuration (user scope, or
+    /// one project's with --project DIR), take them out again, show how
+    /// they stand, or print the commands to wire by hand. roost(1) has a
+    /// section per agent.
+    #[command(subcommand_value_name = "VERB", subcommand_help_heading = "Verbs")]
+    Hooks(HooksArgs),
+    #[command(verbatim_doc_comment)]
+    /// start again the recorded agents of this server, each by its session id
+    ///
+    /// Open a window again for every agent roost spawned on this server (by
+    /// socket) whose window is gone, in its session and working directory,
+    /// resuming the exact session its hooks reported (claude --resume ID,
+    /// codex resume ID, opencode --session ID, gemini --resume ID; aider
+    /// restores its chat history). An agent whose session id was never
+    /// reported is named and skipped. Prints one line per agent.
+    Resume,
+    #[command(verbatim_doc_comment)]
+    /// switch to the next agent waiting for a person (blocked)
+    ///
+    /// Print the next blocked pane after the current one (by pane order,
+    /// wrapping), and inside roost switch the client to it. Exit 1 when no
+    /// agent is blocked.
+    Next,
+    #[command(verbatim_doc_comment)]
+    /// a tmux status-line segment: how many agents are blocked and done
+    ///
+    /// Print one short line for tmux's status line: `N blocked M done`, only
+    /// the counts that are not zero, or nothing. Use it as
+    /// `set -g status-right '#(roost badge)'` in roost.conf.
+    Badge,
     #[command(verbatim_doc_comment)]
     /// manage extensions: install, list, outdated, update, rollback, disable, remove and more
     ///
@@ -282,6 +334,77 @@ pub struct ReplyArgs {
 pub struct StateArgs {
     /// idle, working, blocked, done or error
     pub state: String,
+}
+
+#[derive(Debug, Args)]
+pub struct HookArgs {
+    /// claude, codex, gemini, opencode, aider or generic
+    #[arg(value_name = "AGENT")]
+    pub agent: String,
+    /// the event, and for codex's notify the JSON payload
+    #[arg(value_name = "EVENT", trailing_var_arg = true)]
+    pub words: Vec<OsString>,
+}
+
+#[derive(Debug, Args)]
+pub struct HooksArgs {
+    #[command(subcommand)]
+    pub verb: Option<HooksVerb>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum HooksVerb {
+    #[command(verbatim_doc_comment)]
+    /// write roost's hooks into AGENT's configuration
+    ///
+    /// Merge roost's hooks into AGENT's configuration file (claude:
+    /// ~/.claude/settings.json; codex: ~/.codex/hooks.json; gemini:
+    /// ~/.gemini/settings.json; opencode: a plugin, roost.js, in
+    /// ~/.config/opencode/plugin/; aider: a block in ~/.aider.conf.yml), or
+    /// with --project DIR into that project's. Everything else in the file
+    /// is kept; a backup FILE.roost-backup is written before roost's first
+    /// change. Installing twice is installing once. The hooks run this
+    /// roost by its absolute path.
+    Install(HooksTarget),
+    #[command(verbatim_doc_comment)]
+    /// take roost's hooks out of AGENT's configuration
+    ///
+    /// Take out what `install` added, and nothing else. When nothing else
+    /// changed in the file meanwhile, it is left as it was before install,
+    /// byte for byte (a file roost made is deleted), and the backup goes.
+    Remove(HooksTarget),
+    #[command(verbatim_doc_comment)]
+    /// how every agent's hooks stand, in user scope and this directory's
+    ///
+    /// One line per agent and scope: wired, not wired, stale (some hooks
+    /// missing or running another roost) or unreadable, and the file. The
+    /// project scope is the current directory's. --json prints the same as
+    /// JSON.
+    Status(JsonArgs),
+    #[command(verbatim_doc_comment)]
+    /// print what AGENT's hooks run (generic: for any CLI that runs a command)
+    ///
+    /// Print the file roost would write for AGENT and the command each event
+    /// runs. With generic, the four commands to wire into any CLI that can
+    /// run one at a turn's moments.
+    Show(HooksShowArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct HooksTarget {
+    /// claude, codex, gemini, opencode or aider
+    #[arg(value_name = "AGENT", value_parser = ["claude", "codex", "gemini", "opencode", "aider"])]
+    pub agent: String,
+    /// write the project's configuration in DIR instead of the user's
+    #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
+    pub project: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct HooksShowArgs {
+    /// claude, codex, gemini, opencode, aider or generic
+    #[arg(value_name = "AGENT", value_parser = ["claude", "codex", "gemini", "opencode", "aider", "generic"])]
+    pub agent: String,
 }
 
 #[derive(Debug, Args)]

@@ -96,6 +96,7 @@ pub fn run(ctx: &Ctx) -> Result<Exit> {
             }
             git(&mut r);
             extensions(&mut r, paths);
+            agents(&mut r);
         }
     }
     if r.problems == 0 {
@@ -116,6 +117,17 @@ fn terminal(r: &mut Report, tmux: &crate::tmux::Tmux) {
     match tmux::terminal::problem(&value) {
         None => r.ok(&format!("terminal {} for the panes", value.trim())),
         Some(why) => r.note(&format!("terminal: {why}")),
+    }
+}
+
+/// The agent CLIs on PATH: their versions and their hooks' wiring.
+fn agents(r: &mut Report) {
+    for (kind, line, fix) in crate::agents::commands::doctor_checks() {
+        match kind {
+            Some("ok") => r.ok(&line),
+            Some(_) => r.note(&line),
+            None => r.bad(&line, &fix),
+        }
     }
 }
 

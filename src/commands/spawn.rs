@@ -11,7 +11,8 @@ use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
 pub fn run(ctx: &Ctx, a: SpawnArgs) -> Result<Exit> {
-    let (name, command) = (a.name, a.cmd);
+    let (command, agent) = crate::agents::commands::spawn_command(a.cmd);
+    let name = a.name;
     target::check_window_name(ctx, &name)?;
     let cwd = working_directory(ctx, a.cwd)?;
     let start = ctx.server_start()?;
@@ -76,6 +77,7 @@ pub fn run(ctx: &Ctx, a: SpawnArgs) -> Result<Exit> {
         .tmux
         .run_spawning(&args, &start)
         .map_err(|e| ctx.tmux_err(e))?;
+    crate::agents::commands::spawned(ctx, agent, &session, &name, out.trim_end());
     println!("{}", out.trim_end());
     Ok(Exit::Ok)
 }

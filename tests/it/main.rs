@@ -19,6 +19,7 @@ mod ext_manage;
 mod ext_upkeep;
 mod fleet_text;
 mod hermetic;
+mod hooks;
 mod hostile;
 mod injection;
 mod lifecycle;

@@ -1,0 +1,403 @@
+//! `roost hook AGENT [EVENT]`: the one handler every agent's hooks run. It
+//! reads the agent's JSON payload (stdin, or for codex's `notify` the last
+//! argument), and turns it into what roost keeps on the pane: the state
+//! (stamped the way `roost state` stamps it, so waiters wake), the reply,
+//! the agent's name and session id, and the key of a prompt it took.
+//! Outside a roost pane it does nothing. It never exits 2 (Claude Code
+//! reads 2 as "block"): a payload it cannot read exits 1 with one line on
+//! stderr, and nothing is stamped.
+
+use super::Agent;
+use crate::tmux::options;
+use crate::tmux::Tmux;
+use serde_json::Value;
+use std::ffi::OsString;
+use std::io::Read;
+
+/// The most of a payload read from stdin, and of a transcript's tail read
+/// for a reply.
+pub const MAX_PAYLOAD: u64 = 4 << 20;
+const MAX_TRANSCRIPT_TAIL: u64 = 1 << 20;
+/// The most of a reply kept.
+const MAX_REPLY: usize = 256 << 10;
+
+/// What one event means for the pane.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Effect {
+    pub state: Option<&'static str>,
+    pub reply: Option<String>,
+    pub session_id: Option<String>,
+    pub prompt: Option<String>,
+    /// Where the reply can be read when the payload does not carry it.
+    pub transcript: Option<String>,
+}
+
+/// The agents `roost hook` takes: the five roost knows, and `generic`.
+pub fn known(agent: &str) -> bool {
+    agent == "generic" || Agent::from_name(agent).is_some()
+}
+
+/// Runs the handler; returns the exit code (0 or 1, never 2).
+pub fn run(words: &[OsString]) -> u8 {
+    let words: Vec<String> = words
+        .iter()
+        .map(|w| w.to_string_lossy().into_owned())
+        .collect();
+    let Some(agent) = words.first() else {
+        return fail("name the agent: roost hook AGENT [EVENT] (AGENT: claude, codex, gemini, opencode, aider or generic)");
+    };
+    if !known(agent) {
+        return fail(&format!(
+            "unknown agent '{agent}' (known: {}, generic)",
+            Agent::names()
+        ));
+    }
+    let tmux = Tmux::from_env();
+    let Some(pane) = tmux.caller_pane() else {
+        return 0;
+    };
+    // codex's notify puts the JSON last; every other agent writes stdin.
+    let mut rest: Vec<&str> = words[1..].iter().map(String::as_str).collect();
+    let argv_payload = match rest.last() {
+        Some(w) if w.trim_start().starts_with('{') => rest.pop(),
+        _ => None,
+    };
+    let event = rest.first().copied().unwrap_or("");
+    let payload = match argv_payload {
+        Some(text) => parse(text.as_bytes()),
+        None => read_stdin().and_then(|bytes| parse(&bytes)),
+    };
+    let payload = match payload {
+        Ok(p) => p,
+        Err(why) => return fail(&format!("{agent} payload: {why}; nothing was stamped")),
+    };
+    let effect = effect(agent, event, &payload);
+    match apply(&tmux, &pane, agent, effect) {
+        Ok(()) => 0,
+        Err(why) => fail(&why),
+    }
+}
+
+fn fail(what: &str) -> u8 {
+    eprintln!("roost hook: {what}");
+    1
+}
+
+/// Reads stdin, bounded; a terminal (nothing piped) is an empty payload.
+fn read_stdin() -> Result<Vec<u8>, String> {
+    let stdin = std::io::stdin();
+    if nix::unistd::isatty(&stdin).unwrap_or(false) {
+        return Ok(Vec::new());
+    }
+    let mut buf = Vec::new();
+    stdin
+        .lock()
+        .take(MAX_PAYLOAD + 1)
+        .read_to_end(&mut buf)
+        .map_err(|e| format!("cannot read stdin ({e})"))?;
+    if buf.len() as u64 > MAX_PAYLOAD {
+        return Err(format!("more than {} bytes on stdin", MAX_PAYLOAD));
+    }
+    Ok(buf)
+}
+
+/// An empty payload is an empty object; anything else must be one.
+pub fn parse(bytes: &[u8]) -> Result<Value, String> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(Value::Object(Default::default()));
+    }
+    match serde_json::from_slice::<Value>(bytes) {
+        Ok(v @ Value::Object(_)) => Ok(v),
+        Ok(_) => Err("not a JSON object".into()),
+        Err(e) => Err(format!("not JSON ({e})")),
+    }
+}
+
+fn text(payload: &Value, key: &str) -> Option<String> {
+    payload.get(key)?.as_str().map(str::to_string)
+}
+
+/// What `event` of `agent` means. EVENT on the command line wins over the
+/// payload's own event name.
+pub fn effect(agent: &str, event: &str, p: &Value) -> Effect {
+    let named = if event.is_empty() {
+        text(p, "hook_event_name")
+            .or_else(|| text(p, "type"))
+            .unwrap_or_default()
+    } else {
+        event.to_string()
+    };
+    let mut e = Effect {
+        session_id: text(p, "session_id").or_else(|| text(p, "thread-id")),
+        ..Effect::default()
+    };
+    match (agent, named.as_str()) {
+        // Claude Code and codex hooks share their event names and fields.
+        (_, "UserPromptSubmit") | ("gemini", "BeforeAgent") => {
+            e.state = Some("working");
+            e.prompt = text(p, "prompt");
+        }
+        ("claude", "Notification") => {
+            let kind = text(p, "notification_type").unwrap_or_default();
+            if kind == "permission_prompt" || kind.starts_with("elicitation") {
+                e.state = Some("blocked");
+            }
+        }
+        ("gemini", "Notification")
+            if text(p, "notification_type").as_deref() == Some("ToolPermission") =>
+        {
+            e.state = Some("blocked");
+        }
+        (_, "PermissionRequest") => e.state = Some("blocked"),
+        // A tool ran: whatever asked for permission was answered.
+        (_, "PostToolUse") | ("gemini", "AfterTool") => e.state = Some("working"),
+        (_, "Stop") => {
+            e.state = Some("done");
+            e.reply = text(p, "last_assistant_message");
+            e.transcript = text(p, "transcript_path");
+        }
+        ("gemini", "AfterAgent") => {
+            e.state = Some("done");
+            e.reply = text(p, "prompt_response");
+        }
+        ("claude", "StopFailure") => {
+            e.state = Some("error");
+            e.reply = text(p, "last_assistant_message").or_else(|| {
+                p.get("error").map(|v| match v {
+                    Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                })
+            });
+        }
+        // codex's notify: only a turn's end counts; its other kinds (a
+        // task title, a summary) are side requests.
+        ("codex", "agent-turn-complete") => {
+            e.state = Some("done");
+            e.reply = text(p, "last-assistant-message");
+        }
+        // opencode's plugin (written by `roost hooks install opencode`) and
+        // the generic form name the state itself.
+        ("opencode" | "generic" | "aider", word) => match word {
+            "prompt" | "working" => {
+                e.state = Some("working");
+                e.prompt = text(p, "prompt");
+            }
+            "blocked" => e.state = Some("blocked"),
+            "done" => {
+                e.state = Some("done");
+                e.reply = text(p, "reply");
+            }
+            "error" => {
+                e.state = Some("error");
+                e.reply = text(p, "reply");
+            }
+            _ => {}
+        },
+        _ => {}
+    }
+    e
+}
+
+/// Stores what the event says on `pane`: the options first, the state
+/// last, so a waiter that wakes finds the reply already there.
+fn apply(tmux: &Tmux, pane: &str, agent: &str, mut e: Effect) -> Result<(), String> {
+    let err = |e: crate::tmux::TmuxError| e.0;
+    // Read what the pane holds now (one call): a codex notify from another
+    // thread (a side request) must not end this pane's turn.
+    let known = tmux
+        .pane_format(
+            pane,
+            &format!(
+                "#{{{}}}\t#{{session_name}}\t#{{window_name}}",
+                options::SESSION_ID
+            ),
+        )
+        .map_err(err)?;
+    let mut fields = known.splitn(3, '\t');
+    let recorded = fields.next().unwrap_or("").to_string();
+    let session = fields.next().unwrap_or("").to_string();
+    let window = fields.next().unwrap_or("").to_string();
+    let id = e.session_id.take().filter(|id| super::valid_session_id(id));
+    if agent == "codex" && e.prompt.is_none() && e.state == Some("done") {
+        if let Some(id) = &id {
+            if !recorded.is_empty() && &recorded != id {
+                return Ok(());
+            }
+        }
+    }
+    if e.reply.is_none() && e.state == Some("done") {
+        if let Some(path) = &e.transcript {
+            e.reply = last_assistant_text(std::path::Path::new(path));
+        }
+    }
+    if let Some(mut reply) = e.reply.take() {
+        if reply.len() > MAX_REPLY {
+            let mut cut = MAX_REPLY;
+            while !reply.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            reply.truncate(cut);
+        }
+        let reply = reply.trim_end_matches('\n');
+        tmux.set_pane_text(pane, options::REPLY, reply.as_bytes())
+            .map_err(err)?;
+    }
+    let mut args: Vec<String> = Vec::new();
+    let mut set = |name: &str, value: &str| {
+        if !args.is_empty() {
+            args.push(";".into());
+        }
+        for w in ["set-option", "-p", "-t", pane, name, value] {
+            args.push(w.to_string());
+        }
+    };
+    set(options::AGENT, agent);
+    if let Some(id) = &id {
+        set(options::SESSION_ID, id);
+    }
+    if let Some(prompt) = &e.prompt {
+        set(options::PROMPT_SEEN, &options::prompt_key(prompt));
+    }
+    tmux.run(&args).map_err(err)?;
+    if let Some(id) = &id {
+        if *id != recorded {
+            super::record::note_session(tmux, &session, &window, id);
+        }
+    }
+    if let Some(state) = e.state {
+        tmux.stamp(pane, state).map_err(err)?;
+    }
+    Ok(())
+}
+
+/// The text of the last assistant message in a JSON-lines transcript
+/// (Claude Code's and codex's), reading at most its last megabyte.
+pub fn last_assistant_text(path: &std::path::Path) -> Option<String> {
+    use std::io::{Seek, SeekFrom};
+    let mut file = std::fs::File::open(path).ok()?;
+    let len = file.metadata().ok()?.len();
+    let start = len.saturating_sub(MAX_TRANSCRIPT_TAIL);
+    file.seek(SeekFrom::Start(start)).ok()?;
+    let mut buf = Vec::new();
+    file.take(MAX_TRANSCRIPT_TAIL).read_to_end(&mut buf).ok()?;
+    let text = String::from_utf8_lossy(&buf);
+    text.lines().rev().find_map(|line| {
+        let v: Value = serde_json::from_str(line).ok()?;
+        assistant_text(&v)
+    })
+}
+
+/// An assistant message's text: `{"type":"assistant","message":{"role":
+/// "assistant","content":[{"type":"text","text":…}]}}` (Claude Code) or
+/// `{"type":"response_item","payload":{"role":"assistant","content":[{"type":
+/// "output_text","text":…}]}}` (codex).
+fn assistant_text(v: &Value) -> Option<String> {
+    let message = v.get("message").or_else(|| v.get("payload"))?;
+    if message.get("role")?.as_str()? != "assistant" {
+        return None;
+    }
+    let parts: Vec<&str> = match message.get("content")? {
+        Value::String(s) => vec![s.as_str()],
+        Value::Array(items) => items
+            .iter()
+            .filter(|i| {
+                matches!(
+                    i.get("type").and_then(Value::as_str),
+                    Some("text" | "output_text")
+                )
+            })
+            .filter_map(|i| i.get("text").and_then(Value::as_str))
+            .collect(),
+        _ => return None,
+    };
+    (!parts.is_empty()).then(|| parts.join("\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn claude_events_map_to_states() {
+        let p = json!({"session_id":"s1","hook_event_name":"UserPromptSubmit","prompt":"hi"});
+        let e = effect("claude", "", &p);
+        assert_eq!(e.state, Some("working"));
+        assert_eq!(e.prompt.as_deref(), Some("hi"));
+        assert_eq!(e.session_id.as_deref(), Some("s1"));
+        let p = json!({"hook_event_name":"Stop","last_assistant_message":"ACK: hi"});
+        let e = effect("claude", "", &p);
+        assert_eq!(
+            (e.state, e.reply.as_deref()),
+            (Some("done"), Some("ACK: hi"))
+        );
+        let p = json!({"hook_event_name":"Notification","notification_type":"permission_prompt"});
+        assert_eq!(effect("claude", "", &p).state, Some("blocked"));
+        let p = json!({"hook_event_name":"Notification","notification_type":"idle_prompt"});
+        assert_eq!(effect("claude", "", &p).state, None);
+        let p = json!({"hook_event_name":"StopFailure","error":"rate_limit"});
+        let e = effect("claude", "", &p);
+        assert_eq!(
+            (e.state, e.reply.as_deref()),
+            (Some("error"), Some("rate_limit"))
+        );
+    }
+
+    #[test]
+    fn codex_notify_counts_only_the_end_of_a_turn() {
+        let p =
+            json!({"type":"agent-turn-complete","thread-id":"t1","last-assistant-message":"ok"});
+        let e = effect("codex", "", &p);
+        assert_eq!((e.state, e.reply.as_deref()), (Some("done"), Some("ok")));
+        assert_eq!(e.session_id.as_deref(), Some("t1"));
+        let p = json!({"type":"task-title","thread-id":"t1"});
+        assert_eq!(effect("codex", "", &p).state, None);
+    }
+
+    #[test]
+    fn gemini_events_map_to_states() {
+        let p = json!({"hook_event_name":"AfterAgent","prompt":"x","prompt_response":"y"});
+        let e = effect("gemini", "", &p);
+        assert_eq!((e.state, e.reply.as_deref()), (Some("done"), Some("y")));
+        let p = json!({"hook_event_name":"BeforeAgent","prompt":"x"});
+        assert_eq!(effect("gemini", "", &p).prompt.as_deref(), Some("x"));
+        let p = json!({"hook_event_name":"Notification","notification_type":"ToolPermission"});
+        assert_eq!(effect("gemini", "", &p).state, Some("blocked"));
+    }
+
+    #[test]
+    fn a_payload_must_be_an_object_and_empty_is_one() {
+        assert!(parse(b"").is_ok());
+        assert!(parse(b" \n").is_ok());
+        assert!(parse(b"[1]").is_err());
+        assert!(parse(b"{nope").is_err());
+    }
+
+    #[test]
+    fn the_last_assistant_text_of_a_transcript_is_found() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.jsonl");
+        std::fs::write(
+            &path,
+            concat!(
+                r#"{"type":"user","message":{"role":"user","content":"hi"}}"#,
+                "\n",
+                r#"{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"first"}]}}"#,
+                "\n",
+                r#"{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use"},{"type":"text","text":"last"}]}}"#,
+                "\n",
+                r#"{"type":"system","subtype":"x"}"#,
+                "\n"
+            ),
+        )
+        .unwrap();
+        assert_eq!(last_assistant_text(&path).as_deref(), Some("last"));
+        let codex = dir.path().join("c.jsonl");
+        std::fs::write(
+            &codex,
+            r#"{"type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"done it"}]}}"#,
+        )
+        .unwrap();
+        assert_eq!(last_assistant_text(&codex).as_deref(), Some("done it"));
+    }
+}

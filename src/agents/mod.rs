@@ -1,0 +1,155 @@
+//! The agent CLIs roost knows by name: what each is called, which versions
+//! roost was checked against, how it is resumed by session id, and the
+//! pieces built on that (the hook handler, the wiring of their
+//! configuration, the record of a server's agents, `resume` and `next`).
+
+pub mod commands;
+pub mod hook;
+pub mod record;
+pub mod wiring;
+
+/// One agent CLI roost knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Agent {
+    Claude,
+    Codex,
+    Gemini,
+    Opencode,
+    Aider,
+}
+
+impl Agent {
+    pub const ALL: [Agent; 5] = [
+        Agent::Claude,
+        Agent::Codex,
+        Agent::Gemini,
+        Agent::Opencode,
+        Agent::Aider,
+    ];
+
+    /// The name roost's commands take (`roost hooks install NAME`), which
+    /// is also the program's name on PATH.
+    pub fn name(self) -> &'static str {
+        match self {
+            Agent::Claude => "claude",
+            Agent::Codex => "codex",
+            Agent::Gemini => "gemini",
+            Agent::Opencode => "opencode",
+            Agent::Aider => "aider",
+        }
+    }
+
+    /// What people call it.
+    pub fn title(self) -> &'static str {
+        match self {
+            Agent::Claude => "Claude Code",
+            Agent::Codex => "Codex CLI",
+            Agent::Gemini => "Gemini CLI",
+            Agent::Opencode => "opencode",
+            Agent::Aider => "aider",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Agent> {
+        Agent::ALL.into_iter().find(|a| a.name() == name)
+    }
+
+    /// The agent a program is, by the basename of its path.
+    pub fn from_program(program: &str) -> Option<Agent> {
+        let base = program.rsplit('/').next().unwrap_or(program);
+        Agent::from_name(base)
+    }
+
+    /// The versions roost's wiring was checked against.
+    pub fn known_versions(self) -> &'static [&'static str] {
+        match self {
+            Agent::Claude => &["2.1.332"],
+            Agent::Codex => &["0.171.0"],
+            Agent::Gemini => &["0.61.0"],
+            Agent::Opencode => &["1.18.33"],
+            Agent::Aider => &["0.86.2"],
+        }
+    }
+
+    /// The arguments that resume session `id` (after the program).
+    pub fn resume_args(self, id: &str) -> Vec<String> {
+        let words: &[&str] = match self {
+            Agent::Claude => &["--resume"],
+            Agent::Codex => &["--no-daemon", "resume"],
+            Agent::Gemini => &["--resume"],
+            Agent::Opencode => &["--session"],
+            // aider has no session ids: its chat history file in the
+            // working directory is what it restores.
+            Agent::Aider => return vec!["--restore-chat-history".into()],
+        };
+        let mut args: Vec<String> = words.iter().map(|w| w.to_string()).collect();
+        args.push(id.to_string());
+        args
+    }
+
+    /// Arguments roost puts right after the program when it spawns this
+    /// agent: codex's shared background server runs every pane's turns
+    /// (and hooks) with the first pane's environment, so each codex pane
+    /// gets its own.
+    pub fn spawn_args(self) -> &'static [&'static str] {
+        match self {
+            Agent::Codex => &["--no-daemon"],
+            _ => &[],
+        }
+    }
+
+    /// The list of names, for messages.
+    pub fn names() -> String {
+        Agent::ALL.map(Agent::name).join(", ")
+    }
+}
+
+/// A session id as agents report it: short, and plain characters only (it
+/// goes into a command line at resume).
+pub fn valid_session_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 128
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_.:".contains(&b))
+        && !id.starts_with('-')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn programs_are_known_by_their_basename() {
+        assert_eq!(Agent::from_program("claude"), Some(Agent::Claude));
+        assert_eq!(
+            Agent::from_program("/usr/local/bin/codex"),
+            Some(Agent::Codex)
+        );
+        assert_eq!(Agent::from_program("claude-code"), None);
+        assert_eq!(Agent::from_program("bash"), None);
+    }
+
+    #[test]
+    fn resume_is_by_exact_id_never_continue() {
+        for a in Agent::ALL {
+            let args = a.resume_args("abc-123");
+            assert!(!args.iter().any(|w| w.contains("continue")), "{a:?}");
+        }
+        assert_eq!(Agent::Claude.resume_args("x"), ["--resume", "x"]);
+        assert_eq!(
+            Agent::Codex.resume_args("x"),
+            ["--no-daemon", "resume", "x"]
+        );
+        assert_eq!(Agent::Opencode.resume_args("x"), ["--session", "x"]);
+    }
+
+    #[test]
+    fn session_ids_are_plain() {
+        assert!(valid_session_id("0199a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b"));
+        assert!(valid_session_id("ses_abc123"));
+        for bad in ["", "-x", "a b", "a;b", "$(x)", &"a".repeat(129)] {
+            assert!(!valid_session_id(bad), "{bad}");
+        }
+    }
+}
