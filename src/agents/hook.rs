@@ -30,6 +30,9 @@ pub struct Effect {
     pub prompt: Option<String>,
     /// Where the reply can be read when the payload does not carry it.
     pub transcript: Option<String>,
+    /// The event comes from wiring that reports every prompt the agent
+    /// takes, so `send` may wait for that report.
+    pub prompt_hook: bool,
 }
 
 /// The agents `roost hook` takes: the five roost knows, and `generic`.
@@ -131,11 +134,17 @@ pub fn effect(agent: &str, event: &str, p: &Value) -> Effect {
         session_id: text(p, "session_id").or_else(|| text(p, "thread-id")),
         ..Effect::default()
     };
+    e.prompt_hook = match agent {
+        "claude" | "codex" => matches!(named.as_str(), "SessionStart" | "UserPromptSubmit"),
+        "gemini" => matches!(named.as_str(), "SessionStart" | "BeforeAgent"),
+        "opencode" => named == "prompt",
+        _ => false,
+    };
     match (agent, named.as_str()) {
         // Claude Code and codex hooks share their event names and fields.
         (_, "UserPromptSubmit") | ("gemini", "BeforeAgent") => {
             e.state = Some("working");
-            e.prompt = text(p, "prompt");
+            e.prompt = text(p, "prompt").map(|t| unwrapped(&t));
         }
         ("claude", "Notification") => {
             let kind = text(p, "notification_type").unwrap_or_default();
@@ -198,6 +207,25 @@ pub fn effect(agent: &str, event: &str, p: &Value) -> Effect {
     e
 }
 
+/// A prompt as it was typed: Claude Code reports pasted text inside
+/// `<pasted_content id="…">` lines of its own.
+fn unwrapped(prompt: &str) -> String {
+    let mut out = String::with_capacity(prompt.len());
+    for line in prompt.split_inclusive('\n') {
+        let bare = line.trim_end_matches('\n');
+        let tag = |open: &str| {
+            bare.strip_prefix(open)
+                .and_then(|r| r.strip_prefix(" id=\""))
+                .is_some_and(|r| r.ends_with("\">") && !r[..r.len() - 2].contains('"'))
+        };
+        if tag("<pasted_content") || tag("</pasted_content") {
+            continue;
+        }
+        out.push_str(line);
+    }
+    out
+}
+
 /// Stores what the event says on `pane`: the options first, the state
 /// last, so a waiter that wakes finds the reply already there.
 fn apply(tmux: &Tmux, pane: &str, agent: &str, mut e: Effect) -> Result<(), String> {
@@ -254,6 +282,9 @@ fn apply(tmux: &Tmux, pane: &str, agent: &str, mut e: Effect) -> Result<(), Stri
     set(options::AGENT, agent);
     if let Some(id) = &id {
         set(options::SESSION_ID, id);
+    }
+    if e.prompt_hook {
+        set(options::HOOKED, agent);
     }
     if let Some(prompt) = &e.prompt {
         set(options::PROMPT_SEEN, &options::prompt_key(prompt));
@@ -317,6 +348,28 @@ fn assistant_text(v: &Value) -> Option<String> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_pasted_prompt_is_reported_as_it_was_typed_and_prompt_hooks_say_so() {
+        let typed = "line one\nline two";
+        let reported =
+            "\n\n<pasted_content id=\"471c\">\nline one\nline two\n</pasted_content id=\"471c\">";
+        let p = json!({"hook_event_name":"UserPromptSubmit","prompt": reported});
+        let e = effect("claude", "", &p);
+        assert!(e.prompt_hook);
+        assert_eq!(
+            options::prompt_key(e.prompt.as_deref().unwrap()),
+            options::prompt_key(typed)
+        );
+        assert_eq!(
+            unwrapped("<pasted_content is text>\n"),
+            "<pasted_content is text>\n"
+        );
+        assert!(effect("claude", "", &json!({"hook_event_name":"SessionStart"})).prompt_hook);
+        assert!(!effect("claude", "", &json!({"hook_event_name":"Stop"})).prompt_hook);
+        assert!(!effect("aider", "done", &json!({})).prompt_hook);
+        assert!(!effect("codex", "", &json!({"type":"agent-turn-complete"})).prompt_hook);
+    }
 
     #[test]
     fn claude_events_map_to_states() {
