@@ -21,6 +21,7 @@ mod hermetic;
 mod hostile;
 mod injection;
 mod lifecycle;
+mod agents;
 mod man;
 mod properties;
 mod races;

@@ -3,6 +3,7 @@
 //! from the user's config, and the test's tmux server killed on drop.
 
 mod outcome;
+pub mod model_server;
 mod repo;
 pub use outcome::*;
 #[allow(unused_imports)]

@@ -1,0 +1,1 @@
+//! aider: to come.

@@ -1,0 +1,1 @@
+//! gemini: to come.
