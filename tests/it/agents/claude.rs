@@ -13,6 +13,11 @@ fn vars(server: &ModelServer) -> Vec<(String, String)> {
         ("ANTHROPIC_API_KEY", KEY.to_string()),
         ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1".into()),
         ("DISABLE_AUTOUPDATER", "1".into()),
+        ("DISABLE_UPDATES", "1".into()),
+        // It would clone its plugin marketplace from the network at start,
+        // and read a model catalog from its download site.
+        ("CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL", "1".into()),
+        ("CLAUDE_CODE_MODEL_CATALOG", "off".into()),
         ("DISABLE_TELEMETRY", "1".into()),
         ("DISABLE_ERROR_REPORTING", "1".into()),
         ("CLAUDE_CODE_DISABLE_FEEDBACK_SURVEY", "1".into()),
