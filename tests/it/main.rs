@@ -5,6 +5,7 @@
 mod common;
 mod oracles;
 
+mod agents;
 mod cli;
 mod completions;
 mod core;
@@ -21,7 +22,6 @@ mod hermetic;
 mod hostile;
 mod injection;
 mod lifecycle;
-mod agents;
 mod man;
 mod properties;
 mod races;

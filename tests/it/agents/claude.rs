@@ -16,7 +16,10 @@ fn vars(server: &ModelServer) -> Vec<(String, String)> {
         ("DISABLE_UPDATES", "1".into()),
         // It would clone its plugin marketplace from the network at start,
         // and read a model catalog from its download site.
-        ("CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL", "1".into()),
+        (
+            "CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL",
+            "1".into(),
+        ),
         ("CLAUDE_CODE_MODEL_CATALOG", "off".into()),
         ("DISABLE_TELEMETRY", "1".into()),
         ("DISABLE_ERROR_REPORTING", "1".into()),
@@ -65,9 +68,12 @@ pub static CLAUDE: Agent = Agent {
     bin: "node_modules/.bin/claude",
     ready: &["? for shortcuts", "shift+tab to cycle"],
     args: |_| Vec::new(),
+    own_args: &[],
+    own_prompt_hook: true,
     vars,
     prepare,
     own_hooks,
+    known_fetches: &[],
     config: &["home/.claude/settings.json", "work/.claude/settings.json"],
 };
 

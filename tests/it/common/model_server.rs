@@ -74,6 +74,18 @@ impl ModelServer {
             .count()
     }
 
+    /// What reached the server as a proxy (a CONNECT, or a request for
+    /// another host): traffic an agent meant for the network. The agents'
+    /// environment names this server as their proxy, so it is refused here
+    /// and never leaves the machine.
+    pub fn escapes(&self) -> Vec<String> {
+        self.log()
+            .iter()
+            .filter(|l| l.method == "CONNECT" || !l.path.starts_with('/'))
+            .map(|l| format!("{} {}", l.method, l.path))
+            .collect()
+    }
+
     /// The log, one request a line, for failure messages.
     pub fn describe(&self) -> String {
         let mut s = String::new();
@@ -116,7 +128,11 @@ fn serve(stream: TcpStream, log: &Mutex<Vec<Logged>>) {
         if !side {
             std::thread::sleep(TURN_DELAY);
         }
-        let text = format!("ACK: {}", prompt.as_deref().unwrap_or(""));
+        let text = if side {
+            "Stand-in title".to_string()
+        } else {
+            format!("ACK: {}", prompt.as_deref().unwrap_or(""))
+        };
         let (status, ctype, payload) = answer(&req, &body, &text);
         let head = format!(
             "HTTP/1.1 {status}\r\ncontent-type: {ctype}\r\ncontent-length: {}\r\n\
@@ -269,13 +285,26 @@ fn is_side(path: &str, body: &Value, prompt: Option<&str>, system: &str) -> bool
     if prompt == Some("quota") {
         return true;
     }
+    // A prompt that asks for a title of the user's prompt (codex's task
+    // title, which quotes the user's prompt below its first line).
+    let asks = prompt
+        .unwrap_or("")
+        .lines()
+        .next()
+        .unwrap_or("")
+        .to_lowercase();
+    if asks.contains("title") && (asks.contains("generate") || asks.contains("concise")) {
+        return true;
+    }
     // Structured output (Gemini CLI's next-speaker and loop checks) and the
     // short title or summary prompts the agents write.
     let structured = body
         .pointer("/generationConfig/responseMimeType")
         .and_then(Value::as_str)
         == Some("application/json")
-        || body.pointer("/generationConfig/responseJsonSchema").is_some()
+        || body
+            .pointer("/generationConfig/responseJsonSchema")
+            .is_some()
         || body.pointer("/text/format/type").and_then(Value::as_str) == Some("json_schema");
     structured
         || ["title", "summar", "topic", "commit message"]
@@ -297,6 +326,13 @@ fn sse(events: &[(&str, Value)]) -> Vec<u8> {
 
 fn answer(req: &Request, body: &Value, text: &str) -> (&'static str, &'static str, Vec<u8>) {
     const JSON: &str = "application/json";
+    if req.method == "CONNECT" || !req.path.starts_with('/') {
+        return (
+            "403 Forbidden",
+            "text/plain",
+            b"no network in tests\n".to_vec(),
+        );
+    }
     const SSE: &str = "text/event-stream";
     let path = req.path.split('?').next().unwrap_or("");
     let stream = body.get("stream").and_then(Value::as_bool) == Some(true);
@@ -306,7 +342,11 @@ fn answer(req: &Request, body: &Value, text: &str) -> (&'static str, &'static st
         .unwrap_or("stand-in");
     let words = text.split_whitespace().count() as u64;
     if path.ends_with("/count_tokens") {
-        return ("200 OK", JSON, json!({"input_tokens": 12}).to_string().into());
+        return (
+            "200 OK",
+            JSON,
+            json!({"input_tokens": 12}).to_string().into(),
+        );
     }
     if path.ends_with("/messages") {
         let message = json!({
@@ -326,7 +366,10 @@ fn answer(req: &Request, body: &Value, text: &str) -> (&'static str, &'static st
             "200 OK",
             SSE,
             sse(&[
-                ("message_start", json!({"type": "message_start", "message": start})),
+                (
+                    "message_start",
+                    json!({"type": "message_start", "message": start}),
+                ),
                 (
                     "content_block_start",
                     json!({"type": "content_block_start", "index": 0,
@@ -442,7 +485,10 @@ fn answer(req: &Request, body: &Value, text: &str) -> (&'static str, &'static st
         let mut last = chunk(json!({}), json!("stop"));
         last["usage"] = usage;
         let mut out = sse(&[
-            ("", chunk(json!({"role": "assistant", "content": ""}), Value::Null)),
+            (
+                "",
+                chunk(json!({"role": "assistant", "content": ""}), Value::Null),
+            ),
             ("", chunk(json!({"content": text}), Value::Null)),
             ("", last),
         ]);
@@ -450,7 +496,11 @@ fn answer(req: &Request, body: &Value, text: &str) -> (&'static str, &'static st
         return ("200 OK", SSE, out);
     }
     if path.contains(":countTokens") {
-        return ("200 OK", JSON, json!({"totalTokens": 12}).to_string().into());
+        return (
+            "200 OK",
+            JSON,
+            json!({"totalTokens": 12}).to_string().into(),
+        );
     }
     if path.contains("enerateContent") {
         let structured = body
