@@ -87,5 +87,8 @@ fn resumes_the_same_session() {
 #[test]
 fn hooks_remove_restores_the_configuration() {
     let user = "{\n  \"ui\": {\"theme\": \"GitHub\"},\n  \"hooks\": {\"SessionStart\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"echo mine\"}]}]}\n}\n";
-    super::hooks_remove_restores_the_configuration(&GEMINI, &[("home/.gemini/settings.json", user)]);
+    super::hooks_remove_restores_the_configuration(
+        &GEMINI,
+        &[("home/.gemini/settings.json", user)],
+    );
 }
