@@ -338,6 +338,28 @@ impl Rig {
     }
 }
 
+impl Drop for Rig {
+    /// Ends what the agents left running outside the tmux server (codex's
+    /// shared background server survives `roost kill`): every process whose
+    /// environment names this test's HOME, found in /proc, killed by pid.
+    fn drop(&mut self) {
+        let _ = self.env.tmux(&["kill-server"]);
+        let home = format!("HOME={}", self.env.path("home").display());
+        let me = std::process::id().to_string();
+        let Ok(procs) = std::fs::read_dir("/proc") else { return };
+        for entry in procs.flatten() {
+            let pid = entry.file_name().to_string_lossy().into_owned();
+            if !pid.bytes().all(|b| b.is_ascii_digit()) || pid == me {
+                continue;
+            }
+            let Ok(environ) = std::fs::read(entry.path().join("environ")) else { continue };
+            if environ.split(|&b| b == 0).any(|v| v == home.as_bytes()) {
+                let _ = Command::new("kill").args(["-KILL", &pid]).status();
+            }
+        }
+    }
+}
+
 /// A prompt of five lines.
 pub const FIVE_LINES: &str = "line one\nline two\nline three\nline four\nline five";
 
