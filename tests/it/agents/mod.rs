@@ -346,13 +346,17 @@ impl Drop for Rig {
         let _ = self.env.tmux(&["kill-server"]);
         let home = format!("HOME={}", self.env.path("home").display());
         let me = std::process::id().to_string();
-        let Ok(procs) = std::fs::read_dir("/proc") else { return };
+        let Ok(procs) = std::fs::read_dir("/proc") else {
+            return;
+        };
         for entry in procs.flatten() {
             let pid = entry.file_name().to_string_lossy().into_owned();
             if !pid.bytes().all(|b| b.is_ascii_digit()) || pid == me {
                 continue;
             }
-            let Ok(environ) = std::fs::read(entry.path().join("environ")) else { continue };
+            let Ok(environ) = std::fs::read(entry.path().join("environ")) else {
+                continue;
+            };
             if environ.split(|&b| b == 0).any(|v| v == home.as_bytes()) {
                 let _ = Command::new("kill").args(["-KILL", &pid]).status();
             }
