@@ -5,6 +5,7 @@
 mod common;
 mod oracles;
 
+mod agents;
 mod cli;
 mod completions;
 mod core;

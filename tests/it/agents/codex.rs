@@ -1,0 +1,127 @@
+//! codex (npm `@openai/codex`) against the stand-in OpenAI Responses API, as
+//! a model provider of its own in `$CODEX_HOME/config.toml`.
+
+use super::*;
+use crate::common::model_server::ModelServer;
+
+fn vars(_: &ModelServer) -> Vec<(String, String)> {
+    [
+        ("STANDIN_API_KEY", "sk-stand-in"),
+        ("OPENAI_API_KEY", "sk-stand-in"),
+        ("CODEX_TUI_DISABLE_KEYBOARD_ENHANCEMENT", "1"),
+        ("NO_COLOR", "1"),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v.to_string()))
+    .collect()
+}
+
+/// The config every wiring starts from: the stand-in as the model provider,
+/// the work directory trusted, no update check, no analytics or feedback,
+/// and none of what fetches from the network at start: the announcement
+/// tips, the curated plugins and apps, the in-app updates.
+fn base(rig: &Rig) -> String {
+    format!(
+        r#"model = "stand-in"
+model_provider = "standin"
+approval_policy = "never"
+sandbox_mode = "workspace-write"
+check_for_update_on_startup = false
+
+[model_providers.standin]
+name = "Stand-in"
+base_url = "{url}/v1"
+env_key = "STANDIN_API_KEY"
+wire_api = "responses"
+request_max_retries = 0
+stream_max_retries = 0
+
+[projects."{work}"]
+trust_level = "trusted"
+
+[tui]
+show_tooltips = false
+
+[features]
+plugins = false
+remote_plugin = false
+plugin_sharing = false
+apps = false
+in_app_updates = false
+tool_suggest = false
+daemon_auto_start = false
+
+[analytics]
+enabled = false
+
+[feedback]
+enabled = false
+
+[history]
+persistence = "save-all"
+"#,
+        url = rig.server.url(),
+        work = rig.work().display()
+    )
+}
+
+fn prepare(rig: &Rig) {
+    rig.env.write("home/.codex/config.toml", &base(rig));
+}
+
+/// notify runs at the end of each turn with the turn as JSON in its last
+/// argument: its `last-assistant-message` becomes the reply. It also runs
+/// for the task-title side request, which is told by its prompt and left
+/// out. There is no prompt hook in this wiring, so nothing says working.
+fn own_hooks(rig: &Rig) {
+    let script = rig.env.write(
+        "home/notify.py",
+        "import json, subprocess, sys\n\
+         turn = json.loads(sys.argv[-1])\n\
+         asked = ''.join(turn.get('input-messages') or [])\n\
+         title = asked.startswith('Generate a concise, single-line task title')\n\
+         if turn.get('type') == 'agent-turn-complete' and not title:\n    \
+             msg = turn.get('last-assistant-message') or ''\n    \
+             subprocess.run(['roost', 'reply', '-'], input=msg.encode())\n    \
+             subprocess.run(['roost', 'state', 'done'])\n",
+    );
+    let notify = format!("notify = [\"python3\", \"{}\"]\n", script.display());
+    rig.env
+        .write("home/.codex/config.toml", &format!("{notify}{}", base(rig)));
+}
+
+pub static CODEX: Agent = Agent {
+    name: "codex",
+    bin: "node_modules/.bin/codex",
+    ready: &["? for shortcuts", "⏎ send", "Ask Codex"],
+    args: |_| Vec::new(),
+    own_args: &["--no-daemon"],
+    own_prompt_hook: false,
+    vars,
+    prepare,
+    own_hooks,
+    // Its announcement tip, fetched at start whatever show_tooltips says.
+    known_fetches: &["CONNECT raw.githubusercontent.com:443"],
+    config: &["home/.codex/config.toml", "work/.codex/config.toml"],
+};
+
+#[test]
+fn answers_a_line_with_its_own_hooks() {
+    super::answers_a_line_with_its_own_hooks(&CODEX);
+}
+
+#[test]
+fn takes_every_prompt_with_roost_hooks() {
+    super::takes_every_prompt_with_roost_hooks(&CODEX);
+}
+
+#[test]
+fn resumes_the_same_session() {
+    super::resumes_the_same_session(&CODEX);
+}
+
+#[test]
+fn hooks_remove_restores_the_configuration() {
+    let user = "# my settings\nmodel = \"gpt-5\"\n\n[tui]\nanimations = false\n";
+    super::hooks_remove_restores_the_configuration(&CODEX, &[("home/.codex/config.toml", user)]);
+}

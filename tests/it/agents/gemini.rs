@@ -1,0 +1,94 @@
+//! Gemini CLI (npm `@google/gemini-cli`) against the stand-in Gemini API
+//! (`streamGenerateContent?alt=sse`), with an API key.
+
+use super::*;
+use crate::common::model_server::ModelServer;
+use serde_json::json;
+
+fn vars(server: &ModelServer) -> Vec<(String, String)> {
+    [
+        ("GOOGLE_GEMINI_BASE_URL", server.url()),
+        ("GEMINI_API_KEY", "stand-in-key".into()),
+        ("GEMINI_CLI_NO_RELAUNCH", "true".into()),
+        ("GEMINI_TELEMETRY_ENABLED", "false".into()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect()
+}
+
+fn settings(hooks: serde_json::Value) -> String {
+    json!({
+        "security": {"auth": {"selectedType": "gemini-api-key"}},
+        "general": {"disableAutoUpdate": true, "disableUpdateNag": true, "enableAutoUpdate": false,
+                    "enableAutoUpdateNotification": false},
+        "privacy": {"usageStatisticsEnabled": false},
+        "telemetry": {"enabled": false},
+        "ui": {"hideTips": true, "hideBanner": true},
+        "ide": {"enabled": false, "hasSeenNudge": true},
+        "hooks": hooks,
+    })
+    .to_string()
+}
+
+/// The API key chosen as the way to sign in, updates, statistics and
+/// telemetry off, the work directory trusted.
+fn prepare(rig: &Rig) {
+    rig.env
+        .write("home/.gemini/settings.json", &settings(json!({})));
+    let trusted = json!({rig.work().to_string_lossy(): "TRUST_FOLDER"});
+    rig.env
+        .write("home/.gemini/trustedFolders.json", &trusted.to_string());
+}
+
+/// BeforeAgent says working; AfterAgent records `prompt_response` as the
+/// reply and says done.
+fn own_hooks(rig: &Rig) {
+    let reply = "python3 -c 'import json,sys; sys.stdout.write(json.load(sys.stdin).get(\"prompt_response\") or \"\")' | roost reply - && roost state done";
+    let hook = |cmd: &str| json!([{"hooks": [{"type": "command", "command": cmd}]}]);
+    rig.env.write(
+        "home/.gemini/settings.json",
+        &settings(json!({
+            "BeforeAgent": hook("roost state working"),
+            "AfterAgent": hook(reply),
+        })),
+    );
+}
+
+pub static GEMINI: Agent = Agent {
+    name: "gemini",
+    bin: "node_modules/.bin/gemini",
+    ready: &["Type your message"],
+    args: |_| Vec::new(),
+    own_args: &[],
+    own_prompt_hook: true,
+    vars,
+    prepare,
+    own_hooks,
+    known_fetches: &[],
+    config: &["home/.gemini/settings.json", "work/.gemini/settings.json"],
+};
+
+#[test]
+fn answers_a_line_with_its_own_hooks() {
+    super::answers_a_line_with_its_own_hooks(&GEMINI);
+}
+
+#[test]
+fn takes_every_prompt_with_roost_hooks() {
+    super::takes_every_prompt_with_roost_hooks(&GEMINI);
+}
+
+#[test]
+fn resumes_the_same_session() {
+    super::resumes_the_same_session(&GEMINI);
+}
+
+#[test]
+fn hooks_remove_restores_the_configuration() {
+    let user = "{\n  \"ui\": {\"theme\": \"GitHub\"},\n  \"hooks\": {\"SessionStart\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"echo mine\"}]}]}\n}\n";
+    super::hooks_remove_restores_the_configuration(
+        &GEMINI,
+        &[("home/.gemini/settings.json", user)],
+    );
+}

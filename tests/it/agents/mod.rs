@@ -1,0 +1,540 @@
+//! The real agent CLIs (Claude Code, codex, aider, Gemini CLI, opencode) in
+//! real roost panes, pointed at the stand-in model server of
+//! `common::model_server`: spawn, send, working, done, wait-done, read, the
+//! server's log, resume and the hooks' removal. The CLIs come from
+//! `scripts/install-agents` (in $ROOST_TEST_AGENTS, else target/agents); a
+//! missing one skips its tests, or fails them under ROOST_TEST_REQUIRE_ALL=1.
+//!
+//! Each agent has two wirings. Its own: the test writes the agent's hook or
+//! notify configuration calling `roost state` and `roost reply`. roost's:
+//! `roost hooks install AGENT`, after which `send` knows when the agent took
+//! a prompt; the flows of every prompt shape, resume and removal use that.
+
+mod aider;
+mod claude;
+mod codex;
+mod gemini;
+mod opencode;
+
+use crate::common::model_server::ModelServer;
+use crate::common::*;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+/// How long an agent may take to show its prompt (Node programs on a loaded
+/// two-core machine start slowly).
+const READY: Duration = Duration::from_secs(120);
+/// How long one turn may take, send to done.
+const TURN: &str = "180";
+
+/// What a test needs to know of one agent CLI.
+pub struct Agent {
+    /// As roost knows it: `roost spawn NAME claude`, `roost hooks install claude`.
+    pub name: &'static str,
+    /// The program, relative to the agents directory.
+    pub bin: &'static str,
+    /// Text its screen shows once it is at its prompt (any one of them).
+    pub ready: &'static [&'static str],
+    /// Arguments after the program on every spawn.
+    pub args: fn(&Rig) -> Vec<String>,
+    /// More arguments with the agent's own wiring (none with roost's, which
+    /// must make do with what `hooks install` wrote).
+    pub own_args: &'static [&'static str],
+    /// Whether the agent's own wiring has a prompt hook saying working.
+    pub own_prompt_hook: bool,
+    /// Environment for the agent: the model server, no telemetry, no updates.
+    pub vars: fn(&ModelServer) -> Vec<(String, String)>,
+    /// First-run state (onboarding done, the work directory trusted) and the
+    /// model server in the agent's own configuration.
+    pub prepare: fn(&Rig),
+    /// The test's own hook or notify configuration.
+    pub own_hooks: fn(&Rig),
+    /// Requests for the network the agent makes whatever it is told (each
+    /// refused by the model server as its proxy), as `METHOD TARGET`.
+    pub known_fetches: &'static [&'static str],
+    /// The agent's configuration files that `hooks install` may change,
+    /// relative to the test directory.
+    pub config: &'static [&'static str],
+}
+
+/// One test's world: the hermetic TestEnv, a model server, and the agent.
+pub struct Rig {
+    pub env: TestEnv,
+    pub server: ModelServer,
+    pub agent: &'static Agent,
+    path: String,
+}
+
+/// Where scripts/install-agents put the CLIs.
+pub fn agents_dir() -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    match std::env::var_os("ROOST_TEST_AGENTS") {
+        Some(d) if !d.is_empty() => root.join(d),
+        _ => root.join("target/agents"),
+    }
+}
+
+/// The timings of one turn.
+pub struct Turn {
+    pub send: Duration,
+    pub done_to_wait_done: Duration,
+}
+
+impl Rig {
+    /// None (after a note, or a failure under ROOST_TEST_REQUIRE_ALL=1) when
+    /// the agent is not installed.
+    pub fn new(agent: &'static Agent) -> Option<Rig> {
+        let dir = agents_dir();
+        if !dir.join(agent.bin).is_file() {
+            skip_without(&format!(
+                "{} is not installed in {} (run scripts/install-agents)",
+                agent.name,
+                dir.display()
+            ));
+            return None;
+        }
+        let bins = [dir.join("node_modules/.bin"), dir.join("aider/bin")];
+        let mut path = std::env::join_paths(bins).unwrap();
+        path.push(":");
+        path.push(std::env::var_os("PATH").unwrap_or_default());
+        let rig = Rig {
+            env: TestEnv::new(),
+            server: ModelServer::start(),
+            agent,
+            path: path.to_string_lossy().into_owned(),
+        };
+        (agent.prepare)(&rig);
+        Some(rig)
+    }
+
+    pub fn work(&self) -> PathBuf {
+        self.env.path("work")
+    }
+
+    /// `roost ARGS` with the agent's environment. The first one starts the
+    /// tmux server, whose environment every pane inherits.
+    pub fn roost<I, S>(&self, args: I) -> Command
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<std::ffi::OsStr>,
+    {
+        let mut cmd = self.env.roost(args);
+        // Anything an agent would fetch from the network goes to the model
+        // server as its proxy, which refuses it and logs it (`escapes`).
+        let proxy = self.server.url();
+        for var in [
+            "HTTPS_PROXY",
+            "HTTP_PROXY",
+            "ALL_PROXY",
+            "https_proxy",
+            "http_proxy",
+            "all_proxy",
+        ] {
+            cmd.env(var, &proxy);
+        }
+        for var in ["NO_PROXY", "no_proxy"] {
+            cmd.env(var, "127.0.0.1,localhost");
+        }
+        cmd.envs((self.agent.vars)(&self.server))
+            .env("PATH", &self.path);
+        cmd
+    }
+
+    pub fn run<I, S>(&self, args: I) -> Output
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<std::ffi::OsStr>,
+    {
+        self.roost(args).output().unwrap()
+    }
+
+    pub fn ok<I, S>(&self, args: I) -> String
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<std::ffi::OsStr>,
+    {
+        let out = self.run(args);
+        assert!(out.status.success(), "{}", describe(&out));
+        stdout(&out)
+    }
+
+    /// `roost spawn NAME AGENT ARGS…`; returns the pane id.
+    pub fn spawn(&self, name: &str, more: &[&str]) -> String {
+        let mut args = vec!["spawn".to_string(), name.into(), self.agent.name.into()];
+        args.extend((self.agent.args)(self));
+        args.extend(more.iter().map(|s| s.to_string()));
+        self.ok(args).trim().to_string()
+    }
+
+    /// Waits until the agent shows its prompt; returns how long that took.
+    pub fn ready(&self, pane: &str, since: Instant) -> Duration {
+        let mut last = String::new();
+        let ok = wait_until(READY, || {
+            last = self.env.screen(pane);
+            self.agent.ready.iter().any(|m| last.contains(m))
+        });
+        assert!(
+            ok,
+            "{} never showed its prompt; screen:\n{last}\nmodel server:\n{}",
+            self.agent.name,
+            self.server.describe()
+        );
+        since.elapsed()
+    }
+
+    /// The pane's @agent_state, empty when unset.
+    pub fn state(&self, pane: &str) -> String {
+        let out = self
+            .env
+            .tmux(&["show-options", "-p", "-v", "-t", pane, "@agent_state"]);
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    }
+
+    /// A pane option, empty when unset.
+    pub fn option(&self, pane: &str, name: &str) -> String {
+        let out = self
+            .env
+            .tmux(&["show-options", "-p", "-v", "-t", pane, name]);
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    }
+
+    /// Sends `prompt` and insists that it was delivered (exit 0).
+    pub fn send(&self, pane: &str, prompt: &str) -> Duration {
+        let t = Instant::now();
+        let out = self.run(["send", pane, "--", prompt]);
+        let took = t.elapsed();
+        assert!(
+            out.status.success(),
+            "send {prompt:?} to {}: {}\nscreen:\n{}",
+            self.agent.name,
+            describe(&out),
+            self.env.screen(pane)
+        );
+        took
+    }
+
+    /// After a send: the state goes working, then done; `wait-done` returns
+    /// 0; `read` prints the model's answer; the server saw the prompt once.
+    /// Returns how long wait-done took to return after the state was done
+    /// (the state is polled every few milliseconds beside the waiter).
+    pub fn finish(&self, pane: &str, prompt: &str) -> Duration {
+        self.finish_as(pane, prompt, true)
+    }
+
+    /// `finish`, where `working` says whether a prompt hook stamps working.
+    pub fn finish_as(&self, pane: &str, prompt: &str, working: bool) -> Duration {
+        let mut seen = String::new();
+        let went = wait_until(Duration::from_secs(120), || {
+            seen = self.state(pane);
+            seen == "working" || seen == "done"
+        });
+        assert!(
+            went && (seen == "working" || !working),
+            "{} never went working for {prompt:?} (state {seen:?}); screen:\n{}\nmodel server:\n{}",
+            self.agent.name,
+            self.env.screen(pane),
+            self.server.describe()
+        );
+        let waiter = self
+            .roost(["wait-done", pane, TURN])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut done_at = None;
+        let mut child = waiter;
+        let status = loop {
+            if done_at.is_none() && self.state(pane) == "done" {
+                done_at = Some(Instant::now());
+            }
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        };
+        let returned = Instant::now();
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            status.success(),
+            "wait-done on {}: {}\nscreen:\n{}\nmodel server:\n{}",
+            self.agent.name,
+            describe(&out),
+            self.env.screen(pane),
+            self.server.describe()
+        );
+        assert_eq!(self.state(pane), "done");
+        let done_at = done_at.unwrap_or(returned);
+        let read = self.ok(["read", pane]);
+        assert_eq!(
+            read.trim_end(),
+            format!("ACK: {prompt}"),
+            "{}'s recorded reply",
+            self.agent.name
+        );
+        assert_eq!(
+            self.server.turns_with(prompt),
+            1,
+            "the model server saw {prompt:?} other than once:\n{}",
+            self.server.describe()
+        );
+        returned.duration_since(done_at)
+    }
+
+    /// One prompt, start to finish.
+    pub fn turn(&self, pane: &str, prompt: &str) -> Turn {
+        let send = self.send(pane, prompt);
+        let done_to_wait_done = self.finish(pane, prompt);
+        Turn {
+            send,
+            done_to_wait_done,
+        }
+    }
+
+    /// The bytes of the agent's configuration files (None for a missing one).
+    pub fn config(&self) -> Vec<(String, Option<Vec<u8>>)> {
+        self.agent
+            .config
+            .iter()
+            .map(|rel| (rel.to_string(), std::fs::read(self.env.path(rel)).ok()))
+            .collect()
+    }
+
+    /// Nothing was meant for the network (see `ModelServer::escapes`) but
+    /// the fetches the agent is known to try with no setting to stop them;
+    /// those reached only the model server, which refused them.
+    pub fn stayed_local(&self) {
+        let unknown: Vec<String> = self
+            .server
+            .escapes()
+            .into_iter()
+            .filter(|e| !self.agent.known_fetches.contains(&e.as_str()))
+            .collect();
+        assert_eq!(
+            unknown,
+            Vec::<String>::new(),
+            "{} reached for the network",
+            self.agent.name
+        );
+    }
+
+    /// The model server's log on stderr, with ROOST_TEST_AGENTS_LOG=1.
+    pub fn show_log(&self) {
+        if std::env::var("ROOST_TEST_AGENTS_LOG").as_deref() == Ok("1") {
+            eprintln!(
+                "model server, {}:\n{}",
+                self.agent.name,
+                self.server.describe()
+            );
+        }
+    }
+
+    pub fn report(&self, what: &str, figure: Duration) {
+        eprintln!(
+            "agents: {}: {what} {} ms",
+            self.agent.name,
+            figure.as_millis()
+        );
+    }
+}
+
+impl Drop for Rig {
+    /// Ends what the agents left running outside the tmux server (codex's
+    /// shared background server survives `roost kill`): every process whose
+    /// environment names this test's HOME, found in /proc, killed by pid.
+    fn drop(&mut self) {
+        let _ = self.env.tmux(&["kill-server"]);
+        let home = format!("HOME={}", self.env.path("home").display());
+        let me = std::process::id().to_string();
+        let Ok(procs) = std::fs::read_dir("/proc") else {
+            return;
+        };
+        for entry in procs.flatten() {
+            let pid = entry.file_name().to_string_lossy().into_owned();
+            if !pid.bytes().all(|b| b.is_ascii_digit()) || pid == me {
+                continue;
+            }
+            let Ok(environ) = std::fs::read(entry.path().join("environ")) else {
+                continue;
+            };
+            if environ.split(|&b| b == 0).any(|v| v == home.as_bytes()) {
+                let _ = Command::new("kill").args(["-KILL", &pid]).status();
+            }
+        }
+    }
+}
+
+/// A prompt of five lines.
+pub const FIVE_LINES: &str = "line one\nline two\nline three\nline four\nline five";
+
+/// One line wider than any agent's input box in an 80-column pane.
+pub fn wide_line() -> String {
+    let words: Vec<String> = (1..=30).map(|i| format!("word{i}")).collect();
+    format!("a wide prompt: {}", words.join(" "))
+}
+
+/// With the agent's own hook configuration: one line to an agent at its
+/// prompt, answered and recorded, seen once by the model server.
+pub fn answers_a_line_with_its_own_hooks(agent: &'static Agent) {
+    let Some(rig) = Rig::new(agent) else { return };
+    (agent.own_hooks)(&rig);
+    let t = Instant::now();
+    let pane = rig.spawn("alice", agent.own_args);
+    rig.report("spawn-to-ready", rig.ready(&pane, t));
+    let prompt = "Say hello to the stand-in";
+    let send = rig.send(&pane, prompt);
+    rig.report("send (one line, own hooks)", send);
+    let waited = rig.finish_as(&pane, prompt, agent.own_prompt_hook);
+    rig.report("done-to-wait-done (own hooks)", waited);
+    assert!(
+        rig.server.log().iter().any(|l| !l.side),
+        "no user turn reached the model server"
+    );
+    rig.show_log();
+    rig.stayed_local();
+}
+
+/// `hooks install` → spawn → a prompt sent at once → working → done →
+/// wait-done → read; then one line, five lines, a wide line, and two sends
+/// at once. Each prompt reaches the model exactly once.
+pub fn takes_every_prompt_with_roost_hooks(agent: &'static Agent) {
+    let Some(rig) = Rig::new(agent) else { return };
+    rig.ok(["hooks", "install", agent.name]);
+    let t = Instant::now();
+    let pane = rig.spawn("alice", &[]);
+    let first = "Right after spawn";
+    let send = rig.send(&pane, first);
+    rig.report("spawn-to-delivered (send right after spawn)", t.elapsed());
+    rig.report("send right after spawn", send);
+    rig.report("done-to-wait-done", rig.finish(&pane, first));
+    for prompt in ["One more line", FIVE_LINES, &wide_line()] {
+        let turn = rig.turn(&pane, prompt);
+        let lines = prompt.lines().count();
+        rig.report(
+            &format!("send ({} bytes, {lines} lines)", prompt.len()),
+            turn.send,
+        );
+        rig.report("done-to-wait-done", turn.done_to_wait_done);
+    }
+    // Two senders at once: each delivered, each prompt taken once.
+    let (a, b) = ("First of two at once", "Second of two at once");
+    let both: Vec<_> = [a, b]
+        .into_iter()
+        .map(|p| {
+            rig.roost(["send", &pane, "--", p])
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for child in both {
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "a send of two at once: {}",
+            describe(&out)
+        );
+    }
+    let ok = wait_until(Duration::from_secs(240), || {
+        rig.server.turns_with(a) >= 1 && rig.server.turns_with(b) >= 1 && rig.state(&pane) == "done"
+    });
+    assert!(
+        ok,
+        "both prompts never reached the model:\n{}",
+        rig.server.describe()
+    );
+    rig.ok(["wait-done", &pane, TURN]);
+    let read = rig.ok(["read", &pane]);
+    assert!(
+        [format!("ACK: {a}"), format!("ACK: {b}")].contains(&read.trim_end().to_string()),
+        "read after two sends: {read:?}"
+    );
+    assert_eq!((rig.server.turns_with(a), rig.server.turns_with(b)), (1, 1));
+}
+
+/// A turn, `roost kill`, `roost resume`: the agent comes back in its window
+/// with the same session id, and its next turn carries the first one's
+/// history to the model.
+pub fn resumes_the_same_session(agent: &'static Agent) {
+    let Some(rig) = Rig::new(agent) else { return };
+    rig.ok(["hooks", "install", agent.name]);
+    let t = Instant::now();
+    let pane = rig.spawn("alice", &[]);
+    rig.report("spawn-to-ready", rig.ready(&pane, t));
+    let first = "Remember the word kestrel";
+    rig.turn(&pane, first);
+    let session = rig.option(&pane, "@roost-session-id");
+    assert!(!session.is_empty(), "no session id was recorded");
+    rig.ok(["kill"]);
+    assert!(!rig.env.server_running());
+    let t = Instant::now();
+    rig.ok(["resume"]);
+    let pane = rig.ok(["status", "--json"]);
+    let status: serde_json::Value = serde_json::from_str(&pane).unwrap();
+    let pane = find_pane(&status, "alice")
+        .unwrap_or_else(|| panic!("resume brought no window alice back: {status}"));
+    rig.report("resume-to-ready", rig.ready(&pane, t));
+    let second = "Which word did I ask you to remember";
+    rig.turn(&pane, second);
+    let carried = rig
+        .server
+        .log()
+        .iter()
+        .any(|l| !l.side && l.prompt.as_deref() == Some(second) && l.body.contains(first));
+    assert!(
+        carried,
+        "the resumed turn did not carry the first one:\n{}",
+        rig.server.describe()
+    );
+    assert_eq!(rig.option(&pane, "@roost-session-id"), session);
+}
+
+/// The pane id of window `name` in `status --json`.
+fn find_pane(status: &serde_json::Value, name: &str) -> Option<String> {
+    let mut found = None;
+    walk(status, &mut |v| {
+        let named = ["window", "window_name", "name"]
+            .iter()
+            .any(|k| v.get(k).and_then(|n| n.as_str()) == Some(name));
+        if let (true, Some(id)) = (named, v.get("pane_id").or_else(|| v.get("id"))) {
+            if let Some(id) = id.as_str().filter(|id| id.starts_with('%')) {
+                found.get_or_insert_with(|| id.to_string());
+            }
+        }
+    });
+    found
+}
+
+fn walk(v: &serde_json::Value, f: &mut dyn FnMut(&serde_json::Value)) {
+    f(v);
+    match v {
+        serde_json::Value::Array(a) => a.iter().for_each(|x| walk(x, f)),
+        serde_json::Value::Object(o) => o.values().for_each(|x| walk(x, f)),
+        _ => {}
+    }
+}
+
+/// `hooks install` then `hooks remove` leaves the agent's configuration as
+/// it was, byte for byte, the user's own settings and hooks included.
+pub fn hooks_remove_restores_the_configuration(agent: &'static Agent, user: &[(&str, &str)]) {
+    let Some(rig) = Rig::new(agent) else { return };
+    for (rel, content) in user {
+        rig.env.write(rel, content);
+    }
+    let before = rig.config();
+    rig.ok(["hooks", "install", agent.name]);
+    assert_ne!(rig.config(), before, "hooks install changed nothing");
+    let status = rig.ok(["hooks", "status"]);
+    assert!(status.contains(agent.name), "hooks status: {status}");
+    rig.ok(["hooks", "install", agent.name]);
+    rig.ok(["hooks", "remove", agent.name]);
+    let after = rig.config();
+    for ((rel, was), (_, is)) in before.iter().zip(&after) {
+        assert_eq!(
+            is.as_deref().map(String::from_utf8_lossy),
+            was.as_deref().map(String::from_utf8_lossy),
+            "{rel} after hooks remove"
+        );
+    }
+}
