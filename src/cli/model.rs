@@ -83,7 +83,8 @@ pub enum Command {
     /// becomes ␛); newline and tab keep their meaning.
     ///
     /// Nothing is typed until the program reads its terminal: a program
-    /// still starting, or busy in the terminal's line mode, is waited for up
+    /// still starting (in raw mode with nothing drawn yet, or in the
+    /// terminal's line mode with nothing reading), or busy, is waited for up
     /// to --wait SECONDS (30), which also bounds the wait for another
     /// sender. Text of more than one line, or longer than 4095 bytes, goes
     /// only to a program that asked for bracketed paste: tmux 3.7 and later
@@ -93,7 +94,8 @@ pub enum Command {
     /// submit each line on its own instead (cat, a shell's read loop, a
     /// REPL that does not ask). The text counts as taken once the program has read
     /// every byte of it (the kernel tells), never because the terminal
-    /// echoed it; Enter counts once it was read too, and where an agent's
+    /// echoed it. Enter waits for a raw-mode program's screen to stand still
+    /// for 300 ms (at most 5 s), and counts once it was read too; where an agent's
     /// prompt hook is wired, only once that hook reports this very prompt.
     /// The target's recorded reply and state are cleared as Enter is
     /// pressed. A blocked target is refused unless --force is given;

@@ -28,7 +28,7 @@ const ARRIVAL: Duration = Duration::from_secs(3);
 /// screen has stood still this long: a TUI handles what it read after
 /// reading it, and one still starting (an agent that gathers keys typed
 /// before its prompt is drawn) would drop an Enter that came first.
-const STILL: Duration = Duration::from_millis(150);
+const STILL: Duration = Duration::from_millis(300);
 
 /// The longest Enter waits for a still screen (a program that streams
 /// output never stands still).

@@ -102,7 +102,11 @@ pub static CODEX: Agent = Agent {
     own_hooks,
     // Its announcement tip, fetched at start whatever show_tooltips says.
     known_fetches: &["CONNECT raw.githubusercontent.com:443"],
-    config: &["home/.codex/config.toml", "work/.codex/config.toml"],
+    config: &[
+        "home/.codex/config.toml",
+        "home/.codex/hooks.json",
+        "work/.codex/hooks.json",
+    ],
 };
 
 #[test]
@@ -124,4 +128,24 @@ fn resumes_the_same_session() {
 fn hooks_remove_restores_the_configuration() {
     let user = "# my settings\nmodel = \"gpt-5\"\n\n[tui]\nanimations = false\n";
     super::hooks_remove_restores_the_configuration(&CODEX, &[("home/.codex/config.toml", user)]);
+}
+
+/// Trusts roost's new hooks in codex's own dialog, as a person does once
+/// after `roost hooks install codex` (codex keeps the trust in its home).
+pub fn trust_hooks(rig: &Rig) {
+    let pane = rig.spawn("trust", &[]);
+    let mut screen = String::new();
+    let asked = wait_until(Duration::from_secs(120), || {
+        screen = rig.env.screen(&pane);
+        screen.contains("Trust all and continue")
+    });
+    assert!(
+        asked,
+        "codex never asked to trust the hooks; screen:\n{screen}"
+    );
+    rig.env
+        .tmux_ok(&["send-keys", "-t", &pane, "Down", "Enter"]);
+    let t = std::time::Instant::now();
+    rig.ready(&pane, t);
+    rig.env.tmux_ok(&["kill-window", "-t", &pane]);
 }

@@ -219,7 +219,17 @@ impl Rig {
     /// Returns how long wait-done took to return after the state was done
     /// (the state is polled every few milliseconds beside the waiter).
     pub fn finish(&self, pane: &str, prompt: &str) -> Duration {
-        self.finish_as(pane, prompt, true)
+        // aider's wiring reports only that it waits for input: no working.
+        self.finish_as(pane, prompt, self.agent.name != "aider")
+    }
+
+    /// `roost hooks install AGENT`, then what a person does once after it:
+    /// codex runs new hooks only once they are trusted in its own dialog.
+    pub fn install_hooks(&self) {
+        self.ok(["hooks", "install", self.agent.name]);
+        if self.agent.name == "codex" {
+            codex::trust_hooks(self);
+        }
     }
 
     /// `finish`, where `working` says whether a prompt hook stamps working.
@@ -399,7 +409,7 @@ pub fn answers_a_line_with_its_own_hooks(agent: &'static Agent) {
 /// at once. Each prompt reaches the model exactly once.
 pub fn takes_every_prompt_with_roost_hooks(agent: &'static Agent) {
     let Some(rig) = Rig::new(agent) else { return };
-    rig.ok(["hooks", "install", agent.name]);
+    rig.install_hooks();
     let t = Instant::now();
     let pane = rig.spawn("alice", &[]);
     let first = "Right after spawn";
@@ -458,7 +468,7 @@ pub fn takes_every_prompt_with_roost_hooks(agent: &'static Agent) {
 /// history to the model.
 pub fn resumes_the_same_session(agent: &'static Agent) {
     let Some(rig) = Rig::new(agent) else { return };
-    rig.ok(["hooks", "install", agent.name]);
+    rig.install_hooks();
     let t = Instant::now();
     let pane = rig.spawn("alice", &[]);
     rig.report("spawn-to-ready", rig.ready(&pane, t));

@@ -83,7 +83,11 @@ pub static OPENCODE: Agent = Agent {
     // The plugin package it installs from npm into a config directory that
     // holds a plugin; refused here, it carries on without it.
     known_fetches: &["CONNECT registry.npmjs.org:443"],
-    config: &["config/opencode/opencode.json", "work/opencode.json"],
+    config: &[
+        "config/opencode/opencode.json",
+        "config/opencode/plugin/roost.js",
+        "work/.opencode/plugin/roost.js",
+    ],
 };
 
 #[test]

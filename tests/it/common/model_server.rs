@@ -270,9 +270,27 @@ fn find_prompt(path: &str, body: &Value) -> (Option<String>, String) {
         } else {
             system
         };
-        return (last_text(msgs, "role", "user", "content"), system);
+        return (
+            last_text(msgs, "role", "user", "content").map(as_typed),
+            system,
+        );
     };
-    (prompt, system)
+    (prompt.map(as_typed), system)
+}
+
+/// A prompt as the user typed it: Claude Code sends pasted text between
+/// `<pasted_content id="…">` lines of its own, and agents keep blanks at the
+/// ends that the user never typed.
+fn as_typed(prompt: String) -> String {
+    prompt
+        .lines()
+        .filter(|l| {
+            !(l.starts_with("<pasted_content id=\"") || l.starts_with("</pasted_content id=\""))
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        .trim()
+        .to_string()
 }
 
 /// Whether a request is one an agent makes beside the user's turn.
