@@ -5,6 +5,7 @@
 mod common;
 mod oracles;
 
+mod bounds;
 mod cli;
 mod completions;
 mod core;

@@ -235,12 +235,22 @@ impl Remote {
         // The clone holds the pinned commit's objects (and, from a server
         // that does not cut history, its ancestors') and nothing else: an
         // object it does not use would stay readable to the pinned code
-        // while verify says ok.
-        let used = super::reachable(repo.git_dir(), commit)?;
-        if received.objects > used {
+        // while verify says ok. Every object the pack really holds is
+        // looked up among those the commit needs; counting ids instead
+        // would let an object the pack leaves out (the empty tree, which
+        // gix answers without one) make room for one it should not hold.
+        let needed = super::needed(repo.git_dir(), commit)?;
+        let extra = match &received.index {
+            None => 0,
+            Some(path) => gix::odb::pack::index::File::at(path, gix::hash::Kind::Sha1)
+                .map_err(|e| chain(&e))?
+                .iter()
+                .filter(|entry| !needed.contains(&entry.oid))
+                .count(),
+        };
+        if extra > 0 {
             return Err(format!(
-                "the server sent {} object(s) that commit {commit} does not use; refusing them",
-                received.objects - used
+                "the server sent {extra} object(s) that commit {commit} does not use; refusing them"
             ));
         }
         // The pack is reachable from HEAD now: gc may keep it without a
@@ -447,6 +457,8 @@ impl gix::protocol::fetch::Negotiate for Wants {
 struct Received {
     /// Objects in the pack.
     objects: usize,
+    /// The pack's index, when a pack was written.
+    index: Option<std::path::PathBuf>,
     /// The pack's `.keep` file, when one was made.
     keep: Option<std::path::PathBuf>,
 }
@@ -460,6 +472,7 @@ impl Live {
         let objects = repo.objects.clone();
         let mut received = Received {
             objects: 0,
+            index: None,
             keep: None,
         };
         gix::protocol::fetch(
@@ -484,6 +497,7 @@ impl Live {
                 )
                 .map_err(gix::Error::from_error)?;
                 received.keep = written.keep_path;
+                received.index = written.index_path;
                 received.objects = written.index.num_objects as usize;
                 progress::step(&format!("received {} objects", received.objects));
                 Ok(true)

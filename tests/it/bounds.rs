@@ -1,0 +1,137 @@
+//! Bounds a remote meets whatever it sends, beyond those of hostile.rs:
+//! gitlinks and empty directories count against the tree limit, a pack
+//! holds only objects the pinned commit's closure needs (present ones,
+//! not ids gix answers without an object), and a pin is reachable only
+//! from the repository's own branches, tags and HEAD.
+
+use crate::common::*;
+use crate::hostile::{
+    blob_of, crafted, hostile_server_path, install, leftovers_in, mktree, note_repo, LIMIT,
+};
+use std::time::Duration;
+
+/// The tree limit's refusal, as the last part of the first line says it.
+const ENTRY_LIMIT: &str =
+    "the tree holds more than 20000 entries (files, links, submodules and directories), the limit for one extension";
+
+/// A tree whose every level lists the one below ten times, `levels` deep,
+/// above ten copies of the entry `leaf` (a `git mktree` line with `{i}`
+/// for the copy's number), committed as `fan` and pushed.
+fn fan_out(f: &Fixture, leaf: &str, levels: usize) -> String {
+    f.commit("base");
+    let mut level = mktree(
+        f,
+        &(0..10)
+            .map(|i| leaf.replace("{i}", &i.to_string()) + "\n")
+            .collect::<String>(),
+    );
+    for _ in 0..levels {
+        level = mktree(
+            f,
+            &(0..10)
+                .map(|i| format!("040000 tree {level}\td{i}\n"))
+                .collect::<String>(),
+        );
+    }
+    crafted(f, &[format!("040000 tree {level}\tfan")])
+}
+
+/// Refused by the entry limit on one line, quickly, in little memory,
+/// leaving nothing.
+fn refused_by_the_entry_limit(env: &TestEnv, run: &Run) {
+    let err = refused(&run.out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert_eq!(
+        err.trim_end().split(": ").last(),
+        Some(ENTRY_LIMIT),
+        "{err}"
+    );
+    assert!(run.took < Duration::from_secs(10), "took {:?}", run.took);
+    assert!(run.peak_kib < 64 * 1024, "peak {} KiB", run.peak_kib);
+    assert!(!env.path("data/roost").exists() || leftovers_in(env).is_empty());
+    assert!(!lock_file(env).exists());
+}
+
+/// 100,000 gitlinks (a few KB of remote): each is an entry of the tree.
+#[test]
+fn a_fan_out_of_gitlinks_is_refused_by_the_entry_limit() {
+    let env = TestEnv::new();
+    let f = note_repo(&env);
+    let base = f.commit("base");
+    fan_out(&f, &format!("160000 commit {base}\tm{{i}}"), 4);
+    let run = install(&env, &f.repo);
+    refused_by_the_entry_limit(&env, &run);
+}
+
+/// 10,000,000 empty directories: no file, no gitlink, seven levels deep.
+/// Each directory is an entry, and the walk stops at the limit.
+#[test]
+fn a_fan_out_ending_in_empty_trees_is_refused_by_the_entry_limit() {
+    let env = TestEnv::new();
+    let f = note_repo(&env);
+    let empty = mktree(&f, "");
+    fan_out(&f, &format!("040000 tree {empty}\te{{i}}"), 6);
+    let run = install(&env, &f.repo);
+    refused_by_the_entry_limit(&env, &run);
+}
+
+/// A blob holding `content` written straight into the bare remote (no
+/// commit names it); returns its id.
+fn loose_in_remote(f: &Fixture, content: &[u8]) -> String {
+    let path = f.bare.join("payload-input");
+    std::fs::write(&path, content).unwrap();
+    let out = std::process::Command::new("git")
+        .args(["hash-object", "-w", "--no-filters", "payload-input"])
+        .current_dir(&f.bare)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", describe(&out));
+    std::fs::remove_file(&path).unwrap();
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
+/// The empty tree's id, which gix answers without the object.
+const EMPTY_TREE: &str = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+
+/// A history that begins with an empty commit, served whole by a stand-in
+/// that leaves the empty tree out and puts a payload blob in its place:
+/// the pack holds as many objects as the commit's walk meets ids, but one
+/// of them is not the commit's. Refused, nothing left. The same server
+/// leaving the empty tree out without adding anything installs (the
+/// stand-in works, and an object the pack lacks is no reason to refuse).
+#[test]
+fn a_payload_in_place_of_the_empty_tree_is_refused() {
+    let env = TestEnv::new();
+    let f = env.ext_repo("owner/roost-note");
+    f.commit("empty start");
+    assert_eq!(f.tree("HEAD"), EMPTY_TREE);
+    f.manifest("note", &["note"], &[]);
+    f.exec("bin/roost-note", "#!/bin/sh\necho note\n");
+    let head = f.commit("note");
+    let payload = loose_in_remote(&f, b"payload the commit never names\n");
+    let Some(path) = hostile_server_path(&env) else {
+        return;
+    };
+    let run_with = |extra: &str| {
+        let mut cmd = env.roost(["ext", "install", &f.repo, "--yes"]);
+        cmd.env("PATH", &path)
+            .env("HISTORY", "1")
+            .env("OMIT_OBJECT", EMPTY_TREE)
+            .env("EXTRA_OBJECT", extra);
+        bounded(cmd, LIMIT)
+    };
+    let run = run_with(&payload);
+    let err = refused(&run.out);
+    assert_eq!(
+        err,
+        format!(
+            "roost ext install: cannot fetch {head} from file://{bare}: the server sent 1 object(s) that commit {head} does not use; refusing them\n",
+            bare = f.bare.display(),
+        )
+    );
+    assert!(!env.path("data/roost").exists() || leftovers_in(&env).is_empty());
+    assert!(!lock_file(&env).exists());
+    succeeded(&run_with("").out);
+    let v = bounded(env.roost(["ext", "verify"]), LIMIT);
+    assert_eq!(succeeded(&v.out), "note: ok\n");
+}
