@@ -6,7 +6,7 @@
 
 use crate::common::*;
 use crate::hostile::{
-    blob_of, crafted, hostile_server_path, install, leftovers_in, mktree, note_repo, LIMIT,
+    crafted, hostile_server_path, install, leftovers_in, mktree, note_repo, LIMIT,
 };
 use std::time::Duration;
 
@@ -134,4 +134,90 @@ fn a_payload_in_place_of_the_empty_tree_is_refused() {
     succeeded(&run_with("").out);
     let v = bounded(env.roost(["ext", "verify"]), LIMIT);
     assert_eq!(succeeded(&v.out), "note: ok\n");
+}
+
+// ------------------------------------------------------------------ pins
+
+/// The note repository with `main` at one commit, and two more commits on
+/// top of it pushed only as `refs/pull/1/head` (as a forge advertises a
+/// pull request anyone may open): returns (main, parent, tip).
+fn pull_request(env: &TestEnv) -> (Fixture, String, String, String) {
+    let f = note_repo(env);
+    let main = f.commit("main");
+    f.git(&["checkout", "-q", "-b", "pr"]);
+    f.exec("bin/roost-note", "#!/bin/sh\necho from a pull request\n");
+    f.git(&["commit", "-q", "-am", "pr one"]);
+    let parent = f.head();
+    f.write("README", "pr two\n");
+    f.git(&["add", "-A"]);
+    f.git(&["commit", "-q", "-m", "pr two"]);
+    let tip = f.head();
+    f.git(&["push", "-q", "origin", "pr:refs/pull/1/head"]);
+    f.git(&["checkout", "-q", "main"]);
+    f.git(&["branch", "-q", "-D", "pr"]);
+    let advertised = f.git(&["ls-remote", &f.bare.to_string_lossy()]);
+    assert!(
+        advertised.contains(&format!("{tip}\trefs/pull/1/head")),
+        "{advertised}"
+    );
+    (f, main, parent, tip)
+}
+
+fn not_published(url: &str, verb: &str, reference: &str, commit: &str) -> String {
+    format!(
+        "roost ext {verb} cannot resolve {reference} at {url}: commit {commit} is on no branch or tag of this repository; \
+         refusing a commit the repository does not publish (a fork's commit can be served under its parent's name)\n"
+    )
+}
+
+/// A commit reachable only from `refs/pull/1/head`, as its tip or one
+/// parent below, is refused at install, and so is the name itself; nothing
+/// is written. main's commit installs from the same repository.
+#[test]
+fn a_pin_reachable_only_from_a_pull_request_ref_is_refused_at_install() {
+    let env = TestEnv::new();
+    let (f, main, parent, tip) = pull_request(&env);
+    let url = format!("file://{}", f.bare.display());
+    for commit in [&tip, &parent] {
+        let out = env.run(["ext", "install", &f.repo, "--ref", commit, "--yes"]);
+        let err = refused(&out);
+        let first = err.lines().next().unwrap().to_string() + "\n";
+        assert_eq!(first, not_published(&url, "install:", commit, commit));
+        assert!(!lock_file(&env).exists());
+        assert!(!env.path("data/roost/ext/note").exists());
+    }
+    let out = env.run(["ext", "install", &f.repo, "--ref", "pull/1/head", "--yes"]);
+    let err = refused(&out);
+    assert!(
+        err.starts_with(&format!(
+            "roost ext install: cannot resolve pull/1/head at {url}: it has no branch or tag named 'pull/1/head'\n"
+        )),
+        "{err}"
+    );
+    assert!(!lock_file(&env).exists());
+    succeeded(&env.run(["ext", "install", &f.repo, "--ref", &main, "--yes"]));
+}
+
+/// An ext.lock entry whose ref was changed to a commit only a pull
+/// request reaches: update refuses it and changes nothing.
+#[test]
+fn a_pin_reachable_only_from_a_pull_request_ref_is_refused_at_update() {
+    let env = TestEnv::new();
+    let (f, _, parent, tip) = pull_request(&env);
+    let url = format!("file://{}", f.bare.display());
+    succeeded(&env.run(["ext", "install", &f.repo, "--yes"]));
+    let clean_lock = std::fs::read_to_string(lock_file(&env)).unwrap();
+    for commit in [&tip, &parent] {
+        let mut lock: serde_json::Value = serde_json::from_str(&clean_lock).unwrap();
+        lock["note"]["ref"] = serde_json::Value::String(commit.clone());
+        let edited = serde_json::to_string_pretty(&lock).unwrap();
+        std::fs::write(lock_file(&env), &edited).unwrap();
+        let out = env.run(["ext", "update", "note", "--yes"]);
+        let err = refused(&out);
+        let first = err.lines().next().unwrap().to_string() + "\n";
+        assert_eq!(first, not_published(&url, "update: note:", commit, commit));
+        assert_eq!(std::fs::read_to_string(lock_file(&env)).unwrap(), edited);
+        let note = env.run(["note"]);
+        assert_eq!(succeeded(&note), "note\n");
+    }
 }

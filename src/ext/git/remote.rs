@@ -76,7 +76,7 @@ impl Remote {
     }
 
     /// REF (default: the remote's HEAD) as a full commit id. A 40-hex SHA
-    /// must be reachable from a ref the remote advertises; names are tried
+    /// must be reachable from HEAD, a branch or a tag; names are tried
     /// as given, then under refs/, refs/tags/ and refs/heads/ (annotated
     /// tags peeled to their commit).
     pub fn resolve(&mut self, reference: Option<&str>) -> Result<ObjectId> {
@@ -150,7 +150,7 @@ impl Remote {
         }
     }
 
-    /// Whether `commit` is reachable from a ref the remote advertises. A tip
+    /// Whether `commit` is reachable from HEAD, a branch or a tag. A tip
     /// answers at once; otherwise the history of every advertised ref is
     /// fetched into a throwaway repository (without file contents when the
     /// server allows) and walked.
@@ -269,26 +269,45 @@ impl Remote {
         Ok(self.live.as_mut().expect("just connected"))
     }
 
-    /// Every ref the remote advertises, listed once.
+    /// The repository's own refs, listed once: HEAD, its branches and its
+    /// tags. Only those are asked for (protocol v2 ref prefixes), and
+    /// whatever else a server answers (a forge's `refs/pull/*`, anyone's to
+    /// make) is dropped: no other namespace names a commit for roost.
     fn refs(&mut self) -> Result<&[Ref]> {
         let live = self.live()?;
         if live.refs.is_none() {
             let refs = match live.handshake.refs.take() {
                 Some(refs) => refs,
                 None => {
-                    gix::protocol::LsRefsCommand::new(None, &live.handshake.capabilities, agent())
-                        .invoke_blocking(
-                            &mut live.transport.inner,
-                            &mut gix::progress::Discard,
-                            false,
-                        )
-                        .map_err(|e| chain(&e))?
+                    let mut prefixes = gix::protocol::ls_refs::RefPrefixes::new();
+                    prefixes.extend(OWN_REFS.iter().map(|p| BString::from(*p)));
+                    gix::protocol::LsRefsCommand::new(
+                        Some(prefixes),
+                        &live.handshake.capabilities,
+                        agent(),
+                    )
+                    .invoke_blocking(
+                        &mut live.transport.inner,
+                        &mut gix::progress::Discard,
+                        false,
+                    )
+                    .map_err(|e| chain(&e))?
                 }
             };
-            live.refs = Some(refs);
+            live.refs = Some(refs.into_iter().filter(own).collect());
         }
         Ok(live.refs.as_deref().expect("just listed"))
     }
+}
+
+/// The refs that are the repository's own: what HEAD points to, its
+/// branches and its tags (as ls-refs prefixes).
+const OWN_REFS: &[&str] = &["HEAD", "refs/heads/", "refs/tags/"];
+
+/// Whether `r` is one of the repository's own refs.
+fn own(r: &Ref) -> bool {
+    let (name, _, _) = r.unpack();
+    name == "HEAD" || name.starts_with(b"refs/heads/") || name.starts_with(b"refs/tags/")
 }
 
 /// Reaches `url` and greets it, never prompting for credentials.
