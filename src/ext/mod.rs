@@ -42,6 +42,12 @@ pub fn run(verb: Option<ExtVerb>) -> Result<Exit> {
         print!("{}", ext.render_help());
         return Ok(Exit::Ok);
     };
+    // What a verb creates (the clone, its files, the state directory) is
+    // never group- or other-writable, whatever the umask; an extension run
+    // through `ext exec` keeps the user's.
+    if !matches!(verb, ExtVerb::Exec(_)) {
+        crate::fsutil::narrow_umask();
+    }
     if matches!(
         verb,
         ExtVerb::Install(_)

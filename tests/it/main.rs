@@ -23,6 +23,7 @@ mod hostile;
 mod injection;
 mod lifecycle;
 mod man;
+mod modes;
 mod properties;
 mod races;
 mod send;
