@@ -18,6 +18,7 @@ mod ext_author;
 mod ext_install;
 mod ext_manage;
 mod ext_upkeep;
+mod grants;
 mod hermetic;
 mod hostile;
 mod injection;
