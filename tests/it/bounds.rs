@@ -221,3 +221,44 @@ fn a_pin_reachable_only_from_a_pull_request_ref_is_refused_at_update() {
         assert_eq!(succeeded(&note), "note\n");
     }
 }
+
+// -------------------------------------------------------- the ref listing
+
+/// A stand-in whose ref listing floods 300,000 tags (about 20 MiB): install
+/// and outdated refuse it once it passes the bound, naming it, in bounded
+/// memory and time, leaving nothing.
+#[test]
+fn a_flooding_ref_listing_is_refused_past_its_bound() {
+    let env = TestEnv::new();
+    let f = note_repo(&env);
+    f.commit("base");
+    succeeded(&env.run(["ext", "install", &f.repo, "--yes"]));
+    let installed = std::fs::read(lock_file(&env)).unwrap();
+    let g = env.simple_ext("owner/roost-mark", "mark", &["mark"], &[]);
+    let Some(path) = hostile_server_path(&env) else {
+        return;
+    };
+    let want = "the server's ref listing passed 8.0 MiB, the limit for one repository";
+    for args in [
+        vec!["ext", "install", &g.repo, "--yes"],
+        vec!["ext", "outdated"],
+    ] {
+        let mut cmd = env.roost(&args);
+        cmd.env("PATH", &path).env("REF_FLOOD", "300000");
+        let run = bounded(cmd, LIMIT);
+        let err = refused(&run.out);
+        assert!(err.contains(want), "{args:?}: {err}");
+        assert!(
+            run.peak_kib < 64 * 1024,
+            "{args:?}: peak {} KiB",
+            run.peak_kib
+        );
+        assert!(
+            run.took < Duration::from_secs(15),
+            "{args:?}: took {:?}",
+            run.took
+        );
+        assert_eq!(std::fs::read(lock_file(&env)).unwrap(), installed);
+        assert!(!env.path("data/roost/ext/mark").exists());
+    }
+}

@@ -10,6 +10,7 @@ pub mod failure;
 mod guard;
 pub mod limits;
 pub mod progress;
+mod refs;
 mod remote;
 
 pub use guard::{Interrupts, INTERRUPTED};

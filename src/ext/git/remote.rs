@@ -270,29 +270,20 @@ impl Remote {
     }
 
     /// The repository's own refs, listed once: HEAD, its branches and its
-    /// tags. Only those are asked for (protocol v2 ref prefixes), and
-    /// whatever else a server answers (a forge's `refs/pull/*`, anyone's to
-    /// make) is dropped: no other namespace names a commit for roost.
+    /// tags. Only those are asked for (protocol v2 ref prefixes), whatever
+    /// else a server answers (a forge's `refs/pull/*`, anyone's to make) is
+    /// dropped, and the listing is bounded (see `refs`): no other namespace
+    /// names a commit for roost.
     fn refs(&mut self) -> Result<&[Ref]> {
         let live = self.live()?;
         if live.refs.is_none() {
             let refs = match live.handshake.refs.take() {
                 Some(refs) => refs,
-                None => {
-                    let mut prefixes = gix::protocol::ls_refs::RefPrefixes::new();
-                    prefixes.extend(OWN_REFS.iter().map(|p| BString::from(*p)));
-                    gix::protocol::LsRefsCommand::new(
-                        Some(prefixes),
-                        &live.handshake.capabilities,
-                        agent(),
-                    )
-                    .invoke_blocking(
-                        &mut live.transport.inner,
-                        &mut gix::progress::Discard,
-                        false,
-                    )
-                    .map_err(|e| chain(&e))?
-                }
+                None => super::refs::list(
+                    &mut live.transport.inner,
+                    &live.handshake.capabilities,
+                    agent(),
+                )?,
             };
             live.refs = Some(refs.into_iter().filter(own).collect());
         }
@@ -300,14 +291,9 @@ impl Remote {
     }
 }
 
-/// The refs that are the repository's own: what HEAD points to, its
-/// branches and its tags (as ls-refs prefixes).
-const OWN_REFS: &[&str] = &["HEAD", "refs/heads/", "refs/tags/"];
-
 /// Whether `r` is one of the repository's own refs.
 fn own(r: &Ref) -> bool {
-    let (name, _, _) = r.unpack();
-    name == "HEAD" || name.starts_with(b"refs/heads/") || name.starts_with(b"refs/tags/")
+    super::refs::own(r.unpack().0)
 }
 
 /// Reaches `url` and greets it, never prompting for credentials.
