@@ -142,7 +142,7 @@ mod tests {
         ));
         assert!(matches!(
             p(&format!("{A} refs/tags/v1 peeled:{B}")).unwrap(),
-            Some(Ref::Peeled { object, .. }) if object.to_string() == B
+            Some(Ref::Peeled { object, .. }) if object == ObjectId::from_hex(B.as_bytes()).unwrap()
         ));
         assert!(matches!(
             p(&format!("{A} refs/heads/main")).unwrap(),
