@@ -262,3 +262,101 @@ fn a_flooding_ref_listing_is_refused_past_its_bound() {
         assert!(!env.path("data/roost/ext/mark").exists());
     }
 }
+
+// ------------------------------------------------- a remote that stalls
+
+/// `.fetch-*` directories under roost's data (an install in flight).
+fn fetch_dirs(env: &TestEnv) -> Vec<std::path::PathBuf> {
+    std::fs::read_dir(env.path("data/roost/ext"))
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.path())
+                .filter(|p| {
+                    p.file_name()
+                        .unwrap()
+                        .to_string_lossy()
+                        .starts_with(".fetch-")
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A stand-in that says nothing, one that stops after its capabilities,
+/// and one that stops half-way through the pack: each install ends once
+/// the stated stall limit has passed (2 s here), with a line that says so,
+/// and leaves nothing.
+#[test]
+fn a_remote_that_stops_answering_is_given_up_after_the_stall_limit() {
+    for stall in ["greeting", "listing", "pack"] {
+        let env = TestEnv::new();
+        let f = note_repo(&env);
+        f.commit("base");
+        let Some(path) = hostile_server_path(&env) else {
+            return;
+        };
+        let mut cmd = env.roost(["ext", "install", &f.repo, "--yes"]);
+        cmd.env("PATH", &path)
+            .env("STALL", stall)
+            .env("ROOST_EXT_STALL_SECS", "2");
+        let run = bounded(cmd, LIMIT);
+        let err = refused(&run.out);
+        assert!(
+            err.lines().next().unwrap().ends_with(
+                ": the remote sent nothing for 2 s, the limit for a remote that stalls; giving up"
+            ),
+            "{stall}: {err}"
+        );
+        assert!(
+            run.took >= Duration::from_secs(2),
+            "{stall}: {:?}",
+            run.took
+        );
+        assert!(run.took < Duration::from_secs(8), "{stall}: {:?}", run.took);
+        assert!(fetch_dirs(&env).is_empty(), "{stall}");
+        assert!(!lock_file(&env).exists());
+    }
+}
+
+/// SIGTERM or SIGHUP while a fetch waits on a stalled remote: roost ends
+/// within a second or two, exit 1, and removes its `.fetch-*` directory.
+#[test]
+fn a_signal_during_a_fetch_ends_roost_and_removes_what_it_made() {
+    for signal in [nix::sys::signal::SIGTERM, nix::sys::signal::SIGHUP] {
+        let env = TestEnv::new();
+        let f = note_repo(&env);
+        f.commit("base");
+        let Some(path) = hostile_server_path(&env) else {
+            return;
+        };
+        let mut cmd = env.roost(["ext", "install", &f.repo, "--yes"]);
+        cmd.env("PATH", &path)
+            .env("STALL", "pack")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        let mut child = cmd.spawn().unwrap();
+        assert!(
+            wait_until(Duration::from_secs(10), || !fetch_dirs(&env).is_empty()),
+            "no fetch began"
+        );
+        std::thread::sleep(Duration::from_millis(300));
+        let sent = std::time::Instant::now();
+        nix::sys::signal::kill(nix::unistd::Pid::from_raw(child.id() as i32), signal).unwrap();
+        assert!(
+            wait_until(Duration::from_secs(5), || child
+                .try_wait()
+                .unwrap()
+                .is_some()),
+            "{signal:?}: still running 5 s later"
+        );
+        let out = child.wait_with_output().unwrap();
+        assert!(sent.elapsed() < Duration::from_secs(5));
+        assert_eq!(out.status.code(), Some(1), "{signal:?}: {}", describe(&out));
+        assert!(
+            fetch_dirs(&env).is_empty(),
+            "{signal:?}: {:?}",
+            fetch_dirs(&env)
+        );
+        assert!(!lock_file(&env).exists());
+    }
+}

@@ -159,6 +159,9 @@ impl std::io::BufRead for Bounded<'_> {
 
     fn consume(&mut self, n: usize) {
         self.read += n as u64;
+        if n > 0 {
+            super::watchdog::progressed();
+        }
         super::progress::bytes(self.read);
         self.inner.consume(n);
     }

@@ -12,6 +12,7 @@ pub mod limits;
 pub mod progress;
 mod refs;
 mod remote;
+pub mod watchdog;
 
 pub use guard::{Interrupts, INTERRUPTED};
 pub use remote::{missing_program, needs, Remote};

@@ -349,6 +349,9 @@ fn connect(url: &str) -> Result<Live> {
                 "the remote asks for authentication, and roost never asks you for credentials ({why})"
             );
         }
+        if super::watchdog::fired().is_some() {
+            return super::watchdog::explain(chain(&e));
+        }
         no_local_repository(&parsed).unwrap_or_else(|| chain(&e))
     })?;
     Ok(Live {
@@ -524,6 +527,9 @@ impl Live {
         )
         .map_err(|e| {
             let why = chain(&e);
+            if super::watchdog::fired().is_some() {
+                return super::watchdog::explain(why);
+            }
             if why.contains("too large to fit in memory") {
                 format!(
                     "an object in the pack is larger than {}, the limit for one object",
