@@ -49,7 +49,9 @@ pub fn list(
     let mut read = 0u64;
     let mut refs = Vec::new();
     while let Some(line) = reader.readline() {
-        let line = line.map_err(|e| chain(&e))?.map_err(|e| chain(&e))?;
+        let line = line
+            .map_err(|e| super::watchdog::explain(chain(&e)))?
+            .map_err(|e| super::watchdog::explain(chain(&e)))?;
         super::watchdog::progressed();
         let Some(text) = line.as_bstr() else {
             continue;
