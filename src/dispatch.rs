@@ -93,12 +93,19 @@ fn extension(word: &[u8], args: &[OsString]) -> Outcome {
     }
     let name = String::from_utf8_lossy(entry.extension);
     let dir = ext_dir(&paths, &name, entry.command, program);
-    if !is_runnable(program, &dir) {
+    let Some(found) = runnable(program, &dir) else {
         return Miss;
-    }
+    };
     let tmux = Tmux::from_env();
     if switch::is_off(&tmux, &paths.user_conf()) {
         return Off;
+    }
+    let open = match &found {
+        Runnable::Plain(meta) => exposed(program, meta, &dir),
+        Runnable::Link { target, meta, dir } => exposed(target, meta, dir),
+    };
+    if let Some(what) = open {
+        return Refused(refuse_exposed(&name, what));
     }
     if let Some(unknown) = entry
         .authorities()
@@ -108,7 +115,7 @@ fn extension(word: &[u8], args: &[OsString]) -> Outcome {
     }
     let fleet = entry.authorities().next().is_some();
     let state = paths.ext_state(&name);
-    if std::fs::create_dir_all(&state).is_err() {
+    if crate::fsutil::make_dirs(&state, 0o700).is_err() {
         eprintln!(
             "roost: cannot create {} for extension {name}; check that directory's permissions",
             state.display()
@@ -200,17 +207,99 @@ fn ext_dir(paths: &Paths, name: &str, command: &[u8], program: &Path) -> PathBuf
 /// An executable regular file, or a link to one inside `dir`, the
 /// extension's own tree: a `bin/roost-CMD` swapped for a link to anything
 /// outside it (`/usr/bin/id`) is not run. A plain file costs one lstat.
-fn is_runnable(program: &Path, dir: &Path) -> bool {
-    let Ok(meta) = std::fs::symlink_metadata(program) else {
-        return false;
-    };
+fn runnable(program: &Path, dir: &Path) -> Option<Runnable> {
+    let meta = std::fs::symlink_metadata(program).ok()?;
     if !meta.file_type().is_symlink() {
-        return is_executable(program, &meta);
+        return is_executable(program, &meta).then_some(Runnable::Plain(meta));
     }
     let (Ok(target), Ok(dir)) = (std::fs::canonicalize(program), std::fs::canonicalize(dir)) else {
-        return false;
+        return None;
     };
-    target.starts_with(&dir) && std::fs::metadata(&target).is_ok_and(|m| is_executable(&target, &m))
+    let meta = std::fs::metadata(&target).ok()?;
+    (target.starts_with(&dir) && is_executable(&target, &meta)).then_some(Runnable::Link {
+        target,
+        meta,
+        dir,
+    })
+}
+
+/// What `runnable` found: the program itself, or the file its link leads to
+/// (with the extension's directory as the link was resolved against it).
+enum Runnable {
+    Plain(std::fs::Metadata),
+    Link {
+        target: PathBuf,
+        meta: std::fs::Metadata,
+        dir: PathBuf,
+    },
+}
+
+/// Why an extension's program must not run: it, or a directory above it up
+/// to the extension's directory, is writable by someone other than the
+/// user (a group or other write bit) or owned by another user (root
+/// aside), as ssh refuses a key another user could have changed.
+struct Exposed<'a> {
+    path: &'a Path,
+    mode: u32,
+    uid: u32,
+}
+
+/// The first of `file` (its metadata `meta`) and the directories above it
+/// up to `top` that is exposed. Costs one stat per directory (two for
+/// `bin/roost-CMD`), nothing allocated.
+fn exposed<'a>(file: &'a Path, meta: &std::fs::Metadata, top: &Path) -> Option<Exposed<'a>> {
+    use std::os::unix::fs::MetadataExt;
+    let me = nix::unistd::geteuid().as_raw();
+    let open = |m: &std::fs::Metadata, dir: bool| {
+        let others_write = m.mode() & 0o022 != 0;
+        // A sticky directory (/tmp) keeps others from replacing what is
+        // not theirs; it counts only beyond the extension's own tree.
+        let sticky = dir && m.mode() & 0o1000 != 0;
+        (others_write && !sticky) || (m.uid() != me && m.uid() != 0)
+    };
+    let found = |path: &'a Path, m: &std::fs::Metadata| Exposed {
+        path,
+        mode: m.mode() & 0o7777,
+        uid: m.uid(),
+    };
+    if open(meta, false) {
+        return Some(found(file, meta));
+    }
+    let mut at = file.parent();
+    while let Some(dir) = at {
+        let inside = dir.starts_with(top);
+        let Ok(m) = std::fs::metadata(dir) else {
+            return None;
+        };
+        if open(&m, !inside) {
+            return Some(found(dir, &m));
+        }
+        if dir == top || !inside && top.starts_with(dir) {
+            return None;
+        }
+        at = dir.parent();
+    }
+    None
+}
+
+fn refuse_exposed(name: &str, what: Exposed) -> u8 {
+    let me = nix::unistd::geteuid().as_raw();
+    let path = what.path.display();
+    if what.uid != me && what.uid != 0 {
+        eprintln!(
+            "roost: extension {name}: {path} belongs to another user (uid {}); refusing to run it",
+            what.uid
+        );
+    } else {
+        eprintln!(
+            "roost: extension {name}: {path} can be written by others (mode {:04o}); refusing to run it",
+            what.mode
+        );
+    }
+    eprintln!(
+        "roost: make it yours alone (chown, chmod go-w), then check its files with `roost ext verify {name}`"
+    );
+    1
 }
 
 fn is_executable(path: &Path, meta: &std::fs::Metadata) -> bool {

@@ -13,7 +13,7 @@ pub const TEMP_PREFIX: &str = ".roost-tmp";
 /// one, never a half-written one. Creates the parent directory.
 pub fn write_atomic(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
     let dir = parent(path)?;
-    std::fs::create_dir_all(dir)?;
+    make_dirs(dir, 0o755)?;
     let mut tmp = tempfile::Builder::new()
         .prefix(TEMP_PREFIX)
         .tempfile_in(dir)
@@ -59,13 +59,33 @@ pub fn symlink_atomic(target: &Path, link: &Path) -> io::Result<()> {
         return Ok(());
     }
     let dir = parent(link)?;
-    std::fs::create_dir_all(dir)?;
+    make_dirs(dir, 0o755)?;
     let tmp = dir.join(format!(".roost-link-{}", std::process::id()));
     let _ = std::fs::remove_file(&tmp);
     std::os::unix::fs::symlink(target, &tmp)?;
     std::fs::rename(&tmp, link).inspect_err(|_| {
         let _ = std::fs::remove_file(&tmp);
     })
+}
+
+/// Makes `dir` and the directories above it that are missing, each with
+/// `mode` at most: the umask narrows it, never widens it (a umask of 000
+/// gives `mode` itself, not 0777).
+pub fn make_dirs(dir: &Path, mode: u32) -> io::Result<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(mode)
+        .create(dir)
+}
+
+/// Adds group and other write to this process's umask: from here on no
+/// file or directory it creates (gix's checkout included) is writable by
+/// anyone but the user, whatever umask it was started with.
+pub fn narrow_umask() {
+    use nix::sys::stat::{umask, Mode};
+    let old = umask(Mode::S_IWGRP | Mode::S_IWOTH);
+    umask(old | Mode::S_IWGRP | Mode::S_IWOTH);
 }
 
 fn parent(path: &Path) -> io::Result<&Path> {

@@ -55,8 +55,29 @@ pub fn keeper() -> Vec<String> {
         "set -g {SYNCED} '{DOUBT}' ; run-shell '{}; rm -f \"$s\"'",
         file("$")
     );
+    // A watcher on each side of the keeper: after any set-option (hooks
+    // are options too, so `set -gu 'after-set-option[77]'` is one), each
+    // gives the file up unless the keeper, the other watcher and the guard
+    // are all in place and nobody has put the value last written in doubt
+    // by hand. One slot removed leaves another that notices.
+    let give_up = format!(
+        "set -g {SYNCED} '{DOUBT}' ; run-shell '{}; rm -f \\\"\\$s\\\"'",
+        file("\\$")
+    );
+    let watch = |other: &str| {
+        format!(
+            "if -F \"#{{&&:#{{{HOOK_SLOT}}},#{{&&:#{{{other}}},#{{&&:#{{{GUARD_SLOT}}},#{{!=:#{{{SYNCED}}},{DOUBT}}}}}}}}}}}\" \
+             \"\" \"{give_up}\""
+        )
+    };
+    let (before, after) = (watch(WATCH_AFTER), watch(WATCH_BEFORE));
     let mut words = Vec::new();
-    for (slot, command) in [(HOOK_SLOT, keep), (GUARD_SLOT, guard)] {
+    for (slot, command) in [
+        (WATCH_BEFORE, before),
+        (HOOK_SLOT, keep),
+        (WATCH_AFTER, after),
+        (GUARD_SLOT, guard),
+    ] {
         for w in ["set-hook", "-g", slot, &command, ";"] {
             words.push(w.to_string());
         }
@@ -80,6 +101,8 @@ pub fn first_write() -> Vec<String> {
 /// The hooks' slots, the option holding the value last written, and its
 /// value once the keeper can no longer be relied on.
 const HOOK_SLOT: &str = "after-set-option[77]";
+const WATCH_BEFORE: &str = "after-set-option[76]";
+const WATCH_AFTER: &str = "after-set-option[78]";
 const GUARD_SLOT: &str = "after-set-hook[77]";
 const SYNCED: &str = "@roost-ext-synced";
 const DOUBT: &str = "(doubt)";

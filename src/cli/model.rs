@@ -481,7 +481,8 @@ pub enum ExtVerb {
     /// The extension's name is its manifest's; ext.lock records the source
     /// as OWNER/REPO or HOST/PATH, and the URL fetched. Resolve REF (default:
     /// the remote's HEAD) to a full commit; a commit given in full must be
-    /// reachable from a branch or tag the repository advertises (a server may
+    /// reachable from the repository's own branches, tags or HEAD (no other
+    /// ref a server lists counts, refs/pull/* included; a server may
     /// hold, and serve, commits the repository never published, such as a
     /// fork's), which roost checks against the history of those refs fetched
     /// without file contents. Fetch exactly that commit over the connection

@@ -59,7 +59,10 @@ pub fn run(a: InfoArgs) -> Result<Exit> {
     match slot.typed() {
         Ok(entry) => rows.extend(record(&name, entry)),
         Err(u) => {
-            rows.push(("ext.lock".into(), super::verify::unreadable(&u.why)));
+            rows.push((
+                "ext.lock".into(),
+                super::verify::unreadable_granting(&paths, &name, &u.why),
+            ));
             raw = Some(&u.raw);
         }
     }

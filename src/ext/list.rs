@@ -27,7 +27,7 @@ pub fn run(a: JsonArgs) -> Result<Exit> {
     } else if rows.is_empty() && lock.invalid_names().next().is_none() {
         println!("no extensions installed");
     } else {
-        print!("{}", table(&lock, &rows));
+        print!("{}", table(&lock, &paths, &rows));
     }
     let problems = disagreements(&lock, &paths);
     if !problems.is_empty() {
@@ -45,7 +45,7 @@ pub fn run(a: JsonArgs) -> Result<Exit> {
 
 /// The text form: a header, a row per extension (name, short commit or
 /// `linked`, commands), then the entries that are never run, each with why.
-fn table(lock: &Lock, rows: &[Row]) -> String {
+fn table(lock: &Lock, paths: &Paths, rows: &[Row]) -> String {
     let (readable, unreadable): (Vec<&Row>, Vec<&Row>) =
         rows.iter().partition(|r| r.unreadable.is_none());
     let width = readable
@@ -77,7 +77,7 @@ fn table(lock: &Lock, rows: &[Row]) -> String {
     }
     for r in unreadable {
         let why = r.unreadable.as_deref().unwrap_or_default();
-        let why = super::verify::unreadable(why);
+        let why = super::verify::unreadable_granting(paths, &r.name, why);
         out.push_str(&format!("{}  ({why})\n", r.name));
     }
     for bad in lock.invalid_names() {
@@ -227,6 +227,13 @@ pub fn disagreements(lock: &Lock, paths: &Paths) -> Vec<String> {
             )),
             (None, Some(_)) => out.push(format!(
                 "{shown}: only in ext.index (it runs with no record in ext.lock)"
+            )),
+            // ext.lock gives nothing for an entry it cannot read, so the
+            // commands ext.index runs for it are said as what they are.
+            (Some(_), Some(i)) if lock.get(name).is_some_and(|s| s.typed().is_err()) => out.push(format!(
+                "{shown}: its ext.lock entry cannot be read, yet ext.index still runs {} (authority: {})",
+                words(&i.commands()),
+                i.authority()
             )),
             (Some(l), Some(i)) if l != i => {
                 let (lc, ic) = (l.commands(), i.commands());

@@ -13,6 +13,7 @@ mod disable;
 mod enable;
 mod exec;
 pub mod git;
+mod granted;
 mod hash;
 mod info;
 mod install;
@@ -42,6 +43,12 @@ pub fn run(verb: Option<ExtVerb>) -> Result<Exit> {
         print!("{}", ext.render_help());
         return Ok(Exit::Ok);
     };
+    // What a verb creates (the clone, its files, the state directory) is
+    // never group- or other-writable, whatever the umask; an extension run
+    // through `ext exec` keeps the user's.
+    if !matches!(verb, ExtVerb::Exec(_)) {
+        crate::fsutil::narrow_umask();
+    }
     if matches!(
         verb,
         ExtVerb::Install(_)
@@ -52,6 +59,23 @@ pub fn run(verb: Option<ExtVerb>) -> Result<Exit> {
             | ExtVerb::Remove(_)
     ) {
         store::recover_leftovers(&paths("ext")?).map_err(|e| Error::fail("ext", e))?;
+        let (cmd, about) = match &verb {
+            ExtVerb::Install(_) => ("ext install", None),
+            // Updating or rolling back the entry itself is refused by
+            // the verb (its entry cannot be read), in its own words.
+            ExtVerb::Update(a) => ("ext update", a.name.as_deref()),
+            ExtVerb::Rollback(a) => ("ext rollback", Some(a.name.as_str())),
+            ExtVerb::Disable(_) => ("ext disable", None),
+            ExtVerb::Enable(_) => ("ext enable", None),
+            ExtVerb::Remove(a) => ("ext remove", Some(a.name.as_str())),
+            _ => ("ext", None),
+        };
+        let p = paths(cmd)?;
+        // A lock that cannot be read at all is each verb's own refusal.
+        if let Ok(lock) = store::read_lock(&p) {
+            granted::check_nothing_dropped(&p, &lock, about)
+                .map_err(|(what, hint)| Error::fail(cmd, what).hint(hint))?;
+        }
     }
     match verb {
         ExtVerb::Install(a) => install::run(a),

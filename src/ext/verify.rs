@@ -51,7 +51,7 @@ pub fn run(a: NameArgs) -> Result<Exit> {
             }
             Err(u) => {
                 differing += 1;
-                println!("{name}: {}", unreadable(&u.why));
+                println!("{name}: {}", unreadable_granting(&paths, name, &u.why));
                 continue;
             }
         };
@@ -73,9 +73,17 @@ pub const INVALID: &str =
     "not a name install could have written (a hand edit of ext.lock?); never run";
 
 /// What verify, list and doctor say of an ext.lock entry that cannot be
-/// read (`why`, from `lock::Unreadable`, is printable already).
+/// read (`why`, from `lock::Unreadable`, is printable already). Whether
+/// ext.index still runs it is said beside it (`granted::said`, and the
+/// disagreement lines of `list::disagreements`).
 pub fn unreadable(why: &str) -> String {
-    format!("not an entry install could have written ({why}; a hand edit of ext.lock?); never run")
+    format!("not an entry install could have written ({why}; a hand edit of ext.lock?)")
+}
+
+/// `unreadable`, with what ext.index still runs of `name`.
+pub fn unreadable_granting(paths: &crate::paths::Paths, name: &str, why: &str) -> String {
+    let granted = super::granted::by_index(paths, name);
+    format!("{}; {}", unreadable(why), super::granted::said(&granted))
 }
 
 /// The outcome for one extension.

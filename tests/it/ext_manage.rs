@@ -1730,17 +1730,18 @@ fn update_fetches_from_the_recorded_source_not_todays_git_base() {
 }
 
 /// An ext.lock entry install could not have written (here `commands` is a
-/// string): it is kept byte for byte when the lock is rewritten, never run,
-/// and reported by list, verify, info and doctor; update refuses it and
-/// remove takes it off.
+/// string): reported by list, verify, info and doctor with what ext.index
+/// still runs of it; update refuses it, another install refuses to drop
+/// its command from the index, and remove takes it off.
 #[test]
-fn an_entry_that_cannot_be_read_is_kept_reported_and_never_run() {
+fn an_entry_that_cannot_be_read_is_reported_with_what_the_index_runs() {
     let env = TestEnv::new();
     installed(&env, "owner/roost-note", "note", &["note"], &[]);
     edit_lock(&env, |v| v["note"]["commands"] = "note".into());
     let broken = lock(&env)["note"].clone();
-    let why = "not an entry install could have written (invalid type: string \"note\", \
-               expected a sequence; a hand edit of ext.lock?); never run";
+    let base = "not an entry install could have written (invalid type: string \"note\", \
+               expected a sequence; a hand edit of ext.lock?)";
+    let why = format!("{base}; yet ext.index, which is obeyed, still runs note (no authority)");
 
     let out = env.run(["ext", "list"]);
     assert_eq!(
@@ -1750,7 +1751,9 @@ fn an_entry_that_cannot_be_read_is_kept_reported_and_never_run() {
         describe(&out)
     );
     assert!(
-        stderr(&out).contains("  note: commands differ (ext.lock: none; ext.index: note)\n"),
+        stderr(&out).contains(
+            "  note: its ext.lock entry cannot be read, yet ext.index still runs note (authority: none)\n"
+        ),
         "{}",
         describe(&out)
     );
@@ -1764,7 +1767,7 @@ fn an_entry_that_cannot_be_read_is_kept_reported_and_never_run() {
     let out = env.run(["doctor"]);
     exits(&out, 1);
     assert!(
-        stdout(&out).contains(&format!("FAIL  extension note: {why}\n")),
+        stdout(&out).contains(&format!("FAIL  extension note: {base}\n")),
         "{}",
         describe(&out)
     );
@@ -1783,13 +1786,21 @@ fn an_entry_that_cannot_be_read_is_kept_reported_and_never_run() {
         describe(&out)
     );
 
-    // Any rewrite keeps the entry as it is, and derives no index line from it.
-    installed(&env, "owner/roost-mark", "mark", &["mark"], &[]);
+    // A rewrite would derive no index line from it: refused, nothing changed.
+    let mark = env.simple_ext("owner/roost-mark", "mark", &["mark"], &[]);
+    let out = env.run(["ext", "install", &mark.repo, "--yes"]);
+    assert!(
+        exits(&out, 1).starts_with("roost ext install: ext.lock's entry note cannot be read"),
+        "{}",
+        describe(&out)
+    );
     assert_eq!(lock(&env)["note"], broken);
-    assert!(!index(&env).contains("roost-note"), "{}", index(&env));
-    exits(&env.run(["note"]), 2);
+    assert!(index(&env).contains("roost-note"), "{}", index(&env));
+    assert_eq!(env.ok(["note"]), "note\n");
 
     env.ok(["ext", "remove", "note"]);
-    assert!(lock(&env).get("note").is_none());
     assert!(!clone_dir(&env, "note").exists());
+    succeeded(&env.run(["ext", "install", &mark.repo, "--yes"]));
+    assert!(lock(&env).get("note").is_none());
+    assert_eq!(env.ok(["mark"]), "mark\n");
 }

@@ -13,7 +13,7 @@ use std::process::Command;
 use std::time::Duration;
 
 /// Every roost run here must end within this (debug build, 2 busy cores).
-const LIMIT: Duration = Duration::from_secs(20);
+pub(crate) const LIMIT: Duration = Duration::from_secs(20);
 
 /// The 10,000-file install, which spends most of its time in gix's debug
 /// build checkout (4.7 to 7.2 s measured with the other tests running).
@@ -21,7 +21,7 @@ const WIDE_LIMIT: Duration = Duration::from_secs(40);
 
 // ---------------------------------------------------------------- helpers
 
-fn install(env: &TestEnv, repo: &str) -> Run {
+pub(crate) fn install(env: &TestEnv, repo: &str) -> Run {
     install_within(env, repo, LIMIT)
 }
 
@@ -31,7 +31,7 @@ fn install_within(env: &TestEnv, repo: &str, limit: Duration) -> Run {
     run
 }
 
-fn verify(env: &TestEnv) -> Run {
+pub(crate) fn verify(env: &TestEnv) -> Run {
     let run = bounded(env.roost(["ext", "verify"]), LIMIT);
     eprintln!("verify: {:?}, peak {} KiB", run.took, run.peak_kib);
     run
@@ -56,7 +56,7 @@ fn installed_and_verified_within(
 }
 
 /// A plain extension `note` claiming `note`, not yet committed.
-fn note_repo(env: &TestEnv) -> Fixture {
+pub(crate) fn note_repo(env: &TestEnv) -> Fixture {
     let f = env.ext_repo("owner/roost-note");
     f.manifest("note", &["note"], &[]);
     f.exec("bin/roost-note", "#!/bin/sh\necho note\n");
@@ -591,7 +591,7 @@ fn a_link_to_itself_and_a_fan_of_links_is_refused_in_bounded_time() {
 /// Commits, on top of the note repository, a tree holding its entries plus
 /// the raw `git mktree` lines `extra` (which git itself would never make),
 /// and pushes it.
-fn crafted(f: &Fixture, extra: &[String]) -> String {
+pub(crate) fn crafted(f: &Fixture, extra: &[String]) -> String {
     f.commit("base");
     let mut lines = f.git(&["ls-tree", "HEAD"]);
     for line in extra {
@@ -607,13 +607,13 @@ fn crafted(f: &Fixture, extra: &[String]) -> String {
 
 /// The tree `git mktree` makes of `lines` (its input format, which need
 /// not be anything git itself would write); returns its id.
-fn mktree(f: &Fixture, lines: &str) -> String {
+pub(crate) fn mktree(f: &Fixture, lines: &str) -> String {
     git_reading(f, &["mktree"], lines.as_bytes())
 }
 
 /// `git ARGS` in the fixture's work tree reading `input`; returns its
 /// output, trimmed.
-fn git_reading(f: &Fixture, args: &[&str], input: &[u8]) -> String {
+pub(crate) fn git_reading(f: &Fixture, args: &[&str], input: &[u8]) -> String {
     let path = f.work.join(".git/crafted-input");
     std::fs::write(&path, input).unwrap();
     let out = Command::new("git")
@@ -627,7 +627,7 @@ fn git_reading(f: &Fixture, args: &[&str], input: &[u8]) -> String {
 }
 
 /// A blob holding `content`; returns its id.
-fn blob_of(f: &Fixture, content: &str) -> String {
+pub(crate) fn blob_of(f: &Fixture, content: &str) -> String {
     let path = f.work.join(".git/crafted-blob");
     std::fs::write(&path, content).unwrap();
     let id = f.git(&["hash-object", "-w", "--no-filters", &path.to_string_lossy()]);
@@ -834,7 +834,7 @@ fn a_fan_out_tree_is_refused_by_the_file_limit_before_checkout() {
     let err = refused(&run.out);
     assert_eq!(
         err.lines().next().unwrap().split(": ").last(),
-        Some("the tree holds more than 20000 files, the limit for one extension"),
+        Some("the tree holds more than 20000 entries (files, links, submodules and directories), the limit for one extension"),
         "{err}"
     );
     assert!(run.peak_kib < 256 * 1024, "peak {} KiB", run.peak_kib);
@@ -887,7 +887,7 @@ fn big_files_are_refused_by_size_before_checkout() {
 }
 
 /// What a refused install left under roost's data directory (nothing).
-fn leftovers_in(env: &TestEnv) -> Vec<PathBuf> {
+pub(crate) fn leftovers_in(env: &TestEnv) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for (path, _) in listing(&env.path("data/roost")) {
         if !path.starts_with("home") {
@@ -974,7 +974,7 @@ fn a_delta_declaring_a_huge_result_is_refused_in_bounded_memory() {
 
 /// A PATH whose `git-upload-pack` is tests/fixtures/hostile-upload-pack;
 /// `None` (the test skips) where python3, which runs it, is missing.
-fn hostile_server_path(env: &TestEnv) -> Option<String> {
+pub(crate) fn hostile_server_path(env: &TestEnv) -> Option<String> {
     if !on_path("python3") {
         skip_without("python3 (the stand-in server) is not installed");
         return None;

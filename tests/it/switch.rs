@@ -261,3 +261,48 @@ fn a_relative_socket_path_is_one_socket_and_one_file() {
     assert_eq!(dispatch(&env, Some(relative)), (OFF, 0));
     env.tmux_ok_on(absolute.to_str().unwrap(), &["kill-server"]);
 }
+
+/// Hooks are options: roost's keeper taken away with `set-option` (no
+/// set-hook, so the guard never runs), or the value it last wrote put in
+/// doubt by hand, and the file is given up: every change that follows is
+/// still obeyed (the server is asked).
+#[test]
+fn the_keeper_removed_by_set_option_or_its_record_edited_gives_the_file_up() {
+    for change in [
+        vec!["set-option", "-gu", "after-set-option[77]"],
+        vec!["set-option", "-gu", "after-set-option[76]"],
+        vec!["set-option", "-gu", "after-set-option[78]"],
+        vec!["set-option", "-gu", "after-set-hook[77]"],
+        vec!["set-option", "-g", "@roost-ext-synced", "(doubt)"],
+    ] {
+        let env = TestEnv::new();
+        envx(&env);
+        env.ok(["spawn", "idle", "sleep 100"]);
+        assert_eq!(dispatch(&env, None), (RAN, 0));
+        env.tmux_ok(&change);
+        for (value, want) in [("off", OFF), ("on", RAN), ("off", OFF)] {
+            env.tmux_ok(&["set", "-g", "@roost-ext-enabled", value]);
+            assert_eq!(dispatch(&env, None).0, want, "{change:?} then {value}");
+        }
+    }
+}
+
+/// `@roost-ext-synced` set by hand to any other value: the keeper writes
+/// the option's value again at once, so the file never says what the
+/// option does not.
+#[test]
+fn the_record_set_by_hand_is_corrected_at_once() {
+    for value in ["on", "off", "(start)", "junk"] {
+        let env = TestEnv::new();
+        envx(&env);
+        env.ok(["spawn", "idle", "sleep 100"]);
+        env.tmux_ok(&["set", "-g", "@roost-ext-synced", value]);
+        assert_eq!(dispatch(&env, None), (RAN, 0), "synced {value}");
+        env.tmux_ok(&["set", "-g", "@roost-ext-enabled", "off"]);
+        assert_eq!(dispatch(&env, None), (OFF, 0), "synced {value}, then off");
+        env.tmux_ok(&["set", "-g", "@roost-ext-synced", value]);
+        assert_eq!(dispatch(&env, None).0, OFF, "synced {value} while off");
+        env.tmux_ok(&["set", "-g", "@roost-ext-enabled", "on"]);
+        assert_eq!(dispatch(&env, None).0, RAN, "synced {value}, then on");
+    }
+}

@@ -28,12 +28,14 @@ impl Drop for PipeErrors {
     }
 }
 
-/// What a network operation needs around it: SIGPIPE as an error (see
-/// `PipeErrors`), stderr neutralised (see `StderrFilter`) and a TLS crypto
+/// What a network operation needs around it: a watchdog that ends a remote
+/// that stalls or an interrupted conversation (see `watchdog`), SIGPIPE as
+/// an error (see `PipeErrors`), stderr neutralised (see `StderrFilter`) and a TLS crypto
 /// provider for https. ring is installed here, when a remote is first
 /// reached, rather than linked in as a library with start-up code that
 /// every roost command would pay for.
 pub(super) struct Network {
+    _watchdog: super::watchdog::Watchdog,
     _pipes: PipeErrors,
     _stderr: Option<StderrFilter>,
 }
@@ -44,6 +46,7 @@ impl Network {
         let _ = rustls::crypto::ring::default_provider().install_default();
         super::progress::prepare();
         Network {
+            _watchdog: super::watchdog::Watchdog::start(),
             _pipes: PipeErrors::new(),
             _stderr: StderrFilter::begin(),
         }

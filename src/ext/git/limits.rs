@@ -6,8 +6,9 @@ use super::{chain, Result};
 use gix::objs::tree::EntryKind;
 use gix::ObjectId;
 
-/// Files (and links) in the checked-out tree.
-pub const MAX_FILES: usize = 20_000;
+/// Entries in the checked-out tree: files, links, submodules (gitlinks)
+/// and directories (empty ones included), each path counted once.
+pub const MAX_ENTRIES: usize = 20_000;
 /// One file's size.
 pub const MAX_FILE_BYTES: u64 = 64 << 20;
 /// All files together.
@@ -35,23 +36,28 @@ pub fn size(n: u64) -> String {
 
 /// Walks `tree` in the object database, reading object headers only (a
 /// blob's size comes from its header, a delta's from the size it declares),
-/// and stops at the first limit it meets. Nothing is written.
+/// and stops at the first limit it meets. Every entry met counts, whatever
+/// its kind, and a tree's entries are read one at a time, so the walk does
+/// at most `MAX_ENTRIES` steps and holds at most `MAX_DEPTH` trees however
+/// the tree fans out. Nothing is written.
 pub fn check_tree(repo: &gix::Repository, tree: ObjectId) -> Result<()> {
-    let mut files = 0usize;
+    let mut entries = 0usize;
     let mut total = 0u64;
     // (tree, depth, path) still to read; depth first, so memory follows
     // the depth, not the width.
     let mut stack: Vec<(ObjectId, usize, String)> = vec![(tree, 0, String::new())];
     while let Some((id, depth, path)) = stack.pop() {
         let tree = repo.find_tree(id).map_err(|e| chain(&e))?;
-        let decoded = tree.decode().map_err(|e| chain(&e))?;
-        for entry in decoded.entries {
-            let name = crate::untrusted::printable(entry.filename);
-            let rel = if path.is_empty() {
-                name
-            } else {
-                format!("{path}/{name}")
-            };
+        for entry in gix::objs::TreeRefIter::from_bytes(&tree.data, gix::hash::Kind::Sha1) {
+            let entry = entry.map_err(|e| chain(&e))?;
+            entries += 1;
+            if entries > MAX_ENTRIES {
+                return Err(format!(
+                    "the tree holds more than {MAX_ENTRIES} entries (files, links, submodules and \
+                     directories), the limit for one extension"
+                ));
+            }
+            let rel = shown_path(&path, entry.filename);
             match entry.mode.kind() {
                 EntryKind::Tree => {
                     if depth + 1 > MAX_DEPTH {
@@ -63,12 +69,6 @@ pub fn check_tree(repo: &gix::Repository, tree: ObjectId) -> Result<()> {
                 }
                 EntryKind::Commit => {}
                 EntryKind::Blob | EntryKind::BlobExecutable | EntryKind::Link => {
-                    files += 1;
-                    if files > MAX_FILES {
-                        return Err(format!(
-                            "the tree holds more than {MAX_FILES} files, the limit for one extension"
-                        ));
-                    }
                     let bytes = repo
                         .find_header(entry.oid.to_owned())
                         .map_err(|e| chain(&e))?
@@ -92,6 +92,32 @@ pub fn check_tree(repo: &gix::Repository, tree: ObjectId) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The longest path a refusal shows: a path is kept for every tree still
+/// to read, and names have no length limit in a tree object.
+const MAX_SHOWN_PATH: usize = 1024;
+
+/// `parent/name` as a refusal shows it, cut at `MAX_SHOWN_PATH` bytes.
+fn shown_path(parent: &str, name: &gix::bstr::BStr) -> String {
+    if parent.len() >= MAX_SHOWN_PATH {
+        return parent.to_string();
+    }
+    let name = &name[..name.len().min(MAX_SHOWN_PATH)];
+    let mut rel = if parent.is_empty() {
+        crate::untrusted::printable(name)
+    } else {
+        format!("{parent}/{}", crate::untrusted::printable(name))
+    };
+    if rel.len() > MAX_SHOWN_PATH {
+        let mut end = MAX_SHOWN_PATH;
+        while !rel.is_char_boundary(end) {
+            end -= 1;
+        }
+        rel.truncate(end);
+        rel.push_str("...");
+    }
+    rel
 }
 
 /// The pack as it arrives, refused once it passes `MAX_PACK_BYTES`: a
@@ -133,6 +159,9 @@ impl std::io::BufRead for Bounded<'_> {
 
     fn consume(&mut self, n: usize) {
         self.read += n as u64;
+        if n > 0 {
+            super::watchdog::progressed();
+        }
         super::progress::bytes(self.read);
         self.inner.consume(n);
     }

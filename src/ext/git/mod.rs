@@ -10,7 +10,9 @@ pub mod failure;
 mod guard;
 pub mod limits;
 pub mod progress;
+mod refs;
 mod remote;
+pub mod watchdog;
 
 pub use guard::{Interrupts, INTERRUPTED};
 pub use remote::{missing_program, needs, Remote};
@@ -62,9 +64,12 @@ pub fn mode(kind: EntryKind) -> &'static str {
 /// Every non-directory entry of a tree, by path.
 pub type Leaves = BTreeMap<BString, Leaf>;
 
-/// How many objects of the repository at `git_dir` `commit` uses: itself,
-/// its trees and blobs, and those of every ancestor the repository has.
-pub fn reachable(git_dir: &Path, commit: ObjectId) -> Result<usize> {
+/// The ids `commit` needs in the repository at `git_dir`: itself, its
+/// trees and blobs, and those of every ancestor the repository has. An id
+/// may be one gix answers without an object (the empty tree); whoever
+/// compares this with what a pack holds looks the pack's ids up here, never
+/// the other way round.
+pub fn needed(git_dir: &Path, commit: ObjectId) -> Result<std::collections::HashSet<ObjectId>> {
     let repo = gix::open_opts(git_dir, gix::open::Options::isolated()).map_err(|e| chain(&e))?;
     let mut seen = std::collections::HashSet::new();
     let mut commits = vec![commit];
@@ -83,7 +88,8 @@ pub fn reachable(git_dir: &Path, commit: ObjectId) -> Result<usize> {
             continue;
         }
         let tree = repo.find_tree(id).map_err(|e| chain(&e))?;
-        for entry in tree.decode().map_err(|e| chain(&e))?.entries {
+        for entry in gix::objs::TreeRefIter::from_bytes(&tree.data, gix::hash::Kind::Sha1) {
+            let entry = entry.map_err(|e| chain(&e))?;
             match entry.mode.kind() {
                 EntryKind::Tree => trees.push(entry.oid.to_owned()),
                 EntryKind::Commit => {}
@@ -93,7 +99,7 @@ pub fn reachable(git_dir: &Path, commit: ObjectId) -> Result<usize> {
             }
         }
     }
-    Ok(seen.len())
+    Ok(seen)
 }
 
 /// The leaves of the commit checked out in the work tree `dir` (None when

@@ -76,7 +76,7 @@ impl Remote {
     }
 
     /// REF (default: the remote's HEAD) as a full commit id. A 40-hex SHA
-    /// must be reachable from a ref the remote advertises; names are tried
+    /// must be reachable from HEAD, a branch or a tag; names are tried
     /// as given, then under refs/, refs/tags/ and refs/heads/ (annotated
     /// tags peeled to their commit).
     pub fn resolve(&mut self, reference: Option<&str>) -> Result<ObjectId> {
@@ -150,7 +150,7 @@ impl Remote {
         }
     }
 
-    /// Whether `commit` is reachable from a ref the remote advertises. A tip
+    /// Whether `commit` is reachable from HEAD, a branch or a tag. A tip
     /// answers at once; otherwise the history of every advertised ref is
     /// fetched into a throwaway repository (without file contents when the
     /// server allows) and walked.
@@ -235,12 +235,22 @@ impl Remote {
         // The clone holds the pinned commit's objects (and, from a server
         // that does not cut history, its ancestors') and nothing else: an
         // object it does not use would stay readable to the pinned code
-        // while verify says ok.
-        let used = super::reachable(repo.git_dir(), commit)?;
-        if received.objects > used {
+        // while verify says ok. Every object the pack really holds is
+        // looked up among those the commit needs; counting ids instead
+        // would let an object the pack leaves out (the empty tree, which
+        // gix answers without one) make room for one it should not hold.
+        let needed = super::needed(repo.git_dir(), commit)?;
+        let extra = match &received.index {
+            None => 0,
+            Some(path) => gix::odb::pack::index::File::at(path, gix::hash::Kind::Sha1)
+                .map_err(|e| chain(&e))?
+                .iter()
+                .filter(|entry| !needed.contains(&entry.oid))
+                .count(),
+        };
+        if extra > 0 {
             return Err(format!(
-                "the server sent {} object(s) that commit {commit} does not use; refusing them",
-                received.objects - used
+                "the server sent {extra} object(s) that commit {commit} does not use; refusing them"
             ));
         }
         // The pack is reachable from HEAD now: gc may keep it without a
@@ -259,26 +269,31 @@ impl Remote {
         Ok(self.live.as_mut().expect("just connected"))
     }
 
-    /// Every ref the remote advertises, listed once.
+    /// The repository's own refs, listed once: HEAD, its branches and its
+    /// tags. Only those are asked for (protocol v2 ref prefixes), whatever
+    /// else a server answers (a forge's `refs/pull/*`, anyone's to make) is
+    /// dropped, and the listing is bounded (see `refs`): no other namespace
+    /// names a commit for roost.
     fn refs(&mut self) -> Result<&[Ref]> {
         let live = self.live()?;
         if live.refs.is_none() {
             let refs = match live.handshake.refs.take() {
                 Some(refs) => refs,
-                None => {
-                    gix::protocol::LsRefsCommand::new(None, &live.handshake.capabilities, agent())
-                        .invoke_blocking(
-                            &mut live.transport.inner,
-                            &mut gix::progress::Discard,
-                            false,
-                        )
-                        .map_err(|e| chain(&e))?
-                }
+                None => super::refs::list(
+                    &mut live.transport.inner,
+                    &live.handshake.capabilities,
+                    agent(),
+                )?,
             };
-            live.refs = Some(refs);
+            live.refs = Some(refs.into_iter().filter(own).collect());
         }
         Ok(live.refs.as_deref().expect("just listed"))
     }
+}
+
+/// Whether `r` is one of the repository's own refs.
+fn own(r: &Ref) -> bool {
+    super::refs::own(r.unpack().0)
 }
 
 /// Reaches `url` and greets it, never prompting for credentials.
@@ -333,6 +348,9 @@ fn connect(url: &str) -> Result<Live> {
             return format!(
                 "the remote asks for authentication, and roost never asks you for credentials ({why})"
             );
+        }
+        if super::watchdog::fired().is_some() {
+            return super::watchdog::explain(chain(&e));
         }
         no_local_repository(&parsed).unwrap_or_else(|| chain(&e))
     })?;
@@ -447,6 +465,8 @@ impl gix::protocol::fetch::Negotiate for Wants {
 struct Received {
     /// Objects in the pack.
     objects: usize,
+    /// The pack's index, when a pack was written.
+    index: Option<std::path::PathBuf>,
     /// The pack's `.keep` file, when one was made.
     keep: Option<std::path::PathBuf>,
 }
@@ -460,6 +480,7 @@ impl Live {
         let objects = repo.objects.clone();
         let mut received = Received {
             objects: 0,
+            index: None,
             keep: None,
         };
         gix::protocol::fetch(
@@ -484,6 +505,7 @@ impl Live {
                 )
                 .map_err(gix::Error::from_error)?;
                 received.keep = written.keep_path;
+                received.index = written.index_path;
                 received.objects = written.index.num_objects as usize;
                 progress::step(&format!("received {} objects", received.objects));
                 Ok(true)
@@ -505,6 +527,9 @@ impl Live {
         )
         .map_err(|e| {
             let why = chain(&e);
+            if super::watchdog::fired().is_some() {
+                return super::watchdog::explain(why);
+            }
             if why.contains("too large to fit in memory") {
                 format!(
                     "an object in the pack is larger than {}, the limit for one object",

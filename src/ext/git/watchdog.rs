@@ -1,0 +1,156 @@
+//! What ends a conversation with a remote that stops answering, or that the
+//! user interrupts: while it lasts a thread watches the time since the
+//! remote last sent anything and the interrupt flag, and on either ends the
+//! programs roost started for it (`git-upload-pack`, `ssh` and what runs
+//! under them). The read gix is blocked in then ends, and the command
+//! unwinds, removing what it made, with a line that says why.
+
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::mpsc;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+/// How long a remote may send nothing before roost gives up on it.
+pub const STALL_SECS: u64 = 60;
+
+/// Overrides `STALL_SECS` (whole seconds, 1 to 3600).
+pub const STALL_VAR: &str = "ROOST_EXT_STALL_SECS";
+
+/// Milliseconds since `epoch()` when the remote last sent something.
+static LAST: AtomicU64 = AtomicU64::new(0);
+
+/// Why the watchdog ended the conversation: 0 it did not, else `Cause`.
+static FIRED: AtomicU8 = AtomicU8::new(0);
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Cause {
+    Stalled = 1,
+    Interrupted = 2,
+}
+
+fn epoch() -> Instant {
+    static EPOCH: OnceLock<Instant> = OnceLock::new();
+    *EPOCH.get_or_init(Instant::now)
+}
+
+fn now_ms() -> u64 {
+    epoch().elapsed().as_millis() as u64
+}
+
+/// The remote sent something: the stall clock starts again.
+pub fn progressed() {
+    LAST.store(now_ms(), Ordering::Relaxed);
+}
+
+/// Why the conversation was ended, if the watchdog ended it.
+pub fn fired() -> Option<Cause> {
+    match FIRED.load(Ordering::SeqCst) {
+        1 => Some(Cause::Stalled),
+        2 => Some(Cause::Interrupted),
+        _ => None,
+    }
+}
+
+/// The stall limit in force.
+pub fn stall_limit() -> Duration {
+    let secs = std::env::var(STALL_VAR)
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+        .filter(|s| (1..=3600).contains(s))
+        .unwrap_or(STALL_SECS);
+    Duration::from_secs(secs)
+}
+
+/// `why`, or what the watchdog did when it ended the conversation.
+pub fn explain(why: String) -> String {
+    match fired() {
+        Some(Cause::Stalled) => format!(
+            "the remote sent nothing for {} s, the limit for a remote that stalls; giving up",
+            stall_limit().as_secs()
+        ),
+        Some(Cause::Interrupted) => "interrupted".to_string(),
+        None => why,
+    }
+}
+
+/// While alive, the watching thread runs.
+pub struct Watchdog {
+    stop: Option<mpsc::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Watchdog {
+    pub fn start() -> Watchdog {
+        progressed();
+        let limit = stall_limit().as_millis() as u64;
+        let (stop, stopped) = mpsc::channel::<()>();
+        let thread = std::thread::Builder::new()
+            .name("watchdog".into())
+            .spawn(move || loop {
+                match stopped.recv_timeout(Duration::from_millis(100)) {
+                    Err(mpsc::RecvTimeoutError::Timeout) => {}
+                    _ => return,
+                }
+                let cause = if super::INTERRUPTED.load(Ordering::SeqCst) {
+                    Cause::Interrupted
+                } else if now_ms().saturating_sub(LAST.load(Ordering::Relaxed)) > limit {
+                    Cause::Stalled
+                } else {
+                    continue;
+                };
+                FIRED.store(cause as u8, Ordering::SeqCst);
+                end_children();
+                return;
+            })
+            .ok();
+        Watchdog {
+            stop: Some(stop),
+            thread,
+        }
+    }
+}
+
+impl Drop for Watchdog {
+    fn drop(&mut self) {
+        drop(self.stop.take());
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// SIGKILLs every process descended from roost (found through /proc):
+/// only the transport's programs run under roost while it talks to a
+/// remote.
+fn end_children() {
+    let me = std::process::id();
+    let mut parents = std::collections::HashMap::<u32, Vec<u32>>::new();
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return;
+    };
+    for e in dir.flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        // pid (comm) state ppid ...: comm may hold spaces and parentheses.
+        let Some(ppid) = stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().nth(1))
+            .and_then(|p| p.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        parents.entry(ppid).or_default().push(pid);
+    }
+    let mut todo = parents.get(&me).cloned().unwrap_or_default();
+    while let Some(pid) = todo.pop() {
+        let _ = nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(pid as i32),
+            nix::sys::signal::Signal::SIGKILL,
+        );
+        todo.extend(parents.get(&pid).cloned().unwrap_or_default());
+    }
+}
