@@ -369,6 +369,12 @@ fn values(
         return listed;
     }
     match (synopsis::value_name(arg).as_str(), arg.get_value_hint()) {
+        // kill's TARGET may also be a session's name.
+        ("TARGET", _) if cmd.get_name() == "kill" => {
+            let mut all = targets(&src.panes());
+            all.extend(src.sessions().into_iter().map(|s| cand(s, "session")));
+            all
+        }
         ("TARGET", _) => targets(&src.panes()),
         ("SESSION", _) => src
             .sessions()
@@ -751,7 +757,11 @@ mod tests {
         assert_eq!(values(&["send", "--force"], "w", &src), ["work:bob"]);
         assert_eq!(values(&["send", "--wait", "5"], "w", &src), ["work:bob"]);
         assert!(values(&["send", "alice"], "", &src).is_empty());
-        assert_eq!(values(&["kill"], "", &src), ["main", "work"]);
+        assert_eq!(values(&["kill", "--session"], "", &src), ["main", "work"]);
+        assert_eq!(
+            values(&["kill"], "", &src),
+            ["%1", "%2", "alice", "work:bob", "main", "work"]
+        );
         assert_eq!(values(&["session"], "w", &src), ["work"]);
         assert_eq!(values(&["completions"], "", &src), SHELLS);
         assert_eq!(values(&["state"], "b", &src), ["blocked"]);

@@ -1,7 +1,6 @@
-//! `up`/`start`/plain `roost`, `session NAME`, and `kill`/`down`/`stop`.
+//! `up`/`start`/plain `roost` and `session NAME`.
 
 use super::{target, Ctx};
-use crate::cli::model::KillArgs;
 use crate::error::{Error, Exit, Result};
 use std::io::IsTerminal;
 
@@ -41,36 +40,4 @@ pub fn ensure(ctx: &Ctx, name: &str) -> Result<()> {
             format!("cannot start session {name}: {}", e.0),
         )),
     }
-}
-
-pub fn kill(ctx: &Ctx, a: KillArgs) -> Result<Exit> {
-    let session = a.session;
-    if !ctx.tmux.is_running() {
-        ctx.require_tmux()?;
-        if let Some(s) = session {
-            return Err(
-                Error::fail(ctx.cmd, format!("no session '{s}': roost is not running"))
-                    .code(Exit::NoTarget),
-            );
-        }
-        eprintln!("roost: not running");
-        return Ok(Exit::Ok);
-    }
-    match session {
-        Some(s) => {
-            let sessions = ctx.tmux.sessions().map_err(|e| ctx.tmux_err(e))?;
-            if !sessions.iter().any(|x| x.name == s) {
-                return Err(Error::fail(ctx.cmd, format!("no session '{s}'")).code(Exit::NoTarget));
-            }
-            ctx.tmux
-                .run(&["kill-session", "-t", &format!("={s}")])
-                .map_err(|e| ctx.tmux_err(e))?;
-        }
-        None => {
-            ctx.tmux
-                .run(&["kill-server"])
-                .map_err(|e| ctx.tmux_err(e))?;
-        }
-    }
-    Ok(Exit::Ok)
 }
