@@ -304,7 +304,7 @@ fn conf_check(r: &mut Report, conf: &std::path::Path) {
         )),
         Ok(errors) => r.bad(
             &format!("roost.conf {}: {}", conf.display(), errors.join("; ")),
-            "fix the line it names; roost's server reports the same at its start",
+            "fix each line named; roost's server warns of the same at its start",
         ),
         Err(e) => r.note(&format!(
             "roost.conf {}: not checked: {}",

@@ -31,7 +31,7 @@ pub fn ensure(ctx: &Ctx, name: &str) -> Result<()> {
     match ctx.tmux.ensure_session(name, &start) {
         Ok(None) => Ok(()),
         Ok(Some(warning)) => {
-            eprintln!("roost: your roost.conf reported an error: {warning}");
+            conf_warning(&start.user_conf, warning);
             Ok(())
         }
         Err(e) if e.0 == crate::tmux::MISSING => Err(ctx.tmux_err(e)),
@@ -40,4 +40,19 @@ pub fn ensure(ctx: &Ctx, name: &str) -> Result<()> {
             format!("cannot start session {name}: {}", e.0),
         )),
     }
+}
+
+/// roost.conf's errors at a server start, each with its line when it can be
+/// found (a throwaway server loads the file again to find it).
+fn conf_warning(conf: &std::path::Path, raw: String) {
+    let errors = match crate::tmux::check_conf(crate::home::BASE_CONF, conf) {
+        Ok(errors) if !errors.is_empty() => errors,
+        _ => raw.lines().map(str::to_string).collect(),
+    };
+    for e in errors {
+        eprintln!("roost: warning: {}: {e}", conf.display());
+    }
+    eprintln!(
+        "the server started without it: fix roost.conf, then roost kill and roost to load it again (roost doctor checks it)"
+    );
 }

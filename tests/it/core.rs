@@ -1021,6 +1021,41 @@ fn the_users_roost_conf_is_sourced_at_server_start() {
 }
 
 #[test]
+fn errors_in_roost_conf_are_a_warning_naming_file_and_line_at_server_start() {
+    let env = TestEnv::new();
+    for (text, line) in [
+        (
+            "set -g @roost-test-option yes\n\nset -g bogus-option on\n",
+            "line 3: invalid option: bogus-option",
+        ),
+        (
+            "set -g mouse on\nbogus-command\n",
+            "line 2: unknown command: bogus-command",
+        ),
+    ] {
+        let conf = env.write("config/roost/roost.conf", text);
+        let out = env
+            .roost(["up"])
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+        assert_eq!(
+            stderr(&out),
+            format!(
+                "roost: warning: {}: {line}\n\
+                 the server started without it: fix roost.conf, then roost kill and roost to load it again (roost doctor checks it)\n\
+                 roost: session main is running (socket={}); not attaching without a terminal\n",
+                conf.display(),
+                env.socket
+            ),
+        );
+        assert!(env.server_running());
+        env.ok(["kill"]);
+    }
+}
+
+#[test]
 fn a_server_starts_without_a_roost_conf() {
     let env = TestEnv::new();
     let out = env.run(["spawn", "alice", "sleep 100"]);
