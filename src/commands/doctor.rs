@@ -55,6 +55,8 @@ pub fn run(ctx: &Ctx) -> Result<Exit> {
         r.note(&format!(
             "{where_}: stale socket, no server answers (the next roost command starts one)"
         ));
+    } else if let Some((why, hint)) = crate::tmux::socket_dir::problem(socket) {
+        r.bad(&format!("{where_}: {why}"), &hint);
     } else {
         r.ok(&format!(
             "{where_}: no server running (roost starts one when needed)"

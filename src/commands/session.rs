@@ -28,6 +28,14 @@ pub fn up(ctx: &Ctx, name: &str) -> Result<Exit> {
 /// Session `name` exists afterwards, or an error says why not.
 pub fn ensure(ctx: &Ctx, name: &str) -> Result<()> {
     let start = ctx.server_start()?;
+    if !ctx.tmux.is_running() {
+        crate::tmux::installed().map_err(|e| ctx.tmux_err(e))?;
+        if let Some((why, hint)) = crate::tmux::socket_dir::problem(&ctx.tmux.socket) {
+            return Err(
+                Error::fail(ctx.cmd, format!("cannot start session {name}: {why}")).hint(hint),
+            );
+        }
+    }
     match ctx.tmux.ensure_session(name, &start) {
         Ok(None) => Ok(()),
         Ok(Some(warning)) => {

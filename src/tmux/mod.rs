@@ -4,6 +4,7 @@
 mod conf;
 pub mod listening;
 pub mod options;
+pub mod socket_dir;
 pub mod state;
 
 use std::ffi::{OsStr, OsString};
