@@ -136,7 +136,15 @@ fn is_utf8(locale: &str) -> bool {
 /// runs git's upload-pack or ssh; https runs neither. Looked up on PATH,
 /// never run.
 fn git(r: &mut Report) {
-    let url = crate::ext::url_for("owner/repo");
+    let url = match crate::ext::url_for("owner/repo") {
+        Ok(url) => url,
+        Err(e) => {
+            return r.bad(
+                &format!("git source: {e}"),
+                "fix or unset ROOST_EXT_GIT_BASE",
+            )
+        }
+    };
     let Ok(parsed) = gix::url::parse(gix::bstr::BStr::new(url.as_bytes())) else {
         return r.bad(
             &format!("git source {url}: not a URL roost can fetch from"),

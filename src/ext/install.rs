@@ -29,7 +29,10 @@ pub fn run(a: InstallArgs) -> Result<Exit> {
         names::check_ref(r).map_err(fail)?;
     }
     let paths = super::writable_paths(CMD)?;
-    let url = url.unwrap_or_else(|| super::url_for(&repo));
+    let url = match url {
+        Some(url) => url,
+        None => super::url_for(&repo).map_err(|e| fail(e).hint(super::base::HINT))?,
+    };
     let shown_ref = reference.clone().unwrap_or_else(|| "HEAD".to_string());
     let fetched = fetch(&paths, &url, reference.as_deref()).map_err(|e| match e {
         FetchError::Remote(failure) => failure.error(CMD),

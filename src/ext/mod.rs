@@ -5,6 +5,7 @@
 //! what the user is shown and asked.
 
 pub mod author;
+mod base;
 mod check;
 pub mod checks;
 pub mod consent;
@@ -85,17 +86,10 @@ fn writable_paths(cmd: &'static str) -> Result<Paths> {
     Ok(paths)
 }
 
-/// Where OWNER/REPO is fetched from: `${ROOST_EXT_GIT_BASE:-https://github.com/}`.
-pub fn url_for(repo: &str) -> String {
-    let base = std::env::var(crate::contract::env::GIT_BASE)
-        .ok()
-        .filter(|b| !b.is_empty())
-        .unwrap_or_else(|| "https://github.com/".to_string());
-    if base.ends_with('/') {
-        format!("{base}{repo}")
-    } else {
-        format!("{base}/{repo}")
-    }
+/// Where OWNER/REPO is fetched from: `${ROOST_EXT_GIT_BASE:-https://github.com/}`
+/// (see `base`), or why that base cannot be used.
+pub fn url_for(repo: &str) -> std::result::Result<String, String> {
+    Ok(format!("{}{repo}", base::get()?))
 }
 
 /// Where a pinned entry is fetched from: its recorded source, or for an
@@ -110,7 +104,7 @@ fn recorded_url(pin: &lock::Pin) -> std::result::Result<String, String> {
         }
         None => {
             names::parse_repo(&pin.repo).map_err(|e| format!("ext.lock's repo: {e}"))?;
-            Ok(url_for(&pin.repo))
+            url_for(&pin.repo)
         }
     }
 }

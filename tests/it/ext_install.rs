@@ -1904,7 +1904,13 @@ fn a_scheme_other_than_file_https_ssh_is_refused() {
             .output()
             .unwrap();
         let err = refused(&out);
-        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.starts_with(&format!(
+                "roost ext install: ROOST_EXT_GIT_BASE={base} is not a base roost can fetch from"
+            )),
+            "{err}"
+        );
+        assert_eq!(err.lines().count(), 2, "{err}");
     }
     assert!(!marker.exists());
     assert!(!env.path("data/roost").exists());
