@@ -24,7 +24,18 @@ pub fn run(a: InstallArgs) -> Result<Exit> {
         return Err(Error::usage(CMD, "missing SOURCE"));
     };
     let fail = |msg: String| Error::fail(CMD, msg);
-    let names::Source { repo, url } = names::parse_source(&given).map_err(fail)?;
+    let names::Source { repo, url } = names::parse_source(&given).map_err(|e| {
+        // A checkout on disk is run in place with --link, never installed.
+        let dir = std::path::Path::new(&given);
+        if dir.is_dir() || given.starts_with(['.', '/', '~']) {
+            fail(e).hint(format!(
+                "to run a local checkout in place: roost ext install --link {}",
+                crate::untrusted::printable(given.as_bytes())
+            ))
+        } else {
+            fail(e)
+        }
+    })?;
     if let Some(r) = &reference {
         names::check_ref(r).map_err(fail)?;
     }
