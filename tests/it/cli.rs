@@ -360,3 +360,21 @@ fn a_local_directory_given_to_ext_install_suggests_link() {
         );
     }
 }
+
+#[test]
+fn help_passes_on_to_an_installed_extension_and_lists_its_commands() {
+    let env = TestEnv::new();
+    env.simple_ext("owner/roost-note", "note", &["note", "notes"], &[]);
+    env.ok(["ext", "install", "owner/roost-note", "--yes"]);
+    assert_eq!(env.ok(["help", "note"]), "note [--help]\n");
+    assert_eq!(env.ok(["help", "notes", "add"]), "notes [add] [--help]\n");
+    let text = env.ok(["help"]);
+    assert!(
+        text.ends_with(
+            "\nExtension commands (roost help CMD runs roost CMD --help):\n  note   from extension note\n  notes  from extension note\n"
+        ),
+        "{text}"
+    );
+    let out = env.run(["help", "nope"]);
+    assert_eq!(out.status.code(), Some(2));
+}
