@@ -180,8 +180,10 @@ pub enum Command {
     /// this help, or one command's (roost help ext install)
     ///
     /// Print the help, or one command's or ext verb's help. Also -h and
-    /// --help, after roost or after any command. A word that is not a
-    /// built-in command is a usage error.
+    /// --help, after roost or after any command. For an installed
+    /// extension's command, run roost CMD --help (the extension's own help);
+    /// plain help ends with the installed extension commands. Any other
+    /// word is a usage error.
     Help(HelpArgs),
     #[command(verbatim_doc_comment)]
     /// the product version
