@@ -37,7 +37,13 @@ pub fn run(ctx: &Ctx, a: WaitArgs) -> Result<Exit> {
             "error" => return Err(Error::fail(ctx.cmd, format!("{who} reported an error"))),
             state if FINAL.contains(&state) => return Ok(Exit::Ok),
             _ if now.dead => {
-                return Err(Error::fail(ctx.cmd, format!("{who} has exited")).code(Exit::NoTarget))
+                let how = match now.dead_status {
+                    Some(code) => format!("{who} has exited with status {code}"),
+                    None => format!("{who} has exited"),
+                };
+                return Err(Error::fail(ctx.cmd, how)
+                    .code(Exit::NoTarget)
+                    .hint("roost read shows its last output"));
             }
             _ => {}
         }
