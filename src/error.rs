@@ -23,6 +23,9 @@ pub enum Exit {
     /// 5: `send`: the text was typed but never showed, so Enter was not
     /// pressed.
     TypedNotSubmitted,
+    /// 130: interrupted (Ctrl-C) at a question or while working; what was
+    /// begun is undone.
+    Interrupted,
 }
 
 impl Exit {
@@ -34,6 +37,7 @@ impl Exit {
             Exit::Blocked => 3,
             Exit::NotReady => 4,
             Exit::TypedNotSubmitted => 5,
+            Exit::Interrupted => 130,
         }
     }
 

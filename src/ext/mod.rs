@@ -54,7 +54,7 @@ pub fn run(verb: Option<ExtVerb>) -> Result<Exit> {
     ) {
         store::recover_leftovers(&paths("ext")?).map_err(|e| Error::fail("ext", e))?;
     }
-    match verb {
+    let result = match verb {
         ExtVerb::Install(a) => install::run(a),
         ExtVerb::List(a) => list::run(a),
         ExtVerb::Info(a) => info::run(a),
@@ -68,7 +68,17 @@ pub fn run(verb: Option<ExtVerb>) -> Result<Exit> {
         ExtVerb::New(a) => new::run(a),
         ExtVerb::Check(a) => check::run(a),
         ExtVerb::Exec(a) => exec::run(a),
+    };
+    // Ctrl-C (at a question or during a fetch) ends a verb as an interrupt
+    // ends any command: 130, after what was begun has been undone.
+    if git::INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst) {
+        return match result {
+            Ok(Exit::Ok) => Ok(Exit::Ok),
+            Ok(_) => Ok(Exit::Interrupted),
+            Err(e) => Err(e.code(Exit::Interrupted)),
+        };
     }
+    result
 }
 
 /// roost's paths, or the error every verb gives without them.
