@@ -27,7 +27,7 @@ pub fn run(a: InstallArgs) -> Result<Exit> {
     let names::Source { repo, url } = names::parse_source(&given).map_err(|e| {
         // A checkout on disk is run in place with --link, never installed.
         let dir = std::path::Path::new(&given);
-        if dir.is_dir() || given.starts_with(['.', '/', '~']) {
+        if dir.is_dir() {
             fail(e).hint(format!(
                 "to run a local checkout in place: roost ext install --link {}",
                 crate::untrusted::printable(given.as_bytes())
