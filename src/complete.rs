@@ -376,7 +376,18 @@ fn values(
         return listed;
     }
     match (synopsis::value_name(arg).as_str(), arg.get_value_hint()) {
-        ("TARGET", _) => targets(&src.panes()),
+        // kill's TARGET may also be a session's name.
+        ("TARGET", _) if cmd.get_name() == "kill" => {
+            let mut all = targets(&src.panes(), current);
+            all.extend(src.sessions().into_iter().map(|s| cand(s, "session")));
+            all
+        }
+        // An exited pane takes no text: send never offers it.
+        ("TARGET", _) if cmd.get_name() == "send" => {
+            let live: Vec<Pane> = src.panes().into_iter().filter(|p| !p.dead).collect();
+            targets(&live, current)
+        }
+        ("TARGET", _) => targets(&src.panes(), current),
         ("SESSION", _) => src
             .sessions()
             .into_iter()
@@ -439,17 +450,18 @@ fn installed(src: &impl Source) -> Vec<Candidate> {
 }
 
 /// Pane ids, and window names the way `send` takes them: bare in session
-/// main, `SESSION:NAME` elsewhere.
+/// main, `SESSION:NAME` elsewhere, and `main:NAME` too once the word being
+/// completed holds a ':'.
 /// A name holding a character `untrusted` escapes (one an agent may have
 /// put there to repaint the terminal) is offered by its pane id only.
-fn targets(panes: &[Pane]) -> Vec<Candidate> {
+fn targets(panes: &[Pane], current: &str) -> Vec<Candidate> {
     let shown = |text: &str| crate::untrusted::printable(text.as_bytes());
     let mut out: Vec<Candidate> = panes
         .iter()
         .map(|p| cand(&p.id, shown(&format!("{} {}", p.address(), p.window_name))))
         .collect();
     for p in panes {
-        let name = if p.session == "main" {
+        let name = if p.session == "main" && !current.contains(':') {
             p.window_name.clone()
         } else {
             format!("{}:{}", p.session, p.window_name)
@@ -766,9 +778,25 @@ mod tests {
             );
         }
         assert_eq!(values(&["send", "--force"], "w", &src), ["work:bob"]);
+        assert_eq!(values(&["send"], "main:a", &src), ["main:alice"]);
+        let mut gone = pane("%3", "main", "carol");
+        gone.dead = true;
+        let with_dead = Fake {
+            panes: vec![pane("%1", "main", "alice"), gone],
+            ..Fake::default()
+        };
+        assert_eq!(values(&["send"], "", &with_dead), ["%1", "alice"]);
+        assert_eq!(
+            values(&["read"], "", &with_dead),
+            ["%1", "%3", "alice", "carol"]
+        );
         assert_eq!(values(&["send", "--wait", "5"], "w", &src), ["work:bob"]);
         assert!(values(&["send", "alice"], "", &src).is_empty());
-        assert_eq!(values(&["kill"], "", &src), ["main", "work"]);
+        assert_eq!(values(&["kill", "--session"], "", &src), ["main", "work"]);
+        assert_eq!(
+            values(&["kill"], "", &src),
+            ["%1", "%2", "alice", "work:bob", "main", "work"]
+        );
         assert_eq!(values(&["session"], "w", &src), ["work"]);
         assert_eq!(values(&["completions"], "", &src), SHELLS);
         assert_eq!(values(&["state"], "b", &src), ["blocked"]);

@@ -331,6 +331,10 @@ fn usage_error(word: &[u8]) -> u8 {
         "command"
     };
     let msg = match cli::suggestion(word) {
+        // `roost install x` means `roost ext install x` (static data only).
+        _ if cli::is_ext_verb(word) => {
+            format!("unknown command '{shown}'; did you mean 'roost ext {shown}'?")
+        }
         Some(name) => format!("unknown {what} '{shown}'; did you mean '{name}'?"),
         None => format!("unknown {what} '{shown}'"),
     };

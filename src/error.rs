@@ -26,6 +26,9 @@ pub enum Exit {
     /// 6: `send`: the text and Enter were typed, but the program did not
     /// read the Enter, or its prompt hook did not report the prompt.
     NotConfirmed,
+    /// 130: interrupted (Ctrl-C) at a question or while working; what was
+    /// begun is undone.
+    Interrupted,
 }
 
 impl Exit {
@@ -38,6 +41,7 @@ impl Exit {
             Exit::NotReady => 4,
             Exit::TypedNotSubmitted => 5,
             Exit::NotConfirmed => 6,
+            Exit::Interrupted => 130,
         }
     }
 

@@ -155,3 +155,12 @@ pub fn find_program(name: &str, path: &std::ffi::OsStr) -> Option<std::path::Pat
         .map(|dir| dir.join(name))
         .find(|p| runnable(p))
 }
+
+/// An io error in words, without std's `(os error N)` tail: "No such file
+/// or directory".
+pub fn io_words(e: &io::Error) -> String {
+    match e.raw_os_error() {
+        Some(n) => nix::errno::Errno::from_raw(n).desc().to_string(),
+        None => e.to_string(),
+    }
+}

@@ -183,10 +183,15 @@ pub enum Command {
     /// not installed.
     Status(JsonArgs),
     #[command(verbatim_doc_comment)]
-    /// kill SESSION, or the whole roost server
+    /// end one agent, one session, or the whole roost server
     ///
-    /// Kill session SESSION, or without one the whole roost server. Exit 0
-    /// also when nothing runs; 2 when there is no such session.
+    /// kill TARGET ends the pane (%N, WINDOW.PANE) or the window (NAME,
+    /// SESSION:WINDOW, @N) TARGET names; a word that names no window but a
+    /// session ends that session, as --session does. Without either, end the
+    /// whole server: on a terminal it asks first unless --all is given; with
+    /// stdin not a terminal it does not ask. Exit 0 also when nothing runs;
+    /// 1 when the question is answered no; 2 when there is no such target or
+    /// session.
     #[command(visible_aliases = ["down", "stop"])]
     Kill(KillArgs),
     #[command(verbatim_doc_comment)]
@@ -261,8 +266,10 @@ pub enum Command {
     /// this help, or one command's (roost help ext install)
     ///
     /// Print the help, or one command's or ext verb's help. Also -h and
-    /// --help, after roost or after any command. A word that is not a
-    /// built-in command is a usage error.
+    /// --help, after roost or after any command. For an installed
+    /// extension's command, run roost CMD --help (the extension's own help);
+    /// plain help ends with the installed extension commands. Any other
+    /// word is a usage error.
     Help(HelpArgs),
     #[command(verbatim_doc_comment)]
     /// the product version
@@ -427,8 +434,15 @@ pub struct JsonArgs {
 
 #[derive(Debug, Args)]
 pub struct KillArgs {
-    /// the session to kill (default: the whole server)
+    /// the agent to end: a pane, a window, or a session's name
+    #[arg(value_name = "TARGET", conflicts_with_all = ["session", "all"])]
+    pub target: Option<String>,
+    /// end this session and every agent in it
+    #[arg(long, value_name = "SESSION", conflicts_with = "all")]
     pub session: Option<String>,
+    /// end the whole server without asking
+    #[arg(long)]
+    pub all: bool,
 }
 
 #[derive(Debug, Args)]

@@ -207,7 +207,8 @@ fn shown_or_error(
             format!("'{shown}' is not valid UTF-8")
         }
         // `roost send alice -v`: say how to send such text.
-        ErrorKind::UnknownArgument if takes_text => {
+        // (Not when a close option is suggested: that was the likelier aim.)
+        ErrorKind::UnknownArgument if takes_text && e.get(ContextKind::SuggestedArg).is_none() => {
             format!(
                 "{} (text that starts with '-' goes after '--')",
                 message(&e)
@@ -250,7 +251,12 @@ fn message(e: &clap::Error) -> String {
         ErrorKind::UnknownArgument => {
             let arg = text(ContextKind::InvalidArg);
             if arg.starts_with('-') && arg.len() > 1 {
-                format!("unknown option {arg}")
+                match e.get(ContextKind::SuggestedArg) {
+                    Some(ContextValue::String(near)) if near.starts_with("--") => {
+                        format!("unknown option {arg}; did you mean {near}?")
+                    }
+                    _ => format!("unknown option {arg}"),
+                }
             } else {
                 format!("unexpected argument '{arg}'")
             }

@@ -14,18 +14,62 @@ pub fn of_path(root: &Command, path: &[&str]) -> Option<String> {
     Some(line(path, cmd))
 }
 
-/// The synopsis of `cmd`, reached from `roost` by `path`.
+/// The synopsis of `cmd`, reached from `roost` by `path`. A positional that
+/// excludes some options is shown with them as alternatives, each side with
+/// the options only it allows: `roost kill [TARGET | --session SESSION |
+/// --all]`, `roost ext install [--yes] ([--ref REF] SOURCE | --link DIR)`.
 pub fn line(path: &[&str], cmd: &Command) -> String {
     let mut out = String::from("roost");
     for word in path {
         out.push(' ');
         out.push_str(word);
     }
-    for arg in visible(cmd).filter(|a| !a.is_positional()) {
+    let exclusive = visible(cmd).find(|a| {
+        a.is_positional()
+            && cmd
+                .get_arg_conflicts_with(a)
+                .iter()
+                .any(|c| !c.is_positional())
+    });
+    let others: Vec<&Arg> = match exclusive {
+        Some(p) => cmd.get_arg_conflicts_with(p),
+        None => Vec::new(),
+    };
+    let same_side = |arg: &Arg| {
+        others.iter().any(|o| {
+            let excludes = |a: &Arg, b: &Arg| {
+                cmd.get_arg_conflicts_with(a)
+                    .iter()
+                    .any(|c| c.get_id() == b.get_id())
+            };
+            excludes(o, arg) || excludes(arg, o)
+        }) && !others.iter().any(|o| o.get_id() == arg.get_id())
+    };
+    let in_group = |arg: &Arg| {
+        exclusive.is_some_and(|p| p.get_id() == arg.get_id())
+            || others.iter().any(|o| o.get_id() == arg.get_id())
+            || same_side(arg)
+    };
+    for arg in visible(cmd).filter(|a| !a.is_positional() && !in_group(a)) {
         out.push(' ');
         out.push_str(&option(arg));
     }
-    for arg in visible(cmd).filter(|a| a.is_positional()) {
+    if let Some(p) = exclusive {
+        let mut side: Vec<String> = visible(cmd)
+            .filter(|a| !a.is_positional() && same_side(a))
+            .map(option)
+            .collect();
+        side.push(value_name(p) + if many(p) { "..." } else { "" });
+        let mut sides = vec![side.join(" ")];
+        sides.extend(others.iter().map(|o| option_words(o)));
+        let sides = sides.join(" | ");
+        if !is_optional(cmd, p) {
+            out.push_str(&format!(" ({sides})"));
+        } else {
+            out.push_str(&format!(" [{sides}]"));
+        }
+    }
+    for arg in visible(cmd).filter(|a| a.is_positional() && !in_group(a)) {
         out.push(' ');
         out.push_str(&positional(arg));
     }
@@ -38,6 +82,22 @@ pub fn line(path: &[&str], cmd: &Command) -> String {
         }
     }
     out
+}
+
+/// Whether the command runs with neither the positional nor what it
+/// excludes (clap keeps `required_unless_present` to itself, so ask it).
+fn is_optional(cmd: &Command, p: &Arg) -> bool {
+    !p.is_required_set()
+        && cmd
+            .clone()
+            .no_binary_name(true)
+            .try_get_matches_from(Vec::<String>::new())
+            .is_ok()
+}
+
+fn many(arg: &Arg) -> bool {
+    arg.get_num_args().is_some_and(|n| n.max_values() > 1)
+        || matches!(arg.get_action(), ArgAction::Append)
 }
 
 /// The arguments a person sees: not clap's own `--help`/`--version`.
@@ -92,9 +152,11 @@ fn positional(arg: &Arg) -> String {
             });
     }
     let name = value_name(arg);
-    let many = arg.get_num_args().is_some_and(|n| n.max_values() > 1)
-        || matches!(arg.get_action(), ArgAction::Append);
-    let name = if many { format!("{name}...") } else { name };
+    let name = if many(arg) {
+        format!("{name}...")
+    } else {
+        name
+    };
     if arg.is_required_set() {
         name
     } else {

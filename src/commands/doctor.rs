@@ -56,6 +56,8 @@ pub fn run(ctx: &Ctx) -> Result<Exit> {
         r.note(&format!(
             "{where_}: stale socket, no server answers (the next roost command starts one)"
         ));
+    } else if let Some((why, hint)) = crate::tmux::socket_dir::problem(socket) {
+        r.bad(&format!("{where_}: {why}"), &hint);
     } else {
         r.ok(&format!(
             "{where_}: no server running (roost starts one when needed)"
@@ -159,7 +161,15 @@ fn is_utf8(locale: &str) -> bool {
 /// runs git's upload-pack or ssh; https runs neither. Looked up on PATH,
 /// never run.
 fn git(r: &mut Report) {
-    let url = crate::ext::url_for("owner/repo");
+    let url = match crate::ext::url_for("owner/repo") {
+        Ok(url) => url,
+        Err(e) => {
+            return r.bad(
+                &format!("git source: {e}"),
+                "fix or unset ROOST_EXT_GIT_BASE",
+            )
+        }
+    };
     let Ok(parsed) = gix::url::parse(gix::bstr::BStr::new(url.as_bytes())) else {
         return r.bad(
             &format!("git source {url}: not a URL roost can fetch from"),
@@ -329,7 +339,7 @@ fn conf_check(r: &mut Report, conf: &std::path::Path) {
         )),
         Ok(errors) => r.bad(
             &format!("roost.conf {}: {}", conf.display(), errors.join("; ")),
-            "fix the line it names; roost's server reports the same at its start",
+            "fix each line named; roost's server warns of the same at its start",
         ),
         Err(e) => r.note(&format!(
             "roost.conf {}: not checked: {}",

@@ -13,6 +13,9 @@ pub fn help(a: HelpArgs) -> Result<Exit> {
             .find(|c| c.get_name() == word || c.get_all_aliases().any(|x| x == word))
             .map(|c| c.get_name().to_string());
         let Some(name) = found else {
+            if cmd.get_name() == "roost" && installed_commands().iter().any(|(c, _)| c == word) {
+                return Err(extension_help(word, &a.words[1..]));
+            }
             let what = if cmd.get_name() == "roost" {
                 format!(
                     "'{word}' is not a built-in command (roost ext list shows extension commands)"
@@ -25,7 +28,55 @@ pub fn help(a: HelpArgs) -> Result<Exit> {
         cmd = cmd.find_subcommand_mut(&name).expect("found above");
     }
     print!("{}", cmd.render_long_help());
+    if a.words.is_empty() {
+        let commands = installed_commands();
+        if !commands.is_empty() {
+            println!("\nExtension commands (roost help CMD runs roost CMD --help):");
+            let wide = commands.iter().map(|(c, _)| c.len()).max().unwrap_or(0);
+            for (command, ext) in commands {
+                println!("  {command:wide$}  from extension {ext}");
+            }
+        }
+    }
     Ok(Exit::Ok)
+}
+
+/// The installed extensions' commands, from ext.index (empty when there is
+/// none or it cannot be read), each with its extension's name.
+fn installed_commands() -> Vec<(String, String)> {
+    let Ok(paths) = crate::paths::Paths::from_env() else {
+        return Vec::new();
+    };
+    let Ok(index) = std::fs::read(paths.ext_index()) else {
+        return Vec::new();
+    };
+    index
+        .split(|&b| b == b'\n')
+        .filter_map(crate::index::Entry::parse)
+        .map(|e| {
+            let shown = |b: &[u8]| crate::untrusted::printable(b);
+            (shown(e.command), shown(e.extension))
+        })
+        .collect()
+}
+
+/// `roost help CMD` for an extension's command: `roost CMD --help`, as git
+/// and cargo pass help on to an external command. Returns only on failure.
+fn extension_help(word: &str, rest: &[String]) -> Error {
+    use std::os::unix::process::CommandExt;
+    let exe = std::env::current_exe().unwrap_or_else(|_| "roost".into());
+    let err = std::process::Command::new(exe)
+        .arg(word)
+        .args(rest)
+        .arg("--help")
+        .exec();
+    Error::fail(
+        "help",
+        format!(
+            "cannot run roost {word} --help: {}",
+            crate::fsutil::io_words(&err)
+        ),
+    )
 }
 
 pub fn version() -> Result<Exit> {

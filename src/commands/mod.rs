@@ -5,6 +5,7 @@
 mod demo;
 mod doctor;
 mod help;
+mod kill;
 mod pane;
 mod read;
 mod send;
@@ -48,7 +49,7 @@ pub fn run(word: &OsString, rest: &[OsString]) -> Result<Exit> {
         Command::Whoami => pane::whoami(&ctx),
         Command::WaitDone(a) => wait::run(&ctx, a),
         Command::Status(a) => status::run(&ctx, a),
-        Command::Kill(a) => session::kill(&ctx, a),
+        Command::Kill(a) => kill::run(&ctx, a),
         Command::Doctor => doctor::run(&ctx),
         Command::Demo => demo::run(),
         Command::Ext(ExtArgs { verb, verbose }) => {

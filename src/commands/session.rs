@@ -1,7 +1,6 @@
-//! `up`/`start`/plain `roost`, `session NAME`, and `kill`/`down`/`stop`.
+//! `up`/`start`/plain `roost` and `session NAME`.
 
 use super::{target, Ctx};
-use crate::cli::model::KillArgs;
 use crate::error::{Error, Exit, Result};
 use crate::tmux::literal;
 use std::ffi::OsStr;
@@ -31,10 +30,18 @@ pub fn up(ctx: &Ctx, name: &str) -> Result<Exit> {
 /// Session `name` exists afterwards, or an error says why not.
 pub fn ensure(ctx: &Ctx, name: &str) -> Result<()> {
     let start = ctx.server_start()?;
+    if !ctx.tmux.is_running() {
+        crate::tmux::installed().map_err(|e| ctx.tmux_err(e))?;
+        if let Some((why, hint)) = crate::tmux::socket_dir::problem(&ctx.tmux.socket) {
+            return Err(
+                Error::fail(ctx.cmd, format!("cannot start session {name}: {why}")).hint(hint),
+            );
+        }
+    }
     match ctx.tmux.ensure_session(name, &start) {
         Ok(None) => Ok(()),
         Ok(Some(warning)) => {
-            eprintln!("roost: your roost.conf reported an error: {warning}");
+            conf_warning(&start.user_conf, warning);
             Ok(())
         }
         Err(e) if e.0 == crate::tmux::MISSING => Err(ctx.tmux_err(e)),
@@ -45,34 +52,17 @@ pub fn ensure(ctx: &Ctx, name: &str) -> Result<()> {
     }
 }
 
-pub fn kill(ctx: &Ctx, a: KillArgs) -> Result<Exit> {
-    let session = a.session;
-    if !ctx.tmux.is_running() {
-        ctx.require_tmux()?;
-        if let Some(s) = session {
-            return Err(
-                Error::fail(ctx.cmd, format!("no session '{s}': roost is not running"))
-                    .code(Exit::NoTarget),
-            );
-        }
-        eprintln!("roost: not running");
-        return Ok(Exit::Ok);
+/// roost.conf's errors at a server start, each with its line when it can be
+/// found (a throwaway server loads the file again to find it).
+fn conf_warning(conf: &std::path::Path, raw: String) {
+    let errors = match crate::tmux::check_conf(crate::home::BASE_CONF, conf) {
+        Ok(errors) if !errors.is_empty() => errors,
+        _ => raw.lines().map(str::to_string).collect(),
+    };
+    for e in errors {
+        eprintln!("roost: warning: {}: {e}", conf.display());
     }
-    match session {
-        Some(s) => {
-            let sessions = ctx.tmux.sessions().map_err(|e| ctx.tmux_err(e))?;
-            if !sessions.iter().any(|x| x.name == s) {
-                return Err(Error::fail(ctx.cmd, format!("no session '{s}'")).code(Exit::NoTarget));
-            }
-            let exact = literal::word(format!("={s}"));
-            let args: [&OsStr; 3] = ["kill-session".as_ref(), "-t".as_ref(), &exact];
-            ctx.tmux.run(&args).map_err(|e| ctx.tmux_err(e))?;
-        }
-        None => {
-            ctx.tmux
-                .run(&["kill-server"])
-                .map_err(|e| ctx.tmux_err(e))?;
-        }
-    }
-    Ok(Exit::Ok)
+    eprintln!(
+        "the server started without it: fix roost.conf, then roost kill and roost to load it again (roost doctor checks it)"
+    );
 }

@@ -35,7 +35,10 @@ pub fn describe(target: &str, pane_id: &str) -> String {
 
 /// Pure lookup of `target` among `panes`.
 pub fn find<'a>(panes: &'a [Pane], target: &str) -> std::result::Result<&'a Pane, String> {
-    let none = || format!("no such target '{target}'");
+    let none = || match closest(panes, target) {
+        Some(near) => format!("no such target '{target}'; did you mean '{near}'?"),
+        None => format!("no such target '{target}'"),
+    };
     if target.starts_with('%') {
         return panes.iter().find(|p| p.id == target).ok_or_else(none);
     }
@@ -71,6 +74,24 @@ pub fn find<'a>(panes: &'a [Pane], target: &str) -> std::result::Result<&'a Pane
         }
     }
     Err(none())
+}
+
+/// The window name (bare in main, `SESSION:NAME` elsewhere) closest to a
+/// target that matched nothing, when one is close.
+fn closest(panes: &[Pane], target: &str) -> Option<String> {
+    let names: Vec<String> = panes
+        .iter()
+        .filter(|p| p.active)
+        .map(|p| {
+            if p.session == DEFAULT_SESSION {
+                p.window_name.clone()
+            } else {
+                format!("{}:{}", p.session, p.window_name)
+            }
+        })
+        .collect();
+    let word = target.strip_prefix("main:").unwrap_or(target);
+    crate::cli::closest(word.as_bytes(), names.iter().map(String::as_str)).map(str::to_string)
 }
 
 fn window_matches(p: &Pane, window: &str) -> bool {
@@ -208,6 +229,15 @@ mod tests {
         assert_eq!(find(&f, "main:1.1").unwrap().id, "%2");
         assert_eq!(find(&f, "main:alice.1").unwrap().id, "%2");
         assert_eq!(find(&f, "main:2").unwrap().id, "%3");
+        assert_eq!(
+            find(&f, "alcie").unwrap_err(),
+            "no such target 'alcie'; did you mean 'alice'?"
+        );
+        assert_eq!(
+            find(&f, "work:alic").unwrap_err(),
+            "no such target 'work:alic'; did you mean 'work:alice'?"
+        );
+        assert_eq!(find(&f, "zzz").unwrap_err(), "no such target 'zzz'");
         for missing in ["%9", "@9", "nope", "work:bob", "main:1.7", "other:alice"] {
             assert!(find(&f, missing).is_err(), "{missing}");
         }

@@ -37,7 +37,19 @@ pub fn run(ctx: &Ctx, a: WaitArgs) -> Result<Exit> {
             "error" => return Err(Error::fail(ctx.cmd, format!("{who} reported an error"))),
             state if FINAL.contains(&state) => return Ok(Exit::Ok),
             _ if now.dead => {
-                return Err(Error::fail(ctx.cmd, format!("{who} has exited")).code(Exit::NoTarget))
+                // tmux may mark a pane dead a moment before its status.
+                let status = now.dead_status.or_else(|| {
+                    std::thread::sleep(Duration::from_millis(100));
+                    let again = ctx.tmux.panes().unwrap_or_default();
+                    again.iter().find(|p| p.id == pane.id)?.dead_status
+                });
+                let how = match status {
+                    Some(code) => format!("{who} has exited with status {code}"),
+                    None => format!("{who} has exited"),
+                };
+                return Err(Error::fail(ctx.cmd, how)
+                    .code(Exit::NoTarget)
+                    .hint("roost read shows its last output"));
             }
             _ => {}
         }

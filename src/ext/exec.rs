@@ -25,8 +25,26 @@ pub fn run(a: ExecArgs) -> Result<Exit> {
     crate::dispatch::exec_installed(command.as_bytes(), args)
         .map(|()| Exit::Failed)
         .map_err(|why| {
+            if let Some(name) = disabled_owner(&String::from_utf8_lossy(command.as_bytes())) {
+                return Error::fail(
+                    CMD,
+                    format!("cannot run '{shown}': extension {name} is disabled"),
+                )
+                .hint(format!("roost ext enable {name} turns it back on"));
+            }
             Error::fail(CMD, format!("cannot run '{shown}': {why}")).hint(
                 "roost ext list shows the installed commands; roost ext verify checks their files",
             )
         })
+}
+
+/// The disabled extension that claims `command` in ext.lock, if one does.
+fn disabled_owner(command: &str) -> Option<String> {
+    let paths = crate::paths::Paths::from_env().ok()?;
+    let lock = super::store::read_lock(&paths).ok()?;
+    let names: Vec<String> = lock.valid_names().map(str::to_string).collect();
+    names.into_iter().find(|name| {
+        lock.entry(name)
+            .is_some_and(|e| e.disabled && e.commands.iter().any(|c| c == command))
+    })
 }

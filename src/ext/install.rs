@@ -24,12 +24,26 @@ pub fn run(a: InstallArgs) -> Result<Exit> {
         return Err(Error::usage(CMD, "missing SOURCE"));
     };
     let fail = |msg: String| Error::fail(CMD, msg);
-    let names::Source { repo, url } = names::parse_source(&given).map_err(fail)?;
+    let names::Source { repo, url } = names::parse_source(&given).map_err(|e| {
+        // A checkout on disk is run in place with --link, never installed.
+        let dir = std::path::Path::new(&given);
+        if dir.is_dir() {
+            fail(e).hint(format!(
+                "to run a local checkout in place: roost ext install --link {}",
+                crate::untrusted::printable(given.as_bytes())
+            ))
+        } else {
+            fail(e)
+        }
+    })?;
     if let Some(r) = &reference {
         names::check_ref(r).map_err(fail)?;
     }
     let paths = super::writable_paths(CMD)?;
-    let url = url.unwrap_or_else(|| super::url_for(&repo));
+    let url = match url {
+        Some(url) => url,
+        None => super::url_for(&repo).map_err(|e| fail(e).hint(super::base::HINT))?,
+    };
     let shown_ref = reference.clone().unwrap_or_else(|| "HEAD".to_string());
     let fetched = fetch(&paths, &url, reference.as_deref()).map_err(|e| match e {
         FetchError::Remote(failure) => failure.error(CMD),

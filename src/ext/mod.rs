@@ -5,6 +5,7 @@
 //! what the user is shown and asked.
 
 pub mod author;
+mod base;
 mod check;
 pub mod checks;
 pub mod consent;
@@ -77,7 +78,7 @@ pub fn run(verb: Option<ExtVerb>) -> Result<Exit> {
                 .map_err(|(what, hint)| Error::fail(cmd, what).hint(hint))?;
         }
     }
-    match verb {
+    let result = match verb {
         ExtVerb::Install(a) => install::run(a),
         ExtVerb::List(a) => list::run(a),
         ExtVerb::Info(a) => info::run(a),
@@ -91,7 +92,17 @@ pub fn run(verb: Option<ExtVerb>) -> Result<Exit> {
         ExtVerb::New(a) => new::run(a),
         ExtVerb::Check(a) => check::run(a),
         ExtVerb::Exec(a) => exec::run(a),
+    };
+    // Ctrl-C (at a question or during a fetch) ends a verb as an interrupt
+    // ends any command: 130, after what was begun has been undone.
+    if git::INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst) {
+        return match result {
+            Ok(Exit::Ok) => Ok(Exit::Ok),
+            Ok(_) => Ok(Exit::Interrupted),
+            Err(e) => Err(e.code(Exit::Interrupted)),
+        };
     }
+    result
 }
 
 /// roost's paths, or the error every verb gives without them.
@@ -109,17 +120,10 @@ fn writable_paths(cmd: &'static str) -> Result<Paths> {
     Ok(paths)
 }
 
-/// Where OWNER/REPO is fetched from: `${ROOST_EXT_GIT_BASE:-https://github.com/}`.
-pub fn url_for(repo: &str) -> String {
-    let base = std::env::var(crate::contract::env::GIT_BASE)
-        .ok()
-        .filter(|b| !b.is_empty())
-        .unwrap_or_else(|| "https://github.com/".to_string());
-    if base.ends_with('/') {
-        format!("{base}{repo}")
-    } else {
-        format!("{base}/{repo}")
-    }
+/// Where OWNER/REPO is fetched from: `${ROOST_EXT_GIT_BASE:-https://github.com/}`
+/// (see `base`), or why that base cannot be used.
+pub fn url_for(repo: &str) -> std::result::Result<String, String> {
+    Ok(format!("{}{repo}", base::get()?))
 }
 
 /// Where a pinned entry is fetched from: its recorded source, or for an
@@ -134,7 +138,7 @@ fn recorded_url(pin: &lock::Pin) -> std::result::Result<String, String> {
         }
         None => {
             names::parse_repo(&pin.repo).map_err(|e| format!("ext.lock's repo: {e}"))?;
-            Ok(url_for(&pin.repo))
+            url_for(&pin.repo)
         }
     }
 }

@@ -1,10 +1,12 @@
 //! The only place that talks to tmux. It owns the socket rule:
 //! which server is roost's, how to address it, and how to start it.
 
+mod conf;
 mod keys;
 pub mod listening;
 pub mod literal;
 pub mod options;
+pub mod socket_dir;
 pub mod state;
 pub mod terminal;
 
@@ -465,7 +467,29 @@ impl Tmux {
         if starting {
             cmd.arg(";").args(crate::switch::first_write());
         }
-        let result = Self::finish(cmd.output());
+        // tmux exits 0 when a later command succeeds, with roost.conf's
+        // errors printed all the same: on stderr, or on stdout (a parse
+        // error, depending on the version); nothing else here prints.
+        let result = match cmd.output() {
+            Ok(out) => {
+                let said: Vec<String> = [&out.stdout, &out.stderr]
+                    .iter()
+                    .flat_map(|b| {
+                        String::from_utf8_lossy(b)
+                            .lines()
+                            .map(|l| l.trim().to_string())
+                            .filter(|l| !l.is_empty())
+                            .collect::<Vec<_>>()
+                    })
+                    .collect();
+                match (said.is_empty(), out.status.success()) {
+                    (true, true) => Ok(String::new()),
+                    (true, false) => Err(TmuxError(format!("tmux exited with {}", out.status))),
+                    (false, _) => Err(TmuxError(said.join("\n"))),
+                }
+            }
+            Err(e) => Err(not_started(e)),
+        };
         // A concurrent start may have won the race, and an error in the
         // user's roost.conf does not stop the session from being created.
         if self.run(&has).is_ok() {
@@ -602,8 +626,13 @@ pub fn check_conf(base_conf: &str, user_conf: &Path) -> TmuxResult<Vec<String>> 
         .args(["new-session", "-d", "-s", "check", ";", "source-file"])
         .arg(user_conf);
     let out = cmd.output().map_err(not_started);
-    let _ = scratch.run(&["kill-server"]);
-    let out = out?;
+    let out = match out {
+        Ok(out) => out,
+        Err(e) => {
+            let _ = scratch.run(&["kill-server"]);
+            return Err(e);
+        }
+    };
     // tmux reports a bad line on stdout or stderr, depending on the version.
     let mut errors: Vec<String> = [&out.stdout, &out.stderr]
         .iter()
@@ -619,6 +648,8 @@ pub fn check_conf(base_conf: &str, user_conf: &Path) -> TmuxResult<Vec<String>> 
     if errors.is_empty() && !out.status.success() {
         errors.push(format!("tmux cannot load it ({})", out.status));
     }
+    let errors = conf::with_lines(&scratch, user_conf, errors);
+    let _ = scratch.run(&["kill-server"]);
     Ok(errors)
 }
 

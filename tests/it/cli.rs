@@ -308,3 +308,78 @@ fn help_before_a_command_is_that_commands_help() {
         }
     }
 }
+
+#[test]
+fn ext_verbs_typed_at_top_level_point_at_roost_ext() {
+    let env = TestEnv::new();
+    for verb in ["install", "remove", "update", "list", "verify"] {
+        let out = env.run([verb, "owner/repo"]);
+        assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+        let err = crate::common::stderr(&out);
+        assert_eq!(
+            err.lines().next().unwrap(),
+            format!("roost: unknown command '{verb}'; did you mean 'roost ext {verb}'?"),
+        );
+    }
+}
+
+#[test]
+fn a_mistyped_option_gets_the_close_one_not_the_text_hint() {
+    let env = TestEnv::new();
+    for (args, first) in [
+        (
+            &["send", "alice", "--forc", "x"][..],
+            "roost send: unknown option --forc; did you mean --force?",
+        ),
+        (
+            &["status", "--jsn"],
+            "roost status: unknown option --jsn; did you mean --json?",
+        ),
+        (
+            &["ext", "update", "--al"],
+            "roost ext update: unknown option --al; did you mean --all?",
+        ),
+    ] {
+        let out = env.run(args);
+        assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+        assert_eq!(crate::common::stderr(&out).lines().next().unwrap(), first);
+    }
+}
+
+#[test]
+fn a_local_directory_given_to_ext_install_suggests_link() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.path("work/roost-note")).unwrap();
+    for (given, why) in [
+        ("./roost-note", "OWNER may not be \".\""),
+        ("roost-note", "it must contain exactly one '/'"),
+    ] {
+        let out = env.run(["ext", "install", given]);
+        assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+        assert_eq!(
+            crate::common::stderr(&out),
+            format!(
+                "roost ext install: \"{given}\" is not OWNER/REPO: {why}\n\
+                 to run a local checkout in place: roost ext install --link {given}\n"
+            )
+        );
+    }
+}
+
+#[test]
+fn help_passes_on_to_an_installed_extension_and_lists_its_commands() {
+    let env = TestEnv::new();
+    env.simple_ext("owner/roost-note", "note", &["note", "notes"], &[]);
+    env.ok(["ext", "install", "owner/roost-note", "--yes"]);
+    assert_eq!(env.ok(["help", "note"]), "note [--help]\n");
+    assert_eq!(env.ok(["help", "notes", "add"]), "notes [add] [--help]\n");
+    let text = env.ok(["help"]);
+    assert!(
+        text.ends_with(
+            "\nExtension commands (roost help CMD runs roost CMD --help):\n  note   from extension note\n  notes  from extension note\n"
+        ),
+        "{text}"
+    );
+    let out = env.run(["help", "nope"]);
+    assert_eq!(out.status.code(), Some(2));
+}

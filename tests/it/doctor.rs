@@ -302,12 +302,29 @@ fn doctor_names_the_line_of_roost_conf_tmux_cannot_parse() {
     assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
     let text = String::from_utf8(out.stdout).unwrap();
     let want = format!(
-        "FAIL  roost.conf {}: {}:2: unknown command: bogus-command\n      fix the line it names; roost's server reports the same at its start\n",
+        "FAIL  roost.conf {}: line 2: unknown command: bogus-command\n      fix each line named; roost's server warns of the same at its start\n",
         conf.display(),
-        conf.display()
     );
     assert!(text.contains(&want), "want {want:?} in\n{text}");
     assert!(text.ends_with("1 problem(s) found\n"), "{text}");
+    assert!(!env.socket_file().exists());
+}
+
+#[test]
+fn doctor_names_the_line_of_a_roost_conf_command_that_fails() {
+    let env = TestEnv::new();
+    let conf = env.write(
+        "config/roost/roost.conf",
+        "set -g mouse on\n\n%if \"#{==:a,a}\"\nset -g bogus-option on\n%endif\nset -g status on\nset -g also-bogus x\n",
+    );
+    let out = env.run(["doctor"]);
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let want = format!(
+        "FAIL  roost.conf {}: line 4: invalid option: bogus-option; line 7: invalid option: also-bogus\n",
+        conf.display(),
+    );
+    assert!(text.contains(&want), "want {want:?} in\n{text}");
     assert!(!env.socket_file().exists());
 }
 

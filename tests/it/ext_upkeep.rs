@@ -465,3 +465,55 @@ fn outdated_and_rollback_show_progress_on_a_terminal() {
         "{text:?}"
     );
 }
+
+#[test]
+fn a_plain_or_relative_git_base_installs_as_an_absolute_file_url_that_updates() {
+    let env = TestEnv::new();
+    let f = env.simple_ext("me/roost-note", "note", &["note"], &[]);
+    let remote = env.path("remote");
+    for base in [format!("{}/", remote.display()), "../remote".to_string()] {
+        let out = env
+            .roost(["ext", "install", "me/roost-note", "--yes"])
+            .env("ROOST_EXT_GIT_BASE", &base)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{base}: {}", describe(&out));
+        let lock: serde_json::Value =
+            serde_json::from_str(&env.read("state/roost/ext.lock")).unwrap();
+        let text = lock.to_string();
+        assert!(
+            text.contains(&format!("\"file://{}/me/roost-note\"", remote.display())),
+            "{base}: {text}"
+        );
+        f.exec("bin/roost-note", "#!/bin/sh\necho changed\n");
+        f.commit("second");
+        // From another directory, with the base unset: the record suffices.
+        let out = env
+            .roost(["ext", "update", "note", "--yes"])
+            .env_remove("ROOST_EXT_GIT_BASE")
+            .current_dir(env.path("config"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{base}: {}", describe(&out));
+        assert_eq!(env.ok(["note"]), "changed\n");
+        env.ok(["ext", "remove", "note"]);
+    }
+}
+
+#[test]
+fn a_nonsense_git_base_is_refused_before_anything_is_fetched() {
+    let env = TestEnv::new();
+    env.simple_ext("me/roost-note", "note", &["note"], &[]);
+    let out = env
+        .roost(["ext", "install", "me/roost-note", "--yes"])
+        .env("ROOST_EXT_GIT_BASE", "nonsense-base")
+        .output()
+        .unwrap();
+    assert_refusal(
+        &out,
+        1,
+        "roost ext install: ROOST_EXT_GIT_BASE=nonsense-base is not a base roost can fetch from (neither a URL nor an existing directory)\n\
+         set it to an https:// or ssh:// URL, file:///DIR/ or an existing directory, or unset it\n",
+    );
+    assert!(!env.path("state/roost/ext.lock").exists());
+}

@@ -194,3 +194,84 @@ fn a_tmux_socket_not_ending_in_roost_is_never_used() {
         .success());
     assert!(!fallback.tmux(&["has-session"]).status.success());
 }
+
+#[test]
+fn a_missing_socket_directory_is_named_with_what_to_do() {
+    let env = TestEnv::new();
+    let dir = env.path("nonexist");
+    let socket = dir.join("sock");
+    let out = env
+        .roost(["up"])
+        .env("ROOST_SOCKET", &socket)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "roost up: cannot start session main: the socket's directory {d} does not exist\n\
+             create it (mkdir -p {d}), or set ROOST_SOCKET to a path in a directory you can write\n",
+            d = dir.display()
+        )
+    );
+    let out = env
+        .roost(["doctor"])
+        .env("ROOST_SOCKET", &socket)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let want = format!(
+        "FAIL  socket -S {s} ({s}): the socket's directory {d} does not exist\n      create it (mkdir -p {d}), or set ROOST_SOCKET to a path in a directory you can write\n",
+        s = socket.display(),
+        d = dir.display()
+    );
+    assert!(text.contains(&want), "want {want:?} in\n{text}");
+    assert!(!dir.exists());
+}
+
+#[test]
+fn a_tmux_tmpdir_that_is_not_a_usable_directory_is_named() {
+    let env = TestEnv::new();
+    let file = env.write("not-a-dir", "");
+    for (tmpdir, why, hint) in [
+        (
+            env.path("gone"),
+            format!("{} does not exist", env.path("gone").display()),
+            format!(
+                "create it (mkdir -p {}), or set TMUX_TMPDIR to a directory you can write",
+                env.path("gone").display()
+            ),
+        ),
+        (
+            file.clone(),
+            format!("{} is not a directory", file.display()),
+            "set TMUX_TMPDIR to a directory you can write".to_string(),
+        ),
+    ] {
+        let run = |args: &[&str]| {
+            env.roost(args)
+                .env("ROOST_SOCKET", "roost")
+                .env("TMUX_TMPDIR", &tmpdir)
+                .stdin(std::process::Stdio::null())
+                .output()
+                .unwrap()
+        };
+        let out = run(&["spawn", "alice", "sleep 100"]);
+        assert_eq!(
+            stderr(&out),
+            format!(
+                "roost spawn: cannot start session main: the socket's directory {why}\n{hint}\n"
+            )
+        );
+        assert_eq!(out.status.code(), Some(1));
+        let out = run(&["doctor"]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.contains(&format!("the socket's directory {why}\n      {hint}\n")),
+            "{text}"
+        );
+        assert_eq!(out.status.code(), Some(1));
+    }
+}

@@ -86,7 +86,14 @@ fn a_program_that_ends_while_waited_on_is_exit_2_at_once() {
     let since = Instant::now();
     let (out, after) = outcome(waiter(&env, "alice", "60"), since);
     assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
-    assert!(stderr(&out).contains("has exited"), "{}", describe(&out));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "roost wait-done: 'alice' ({pane}) has exited with status 3\nroost read shows its last output\n"
+        ),
+        "{}",
+        describe(&out)
+    );
     assert!(
         after < PROMPT + Duration::from_secs(1),
         "noticed after {after:?}"

@@ -281,7 +281,10 @@ impl Rig {
             // roost's aider wiring records no reply: read shows the screen,
             // which holds the answer (the last of its lines).
             let answer = format!("ACK: {}", prompt.lines().last().unwrap_or(""));
-            assert!(read.contains(&answer), "aider's screen as read shows: {read}");
+            assert!(
+                read.contains(&answer),
+                "aider's screen as read shows: {read}"
+            );
         } else {
             assert_eq!(
                 read.trim_end(),

@@ -1,0 +1,130 @@
+//! `kill`/`down`/`stop`: one agent by TARGET, one session by name, or the
+//! whole server (asked first on a terminal).
+//!
+//! The rule: `kill TARGET` ends the pane (`%N`, `WINDOW.PANE`) or the window
+//! (a name, `SESSION:WINDOW`, `@N`) TARGET names; a bare word that names no
+//! window but a session ends that session, as `--session NAME` does. Plain
+//! `kill` ends the whole server: with stdin on a terminal it asks first,
+//! unless `--all` is given; with stdin not a terminal (a script) it does so
+//! without asking, as it always has.
+
+use super::{target, Ctx};
+use crate::cli::model::KillArgs;
+use crate::error::{Error, Exit, Result};
+use crate::ext::consent::{ask, Answer};
+use crate::tmux::Pane;
+
+pub fn run(ctx: &Ctx, a: KillArgs) -> Result<Exit> {
+    if !ctx.tmux.is_running() {
+        ctx.require_tmux()?;
+        if let Some(what) = a.session.as_ref().or(a.target.as_ref()) {
+            return Err(missing(ctx, what, "roost is not running"));
+        }
+        eprintln!("roost: not running");
+        return Ok(Exit::Ok);
+    }
+    if let Some(s) = &a.session {
+        return kill_session(ctx, s);
+    }
+    let Some(t) = &a.target else {
+        return kill_server(ctx, a.all);
+    };
+    let panes = ctx.tmux.panes().map_err(|e| ctx.tmux_err(e))?;
+    let found = target::find(&panes, t).ok();
+    let session = is_bare(t) && session_exists(ctx, t)?;
+    match (found, session) {
+        (Some(_), true) => Err(Error::fail(
+            ctx.cmd,
+            format!("'{t}' names both a window in session main and a session"),
+        )
+        .code(Exit::Usage)
+        .hint(format!(
+            "say which: roost kill main:{t} (the window) or roost kill --session {t}"
+        ))),
+        (Some(p), false) => kill_target(ctx, t, p),
+        (None, true) => kill_session(ctx, t),
+        (None, false) => Err(missing(ctx, t, "")),
+    }
+}
+
+fn missing(ctx: &Ctx, what: &str, why: &str) -> Error {
+    let mut msg = format!("no such target or session '{what}'");
+    if !why.is_empty() {
+        msg = format!("{msg}: {why}");
+    }
+    Error::fail(ctx.cmd, msg)
+        .code(Exit::NoTarget)
+        .hint("roost status lists the sessions and panes")
+}
+
+/// A word that could be a session name: no target syntax in it.
+fn is_bare(t: &str) -> bool {
+    !t.contains(':') && !t.starts_with(['%', '@'])
+}
+
+fn session_exists(ctx: &Ctx, name: &str) -> Result<bool> {
+    let sessions = ctx.tmux.sessions().map_err(|e| ctx.tmux_err(e))?;
+    Ok(sessions.iter().any(|s| s.name == name))
+}
+
+/// Ends the pane when TARGET named a pane, else the window it named.
+fn kill_target(ctx: &Ctx, t: &str, p: &Pane) -> Result<Exit> {
+    let window = t.split_once(':').map_or(t, |(_, w)| w);
+    let names_window = !t.starts_with('%')
+        && (p.window_name == window || p.window_index == window || p.window_id == window);
+    let args = if names_window {
+        ["kill-window", "-t", p.window_id.as_str()]
+    } else {
+        ["kill-pane", "-t", p.id.as_str()]
+    };
+    ctx.tmux.run(&args).map_err(|e| ctx.tmux_err(e))?;
+    Ok(Exit::Ok)
+}
+
+fn kill_session(ctx: &Ctx, s: &str) -> Result<Exit> {
+    if !session_exists(ctx, s)? {
+        return Err(Error::fail(ctx.cmd, format!("no session '{s}'"))
+            .code(Exit::NoTarget)
+            .hint("roost status lists the sessions"));
+    }
+    ctx.tmux
+        .run(&[
+            std::ffi::OsStr::new("kill-session"),
+            std::ffi::OsStr::new("-t"),
+            &crate::tmux::literal::word(format!("={s}")),
+        ])
+        .map_err(|e| ctx.tmux_err(e))?;
+    Ok(Exit::Ok)
+}
+
+/// The whole server: asked first when stdin is a terminal and `--all` was
+/// not given.
+fn kill_server(ctx: &Ctx, all: bool) -> Result<Exit> {
+    if !all {
+        let panes = ctx.tmux.panes().map_err(|e| ctx.tmux_err(e))?;
+        let sessions = ctx.tmux.sessions().map_err(|e| ctx.tmux_err(e))?;
+        let question = format!(
+            "End the whole roost server: {} in {}?",
+            count(panes.len(), "pane"),
+            count(sessions.len(), "session")
+        );
+        match ask(&question, false, &mut std::io::stderr()) {
+            Answer::Yes | Answer::NoTerminal => {}
+            Answer::No => return Err(Error::fail(ctx.cmd, "nothing killed").hint(
+                "roost kill TARGET ends one agent; roost kill --all ends every one without asking",
+            )),
+        }
+    }
+    ctx.tmux
+        .run(&["kill-server"])
+        .map_err(|e| ctx.tmux_err(e))?;
+    Ok(Exit::Ok)
+}
+
+fn count(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
