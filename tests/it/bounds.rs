@@ -351,7 +351,12 @@ fn a_signal_during_a_fetch_ends_roost_and_removes_what_it_made() {
         );
         let out = child.wait_with_output().unwrap();
         assert!(sent.elapsed() < Duration::from_secs(5));
-        assert_eq!(out.status.code(), Some(1), "{signal:?}: {}", describe(&out));
+        assert_eq!(
+            out.status.code(),
+            Some(130),
+            "{signal:?}: {}",
+            describe(&out)
+        );
         assert!(
             fetch_dirs(&env).is_empty(),
             "{signal:?}: {:?}",

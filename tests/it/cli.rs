@@ -328,7 +328,7 @@ fn a_mistyped_option_gets_the_close_one_not_the_text_hint() {
     let env = TestEnv::new();
     for (args, first) in [
         (
-            &["send", "alice", "--forc", "x"][..],
+            &["send", "--forc", "alice", "x"][..],
             "roost send: unknown option --forc; did you mean --force?",
         ),
         (

@@ -136,7 +136,11 @@ fn window_and_session_names_holding_tmux_formats_are_refused_and_run_nothing() {
             let out = env.run(["session", name]);
             assert_refusal(&out, 1, "roost session: invalid session name");
             // The verbs that look a name up find none and run nothing.
-            assert_refusal(&env.run(["kill", name]), 2, "roost kill: no session");
+            assert_refusal(
+                &env.run(["kill", name]),
+                2,
+                "roost kill: no such target or session",
+            );
             for verb in ["read", "screen", "wait-done"] {
                 assert_refusal(
                     &env.run([verb, name]),

@@ -488,3 +488,25 @@ fn a_prompt_sent_to_vim_right_after_spawn_is_text_never_commands() {
     // one-line buffer, so the second paste follows the first.
     assert_eq!(written(), "ia line ddhello :q! dd\nworld ZZ\n");
 }
+
+#[test]
+fn copy_mode_entered_again_just_before_the_paste_cannot_split_it() {
+    if !have_python() {
+        return;
+    }
+    let env = TestEnv::new();
+    let (pane, log) = reader(&env, "agent", 0.0, "echo");
+    // Copy mode entered between roost's look at the pane and its paste, as
+    // one scroll of the wheel at the wrong moment does: the paste's buffer
+    // is loaded just before it, and this hook runs right then.
+    env.tmux_ok(&[
+        "set-hook",
+        "-g",
+        "after-load-buffer",
+        &format!("copy-mode -t {pane}"),
+    ]);
+    let text = "first line\nsecond line\nthird line";
+    let out = env.run(["send", "--paste", "agent", text]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(wait_for_pastes(&log, 1), [text]);
+}
