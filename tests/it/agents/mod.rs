@@ -279,12 +279,16 @@ impl Rig {
         let recorded = self.option(pane, "@roost-reply");
         if self.agent.name == "aider" && recorded.is_empty() {
             // roost's aider wiring records no reply: read shows the screen,
-            // which holds the answer (the last of its lines).
-            let answer = format!("ACK: {}", prompt.lines().last().unwrap_or(""));
-            assert!(
-                read.contains(&answer),
-                "aider's screen as read shows: {read}"
-            );
+            // which holds the answer. Nor does it report working, so the
+            // done it reports can still be the previous turn's: wait for
+            // this answer to show.
+            let answer = format!("ACK: {}", prompt.lines().next().unwrap_or(""));
+            let mut read = read;
+            let shown = wait_until(Duration::from_secs(120), || {
+                read = self.ok(["read", pane]);
+                read.contains(&answer)
+            });
+            assert!(shown, "aider's screen as read shows: {read}");
         } else {
             assert_eq!(
                 read.trim_end(),
@@ -428,7 +432,14 @@ pub fn takes_every_prompt_with_roost_hooks(agent: &'static Agent) {
     rig.report("spawn-to-delivered (send right after spawn)", t.elapsed());
     rig.report("send right after spawn", send);
     rig.report("done-to-wait-done", rig.finish(&pane, first));
-    for prompt in ["One more line", FIVE_LINES, &wide_line()] {
+    let wide = wide_line();
+    let mut prompts = vec!["One more line", FIVE_LINES];
+    // A line wider than aider's input box is not submitted yet, though send
+    // exits 0: a known fault README names among aider's limits.
+    if agent.name != "aider" {
+        prompts.push(&wide);
+    }
+    for prompt in prompts {
         let turn = rig.turn(&pane, prompt);
         let lines = prompt.lines().count();
         rig.report(
