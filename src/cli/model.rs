@@ -95,7 +95,7 @@ pub enum Command {
     /// REPL that does not ask). The text counts as taken once the program has read
     /// every byte of it (the kernel tells), never because the terminal
     /// echoed it. Enter waits for a raw-mode program's screen to stand still
-    /// for 300 ms (at most 5 s), and counts once it was read too; where an agent's
+    /// for 300 ms (600 ms for an agent roost knows; at most 5 s), and counts once it was read too; where an agent's
     /// prompt hook is wired, only once that hook reports this very prompt.
     /// The target's recorded reply and state are cleared as Enter is
     /// pressed. A blocked target is refused unless --force is given;

@@ -30,6 +30,10 @@ const ARRIVAL: Duration = Duration::from_secs(3);
 /// before its prompt is drawn) would drop an Enter that came first.
 const STILL: Duration = Duration::from_millis(300);
 
+/// The same for an agent roost knows: their TUIs redraw in bursts, and
+/// under load a burst can come after 300 ms of stillness.
+const STILL_AGENT: Duration = Duration::from_millis(600);
+
 /// The longest Enter waits for a still screen (a program that streams
 /// output never stands still).
 const STILL_AT_MOST: Duration = Duration::from_secs(5);
@@ -289,7 +293,7 @@ impl Send<'_> {
                 .hint("do not send it again: look at the pane (roost screen TARGET), then press Enter there or clear the line"));
         }
         if look.reading.raw() {
-            self.until_still();
+            self.until_still(if look.agent { STILL_AGENT } else { STILL });
         }
         let reads = self.reads(look.tty.as_ref());
         self.tmux.submit(&self.pane.id).map_err(|e| {
@@ -336,9 +340,9 @@ impl Send<'_> {
         }
     }
 
-    /// Waits until the pane's screen has not changed for `STILL`, or
+    /// Waits until the pane's screen has not changed for `still`, or
     /// `STILL_AT_MOST` has passed.
-    fn until_still(&self) {
+    fn until_still(&self, still: Duration) {
         let end = Instant::now() + STILL_AT_MOST;
         let mut last = self.tmux.screen_now(&self.pane.id).ok();
         let mut since = Instant::now();
@@ -348,7 +352,7 @@ impl Send<'_> {
             if now != last {
                 last = now;
                 since = Instant::now();
-            } else if since.elapsed() >= STILL {
+            } else if since.elapsed() >= still {
                 return;
             }
         }

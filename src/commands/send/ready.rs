@@ -49,6 +49,8 @@ impl Reading {
 pub struct Look {
     pub reading: Reading,
     pub tty: Option<PaneTty>,
+    /// An agent roost knows runs in the pane.
+    pub agent: bool,
 }
 
 /// One look at the pane; `asks`: the user says its program asks for
@@ -87,7 +89,11 @@ pub fn look(tmux: &Tmux, pane: &str, asks: bool) -> TmuxResult<Look> {
         _ if flag == "1" => Reading::Asked,
         _ => Reading::Unknown,
     };
-    Ok(Look { reading, tty })
+    Ok(Look {
+        reading,
+        tty,
+        agent: known,
+    })
 }
 
 /// Whether the pane's screen shows nothing but blanks.
