@@ -272,6 +272,9 @@ mod tests {
             format!("cannot fetch {sha} from file:///srv/o/r: {own}")
         );
         assert_eq!(f.hint, None);
+        let own = format!("the repository hung up when asked for commit {sha}");
+        let f = explain(&format!("cannot fetch {sha} from"), "file:///srv/o/r", &own);
+        assert_eq!(f.hint, None, "the caller says what the hang-up means");
         let url = "file:///home/tls-401/o/r";
         let chain = "no repository there (/home/tls-401/o/r does not exist)";
         let f = explain("cannot resolve HEAD at", url, chain);

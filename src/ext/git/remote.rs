@@ -221,14 +221,9 @@ impl Remote {
             ids: vec![commit],
             shape: Shape::Pinned,
         };
-        let received = live.receive(wants, &repo).map_err(|why| {
-            // git-upload-pack's words for a want it will not serve.
-            if why.contains("not our ref") {
-                format!("the repository has no commit {commit}")
-            } else {
-                why
-            }
-        })?;
+        let received = live
+            .receive(wants, &repo)
+            .map_err(|why| unserved(why, commit))?;
         // The conversation is over; the server may go.
         let _ = live.transport.indicate_end_of_interaction();
         let tree = check_out(&repo, commit)?;
@@ -288,6 +283,21 @@ impl Remote {
             live.refs = Some(refs.into_iter().filter(own).collect());
         }
         Ok(live.refs.as_deref().expect("just listed"))
+    }
+}
+
+/// Why a fetch of pinned `commit` failed, in the words of a want the server
+/// would not serve where that is what happened. git-upload-pack answers a
+/// commit it does not hold with "not our ref" and hangs up; when its words
+/// lose the race with ours, all that is left is a broken pipe, and only the
+/// negotiation (the want itself) writes.
+fn unserved(why: String, commit: ObjectId) -> String {
+    if why.contains("not our ref") {
+        format!("the repository has no commit {commit}")
+    } else if why.to_ascii_lowercase().contains("broken pipe") {
+        format!("the repository hung up when asked for commit {commit}")
+    } else {
+        why
     }
 }
 
@@ -630,4 +640,26 @@ fn check_out(repo: &gix::Repository, commit: ObjectId) -> Result<ObjectId> {
     }
     index.write(Default::default()).map_err(|e| chain(&e))?;
     Ok(tree)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_want_the_server_will_not_serve_is_named_however_it_ends() {
+        let commit = ObjectId::from_hex(b"50d57fb6a874ba67c7b4c5c58df912db5b48d359").unwrap();
+        assert_eq!(
+            unserved("upload-pack: not our ref 50d57fb6".into(), commit),
+            format!("the repository has no commit {commit}")
+        );
+        assert_eq!(
+            unserved("io error: Broken pipe (os error 32)".into(), commit),
+            format!("the repository hung up when asked for commit {commit}")
+        );
+        assert_eq!(
+            unserved("the pack ended early".into(), commit),
+            "the pack ended early"
+        );
+    }
 }
