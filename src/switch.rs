@@ -116,7 +116,7 @@ pub fn is_off(tmux: &Tmux, user_conf: &Path) -> bool {
             Some(off) => off,
             None => asked(tmux, user_conf),
         },
-        Listener::Unknown => asked(tmux, user_conf),
+        Listener::Unknown | Listener::Denied(_) => asked(tmux, user_conf),
     }
 }
 

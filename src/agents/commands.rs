@@ -97,6 +97,10 @@ fn notes(agent: Agent, scope: &Scope, socket_dir: &Path) -> Vec<String> {
         Agent::Codex => {
             out.push("codex runs a new or changed hook only once you trust it: open codex and trust roost's hooks in /hooks".into());
             out.push("roost spawn starts codex with --no-daemon, so each pane's hooks run in that pane".into());
+            out.push(format!(
+                "codex's sandbox keeps the agent's own commands from roost's socket in {} (codex 0.171 lifts that only with network on); roost leaves codex's sandbox settings as they are",
+                socket_dir.display()
+            ));
         }
         Agent::Aider => out.push("aider reports only the end of a turn (done); it has no prompt hook".into()),
         _ => {}
@@ -300,7 +304,7 @@ pub fn resume(ctx: &Ctx) -> Result<Exit> {
         return Ok(Exit::Ok);
     }
     let start = ctx.server_start()?;
-    let live: Vec<(String, String)> = if ctx.tmux.is_running() {
+    let live: Vec<(String, String)> = if ctx.tmux.is_running().map_err(|e| ctx.tmux_err(e))? {
         ctx.tmux
             .panes()
             .map_err(|e| ctx.tmux_err(e))?
@@ -388,7 +392,7 @@ pub fn next(ctx: &Ctx) -> Result<Exit> {
         Error::fail(ctx.cmd, "no agent is waiting for a person")
             .hint("roost status shows every pane's state")
     };
-    if !ctx.tmux.is_running() {
+    if !ctx.tmux.is_running().map_err(|e| ctx.tmux_err(e))? {
         return Err(none());
     }
     let panes = ctx.tmux.panes().map_err(|e| ctx.tmux_err(e))?;

@@ -49,9 +49,22 @@ pub fn run(ctx: &Ctx) -> Result<Exit> {
         socket.value().to_string_lossy(),
         socket.file().display()
     );
-    if ctx.tmux.is_running() {
+    let running = ctx.tmux.is_running();
+    if let Err(e) = &running {
+        r.bad(
+            &format!("{where_}: {}", e.0),
+            "run roost doctor outside the sandbox to check the rest",
+        );
+    } else if let Ok(true) = running {
         r.ok(&format!("{where_}: server running"));
         terminal(&mut r, &ctx.tmux);
+    } else if let tmux::listening::Listener::Ours(pid) = tmux::listening::listener(&socket.file()) {
+        // Someone listens, yet tmux did not answer: no tmux to ask with, or
+        // one that does not speak this server's protocol.
+        r.bad(
+            &format!("{where_}: a server listens (process {pid}), but the tmux on PATH could not talk to it"),
+            "check the tmux line above; a server started by another tmux version answers only that version",
+        );
     } else if ctx.tmux.socket_exists() {
         r.note(&format!(
             "{where_}: stale socket, no server answers (the next roost command starts one)"

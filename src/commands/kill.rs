@@ -15,7 +15,7 @@ use crate::ext::consent::{ask, Answer};
 use crate::tmux::Pane;
 
 pub fn run(ctx: &Ctx, a: KillArgs) -> Result<Exit> {
-    if !ctx.tmux.is_running() {
+    if !ctx.tmux.is_running().map_err(|e| ctx.tmux_err(e))? {
         ctx.require_tmux()?;
         if let Some(what) = a.session.as_ref().or(a.target.as_ref()) {
             return Err(missing(ctx, what, "roost is not running"));

@@ -30,7 +30,7 @@ pub fn up(ctx: &Ctx, name: &str) -> Result<Exit> {
 /// Session `name` exists afterwards, or an error says why not.
 pub fn ensure(ctx: &Ctx, name: &str) -> Result<()> {
     let start = ctx.server_start()?;
-    if !ctx.tmux.is_running() {
+    if !ctx.tmux.is_running().map_err(|e| ctx.tmux_err(e))? {
         crate::tmux::installed().map_err(|e| ctx.tmux_err(e))?;
         if let Some((why, hint)) = crate::tmux::socket_dir::problem(&ctx.tmux.socket) {
             return Err(

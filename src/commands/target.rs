@@ -12,7 +12,7 @@ pub const DEFAULT_SESSION: &str = "main";
 /// The pane `target` names; exit 2 when there is none.
 pub fn resolve(ctx: &Ctx, target: &str) -> Result<Pane> {
     let missing = |why: String| Error::fail(ctx.cmd, why).code(Exit::NoTarget);
-    if !ctx.tmux.is_running() {
+    if !ctx.tmux.is_running().map_err(|e| ctx.tmux_err(e))? {
         ctx.require_tmux()?;
         return Err(missing(format!(
             "no such target '{target}': roost is not running"

@@ -20,6 +20,9 @@ pub enum Listener {
     /// Something roost cannot vouch for: not a socket, another user's, a path
     /// too long for `connect()`, or an error other than "nobody there".
     Unknown,
+    /// Connecting was refused to this process itself (EPERM, EACCES): a
+    /// sandbox around it, such as a coding agent's, forbids Unix sockets.
+    Denied(nix::errno::Errno),
 }
 
 pub fn listener(socket: &Path) -> Listener {
@@ -34,17 +37,21 @@ pub fn listener(socket: &Path) -> Listener {
     let Ok(addr) = UnixAddr::new(socket) else {
         return Listener::Unknown;
     };
-    let Ok(fd) = socket::socket(
+    use nix::errno::Errno;
+    let fd = match socket::socket(
         AddressFamily::Unix,
         SockType::Stream,
         SockFlag::SOCK_CLOEXEC,
         None,
-    ) else {
-        return Listener::Unknown;
+    ) {
+        Ok(fd) => fd,
+        Err(e @ (Errno::EPERM | Errno::EACCES)) => return Listener::Denied(e),
+        Err(_) => return Listener::Unknown,
     };
     match socket::connect(std::os::fd::AsRawFd::as_raw_fd(&fd), &addr) {
         Ok(()) => {}
-        Err(nix::errno::Errno::ECONNREFUSED | nix::errno::Errno::ENOENT) => return Listener::None,
+        Err(Errno::ECONNREFUSED | Errno::ENOENT) => return Listener::None,
+        Err(e @ (Errno::EPERM | Errno::EACCES)) => return Listener::Denied(e),
         Err(_) => return Listener::Unknown,
     }
     match socket::getsockopt(&fd, sockopt::PeerCredentials) {

@@ -263,11 +263,27 @@ impl Tmux {
         self.socket.file().exists()
     }
 
-    pub fn is_running(&self) -> bool {
-        self.socket_exists()
-            && self
-                .run(&["list-sessions", "-F", "#{session_name}"])
-                .is_ok()
+    /// Whether roost's server answers. An error, not "no", where a server
+    /// may be there but this process may not connect to it: a sandbox
+    /// around it (a coding agent's) that forbids Unix sockets.
+    pub fn is_running(&self) -> TmuxResult<bool> {
+        if !self.socket_exists() {
+            return Ok(false);
+        }
+        let file = self.socket.file();
+        if let listening::Listener::Denied(errno) = listening::listener(&file) {
+            let dir = file.parent().unwrap_or(&file);
+            return Err(TmuxError(format!(
+                "cannot connect to roost's server at {}: {}; a sandbox around this command \
+                 (a coding agent's, say) forbids Unix sockets: allow {} in it, or run roost outside it",
+                file.display(),
+                errno.desc(),
+                dir.display()
+            )));
+        }
+        Ok(self
+            .run(&["list-sessions", "-F", "#{session_name}"])
+            .is_ok())
     }
 
     pub fn sessions(&self) -> TmuxResult<Vec<Session>> {
@@ -443,7 +459,7 @@ impl Tmux {
         }
         let mut cmd = self.command();
         cmd.env("ROOST_HOME", &start.home).env("PATH", &start.path);
-        let starting = !self.is_running();
+        let starting = !self.is_running()?;
         if starting {
             // Whatever an earlier server kept there is not this one's.
             let _ = std::fs::remove_file(self.socket.switch_file());

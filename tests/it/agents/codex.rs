@@ -149,3 +149,57 @@ pub fn trust_hooks(rig: &Rig) {
     rig.ready(&pane, t);
     rig.env.tmux_ok(&["kill-window", "-t", &pane]);
 }
+
+/// `roost ARGS` as codex's own sandbox runs a command of the agent's (its
+/// shell tool): `codex sandbox -- roost ARGS`, in the agent's environment.
+fn in_codex_sandbox(rig: &Rig, args: &[&str]) -> std::process::Output {
+    let roost = rig.roost(args);
+    let mut cmd = Command::new(agents_dir().join(CODEX.bin));
+    cmd.env_clear()
+        .current_dir(rig.work())
+        .stdin(std::process::Stdio::null())
+        .args(["sandbox", "--"])
+        .arg(roost.get_program())
+        .args(roost.get_args());
+    for (k, v) in roost.get_envs() {
+        if let Some(v) = v {
+            cmd.env(k, v);
+        }
+    }
+    cmd.output().unwrap()
+}
+
+/// codex's sandbox forbids connecting to Unix sockets (0.171: a permission
+/// profile's `unix_sockets` list alone does not lift it on Linux), so a
+/// `roost` the agent runs cannot reach the fleet. It is told exactly that,
+/// with exit 1: never "not running", never a target "not found".
+#[test]
+fn a_roost_command_in_codex_sandbox_is_told_the_sandbox_keeps_it_out() {
+    let Some(rig) = Rig::new(&CODEX) else { return };
+    let pane = rig.ok(["spawn", "a", "cat"]).trim().to_string();
+    let socket = rig.env.socket_file();
+    let dir = socket.parent().unwrap();
+    let told = format!(
+        "cannot connect to roost's server at {}: Operation not permitted; a sandbox around this command \
+         (a coding agent's, say) forbids Unix sockets: allow {} in it, or run roost outside it\n",
+        socket.display(),
+        dir.display()
+    );
+    for (verb, args) in [
+        ("status", &["status"][..]),
+        ("send", &["send", "a", "hello"][..]),
+        ("kill", &["kill", "a"][..]),
+    ] {
+        let out = in_codex_sandbox(&rig, args);
+        // codex's own word about its helper binaries comes first.
+        let said: String = exits(&out, 1)
+            .split_inclusive('\n')
+            .filter(|l| !l.starts_with("WARNING: proceeding"))
+            .collect();
+        assert_eq!(said, format!("roost {verb}: {told}"), "{}", describe(&out));
+    }
+    // Outside the sandbox the fleet is as it was: nothing was typed or ended.
+    assert_eq!(rig.env.screen(&pane).trim(), "");
+    let status: serde_json::Value = serde_json::from_str(&rig.ok(["status", "--json"])).unwrap();
+    assert_eq!(super::find_pane(&status, "a"), Some(pane));
+}
