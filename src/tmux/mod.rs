@@ -457,17 +457,49 @@ impl Tmux {
         if self.socket_exists() && self.run(&has).is_ok() {
             return Ok(None);
         }
-        let mut cmd = self.command();
-        cmd.env("ROOST_HOME", &start.home).env("PATH", &start.path);
         let starting = !self.is_running()?;
         if starting {
             // Whatever an earlier server kept there is not this one's.
             let _ = std::fs::remove_file(self.socket.switch_file());
+        }
+        let with_conf = starting && start.user_conf.is_file();
+        let result = self.start_session(name, start, starting, with_conf);
+        // A concurrent start may have won the race, and an error in the
+        // user's roost.conf does not stop the session from being created.
+        if self.run(&has).is_ok() {
+            return Ok(result.err().map(|e| e.0));
+        }
+        // Some versions (3.0) end the whole start at an error in roost.conf:
+        // start again without it, as the warning says.
+        if let (true, Err(first)) = (with_conf, &result) {
+            let _ = self.start_session(name, start, starting, false);
+            if self.run(&has).is_ok() {
+                return Ok(Some(first.0.clone()));
+            }
+        }
+        Err(result
+            .err()
+            .unwrap_or_else(|| TmuxError(format!("session {name} did not start"))))
+    }
+
+    /// One `new-session` of `ensure_session`, with the server's start in
+    /// front of it when `starting`, sourcing roost.conf when `with_conf`.
+    /// Whatever tmux said is the error.
+    fn start_session(
+        &self,
+        name: &str,
+        start: &ServerStart,
+        starting: bool,
+        with_conf: bool,
+    ) -> TmuxResult<String> {
+        let mut cmd = self.command();
+        cmd.env("ROOST_HOME", &start.home).env("PATH", &start.path);
+        if starting {
             cmd.arg("-f")
                 .arg(&start.base_conf)
                 .args(["start-server", ";"])
                 .args(terminal::setting());
-            if start.user_conf.is_file() {
+            if with_conf {
                 cmd.arg("source-file").arg(&start.user_conf).arg(";");
             }
             cmd.args(state::hooks())
@@ -486,7 +518,7 @@ impl Tmux {
         // tmux exits 0 when a later command succeeds, with roost.conf's
         // errors printed all the same: on stderr, or on stdout (a parse
         // error, depending on the version); nothing else here prints.
-        let result = match cmd.output() {
+        match cmd.output() {
             Ok(out) => {
                 let said: Vec<String> = [&out.stdout, &out.stderr]
                     .iter()
@@ -505,15 +537,7 @@ impl Tmux {
                 }
             }
             Err(e) => Err(not_started(e)),
-        };
-        // A concurrent start may have won the race, and an error in the
-        // user's roost.conf does not stop the session from being created.
-        if self.run(&has).is_ok() {
-            return Ok(result.err().map(|e| e.0));
         }
-        Err(result
-            .err()
-            .unwrap_or_else(|| TmuxError(format!("session {name} did not start"))))
     }
 }
 
