@@ -37,12 +37,15 @@ pub fn run(ctx: &Ctx, a: WaitArgs) -> Result<Exit> {
             "error" => return Err(Error::fail(ctx.cmd, format!("{who} reported an error"))),
             state if FINAL.contains(&state) => return Ok(Exit::Ok),
             _ if now.dead => {
-                // tmux may mark a pane dead a moment before its status.
-                let status = now.dead_status.or_else(|| {
-                    std::thread::sleep(Duration::from_millis(100));
+                // tmux may mark a pane dead a while before its status
+                // (under load, more than 100 ms).
+                let mut status = now.dead_status;
+                let settle = Instant::now() + SETTLE;
+                while status.is_none() && Instant::now() < settle {
+                    std::thread::sleep(SETTLE_LOOK);
                     let again = ctx.tmux.panes().unwrap_or_default();
-                    again.iter().find(|p| p.id == pane.id)?.dead_status
-                });
+                    status = again.iter().find(|p| p.id == pane.id).and_then(|p| p.dead_status);
+                }
                 let how = match status {
                     Some(code) => format!("{who} has exited with status {code}"),
                     None => format!("{who} has exited"),
