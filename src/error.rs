@@ -112,6 +112,13 @@ impl Error {
         self
     }
 
+    /// The same failure with `more` added to the end of its message.
+    pub fn append(mut self, more: impl AsRef<str>) -> Error {
+        let (Error::Fail { msg, .. } | Error::Usage { msg, .. }) = &mut self;
+        msg.push_str(more.as_ref());
+        self
+    }
+
     /// Adds the whole error, printed only when verbose.
     pub fn detail(mut self, text: impl Into<String>) -> Error {
         if let Error::Fail { detail, .. } = &mut self {

@@ -92,7 +92,10 @@ pub enum Command {
     /// name, or reporting through `roost hook`) counts as having asked, or
     /// any program in raw mode when --paste says it asks. Use --lines to
     /// submit each line on its own instead (cat, a shell's read loop, a
-    /// REPL that does not ask). The text counts as taken once the program has read
+    /// REPL that does not ask; a blank line is Enter alone); a failure part
+    /// way says which lines were already submitted. A pane in copy mode or
+    /// another mode is taken out of it, also when one is entered during the
+    /// wait. The text counts as taken once the program has read
     /// every byte of it (the kernel tells), never because the terminal
     /// echoed it. Enter waits for a raw-mode program's screen to stand still
     /// for 300 ms (600 ms for an agent roost knows; at most 5 s), and counts once it was read too; where an agent's

@@ -44,7 +44,10 @@ pub fn run(ctx: &Ctx, a: WaitArgs) -> Result<Exit> {
                 while status.is_none() && Instant::now() < settle {
                     std::thread::sleep(SETTLE_LOOK);
                     let again = ctx.tmux.panes().unwrap_or_default();
-                    status = again.iter().find(|p| p.id == pane.id).and_then(|p| p.dead_status);
+                    status = again
+                        .iter()
+                        .find(|p| p.id == pane.id)
+                        .and_then(|p| p.dead_status);
                 }
                 let how = match status {
                     Some(code) => format!("{who} has exited with status {code}"),

@@ -22,6 +22,24 @@ fn out_of_mode(pane: &str) -> Vec<String> {
 }
 
 impl Tmux {
+    /// Takes `pane` out of copy mode or any other mode it is in. Returns
+    /// the mode it is still in afterwards (`None` once it is in none).
+    pub fn leave_mode(&self, pane: &str) -> TmuxResult<Option<String>> {
+        let mode = || -> TmuxResult<Option<String>> {
+            let now = self.pane_format(pane, "#{pane_in_mode}#{pane_mode}")?;
+            Ok(now.strip_prefix('1').map(str::to_string))
+        };
+        if mode()?.is_none() {
+            return Ok(None);
+        }
+        // `copy-mode -q` (tmux 3.1 and later) leaves every mode; 3.0 knows
+        // `cancel` in copy mode.
+        if self.run(&["copy-mode", "-q", "-t", pane]).is_err() {
+            let _ = self.run(&["send-keys", "-X", "-t", pane, "cancel"]);
+        }
+        mode()
+    }
+
     /// Pastes `text` into `pane` from a buffer of its own: bracketed when
     /// the program asked for that, as typed keys otherwise.
     pub fn paste(&self, pane: &str, text: &str) -> TmuxResult<()> {

@@ -510,3 +510,61 @@ fn copy_mode_entered_again_just_before_the_paste_cannot_split_it() {
     assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
     assert_eq!(wait_for_pastes(&log, 1), [text]);
 }
+
+#[test]
+fn with_lines_a_blank_line_is_an_enter_alone_for_the_python_repl() {
+    if !have_python() {
+        return;
+    }
+    let env = TestEnv::new();
+    let pane = env.spawn("py", "python3 -q -i");
+    env.wait_for_screen(&pane, ">>>");
+    // The REPL ends a block at a blank line; each line is its own submission.
+    let text = "def answer():\n    return 41 + 1\n\nprint('the answer is', answer())";
+    let out = env.run(["send", "--lines", "py", text]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    env.wait_for_screen(&pane, "the answer is 42");
+}
+
+#[test]
+fn lines_that_stop_part_way_say_which_were_submitted() {
+    let env = TestEnv::new();
+    let got = env.path("got.txt");
+    let pane = env.spawn(
+        "once",
+        &format!("read line; echo \"$line\" > '{}'; sleep 60", got.display()),
+    );
+    let out = env.run(["send", "--lines", "--wait", "1", "once", "first\nsecond"]);
+    assert_eq!(out.status.code(), Some(4), "{}", describe(&out));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "roost send: 'once' ({pane}) is not reading its terminal (busy, or still starting) after 1s; nothing was typed (line 2 of 2; line 1 was submitted)\n\
+             wait for it (roost wait-done TARGET), or give it longer with --wait SECONDS\n"
+        )
+    );
+    assert_eq!(std::fs::read_to_string(&got).unwrap(), "first\n");
+}
+
+#[test]
+fn copy_mode_entered_during_the_wait_does_not_hide_the_paste_request() {
+    if !have_python() {
+        return;
+    }
+    let env = TestEnv::new();
+    // Still starting for a second, then asks for bracketed paste.
+    let (pane, log) = reader(&env, "agent", 1.0, "echo");
+    let text = "first line\nsecond line";
+    let sender = env
+        .roost(["send", "--paste", "--wait", "5", "agent", text])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // One scroll of the wheel while send waits for the program.
+    std::thread::sleep(Duration::from_millis(300));
+    env.tmux_ok(&["copy-mode", "-t", &pane]);
+    let out = sender.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(wait_for_pastes(&log, 1), [text]);
+}

@@ -164,8 +164,20 @@ pub fn run(ctx: &Ctx, a: SendArgs) -> Result<Exit> {
     }
     send.leave_modes()?;
     if req.lines {
-        for line in text.split('\n') {
-            send.deliver(line)?;
+        let lines: Vec<&str> = text.split('\n').collect();
+        for (done, line) in lines.iter().enumerate() {
+            send.deliver(line).map_err(|e| match done {
+                0 => e,
+                1 => e.append(format!(
+                    " (line 2 of {}; line 1 was submitted)",
+                    lines.len()
+                )),
+                _ => e.append(format!(
+                    " (line {} of {}; lines 1 to {done} were submitted)",
+                    done + 1,
+                    lines.len()
+                )),
+            })?;
         }
         return Ok(Exit::Ok);
     }
@@ -224,26 +236,14 @@ impl Send<'_> {
     /// Takes the pane out of copy mode or any other mode, so the paste and
     /// its Enter reach the program; refuses when it stays in one.
     fn leave_modes(&self) -> Result<()> {
-        let pane = &self.pane.id;
-        let mode = |t: &Tmux| t.pane_format(pane, "#{pane_in_mode}#{pane_mode}");
-        let now = mode(self.tmux).map_err(|e| self.untyped(e))?;
-        if now.starts_with('0') || now.is_empty() {
-            return Ok(());
+        match self.tmux.leave_mode(&self.pane.id) {
+            Ok(None) => Ok(()),
+            Ok(Some(mode)) => Err(self.fail(format!(
+                "{} is in {mode} and roost could not take it out; nothing was typed",
+                self.who
+            ))),
+            Err(e) => Err(self.untyped(e)),
         }
-        // `copy-mode -q` (tmux 3.2 and later) leaves every mode; older tmux
-        // knows `cancel` in copy mode.
-        if self.tmux.run(&["copy-mode", "-q", "-t", pane]).is_err() {
-            let _ = self.tmux.run(&["send-keys", "-X", "-t", pane, "cancel"]);
-        }
-        let after = mode(self.tmux).map_err(|e| self.untyped(e))?;
-        if after.starts_with('1') {
-            return Err(self.fail(format!(
-                "{} is in {} and roost could not take it out; nothing was typed",
-                self.who,
-                after.trim_start_matches('1')
-            )));
-        }
-        Ok(())
     }
 
     /// Types `text` and presses Enter once the program took it.
@@ -277,6 +277,8 @@ impl Send<'_> {
                 .map_err(|e| self.untyped(e))?;
         }
         let took = match (&look.tty, look.reading) {
+            // An empty line (--lines) is Enter alone: nothing to be read.
+            _ if text.is_empty() => true,
             (Some(tty), r) if r.raw() => self.until_read(tty, reads),
             // The line discipline holds the line for the program waiting.
             (_, Reading::Line) => true,

@@ -51,6 +51,9 @@ pub struct Look {
     pub tty: Option<PaneTty>,
     /// An agent roost knows runs in the pane.
     pub agent: bool,
+    /// The pane is in copy mode or another mode: tmux 3.7 and later then
+    /// answer for the mode's screen, not whether the program asked.
+    pub in_mode: bool,
 }
 
 /// One look at the pane; `asks`: the user says its program asks for
@@ -58,13 +61,14 @@ pub struct Look {
 pub fn look(tmux: &Tmux, pane: &str, asks: bool) -> TmuxResult<Look> {
     let now = tmux.pane_format(
         pane,
-        "#{pane_tty}\t#{pane_pid}\t#{bracket_paste_flag}\t#{?@roost-agent,1,#{?@roost-hooked,1,0}}",
+        "#{pane_tty}\t#{pane_pid}\t#{bracket_paste_flag}\t#{?@roost-agent,1,#{?@roost-hooked,1,0}}\t#{pane_in_mode}",
     )?;
     let mut f = now.split('\t');
-    let (path, pid, flag, known) = (
+    let (path, pid, flag, known, in_mode) = (
         f.next().unwrap_or(""),
         f.next().and_then(|p| p.parse::<u32>().ok()),
         f.next().unwrap_or(""),
+        f.next() == Some("1"),
         f.next() == Some("1"),
     );
     let tty = PaneTty::open(path);
@@ -93,6 +97,7 @@ pub fn look(tmux: &Tmux, pane: &str, asks: bool) -> TmuxResult<Look> {
         reading,
         tty,
         agent: known,
+        in_mode,
     })
 }
 
@@ -115,6 +120,11 @@ pub fn wait(
 ) -> TmuxResult<std::result::Result<Look, Reading>> {
     loop {
         let now = look(tmux, pane, asks)?;
+        // A mode entered during the wait (one scroll of the wheel) hides
+        // what the program asked for; the paste would leave it anyway.
+        if now.in_mode && tmux.leave_mode(pane)?.is_none() {
+            continue;
+        }
         if now.reading.takes(one_line) {
             return Ok(Ok(now));
         }
