@@ -266,32 +266,60 @@ pub fn spawn_command(command: Vec<OsString>) -> (Vec<OsString>, Option<Agent>) {
     (out, Some(agent))
 }
 
+/// What spawn made, for `spawned`.
+pub struct Spawned<'a> {
+    pub agent: Option<Agent>,
+    pub session: &'a str,
+    pub name: &'a str,
+    /// The pane's working directory.
+    pub cwd: Option<&'a Path>,
+    /// CMD as roost ran it (`spawn_command`'s).
+    pub command: &'a [OsString],
+    pub pane: &'a str,
+}
+
 /// spawn's call, once the window exists: the pane knows its agent, and
-/// roost's record has it for `resume`. Best effort.
-pub fn spawned(ctx: &Ctx, agent: Option<Agent>, session: &str, name: &str, pane: &str) {
-    let Some(agent) = agent else {
+/// roost's record has it, with the arguments the user gave and the pane's
+/// working directory, for `resume`. Best effort.
+pub fn spawned(ctx: &Ctx, s: Spawned) {
+    let Some(agent) = s.agent else {
         return;
     };
-    let _ = ctx
-        .tmux
-        .run(&["set-option", "-p", "-t", pane, options::AGENT, agent.name()]);
+    let _ = ctx.tmux.run(&[
+        "set-option",
+        "-p",
+        "-t",
+        s.pane,
+        options::AGENT,
+        agent.name(),
+    ]);
     let Ok(paths) = ctx.paths() else {
         return;
     };
-    let cwd = std::env::current_dir()
+    let cwd = s
+        .cwd
         .map(|d| d.to_string_lossy().into_owned())
         .unwrap_or_default();
     let _ = super::record::note_spawn(
         paths,
         &ctx.tmux.socket.file(),
         super::record::Entry {
-            session: session.to_string(),
-            name: name.to_string(),
+            session: s.session.to_string(),
+            name: s.name.to_string(),
             agent: agent.name().to_string(),
+            args: agent.given_args(s.command.get(1..).unwrap_or_default()),
             cwd,
             session_id: None,
         },
     );
+}
+
+/// kill's call, once it ended window `window` of `session` (every window
+/// of it when None): an agent ended on purpose is not resumed. Best effort.
+pub fn killed(ctx: &Ctx, session: &str, window: Option<&str>) {
+    if let Ok(paths) = ctx.paths() {
+        let _ = super::record::forget(paths, &ctx.tmux.socket.file(), session, window);
+    }
 }
 
 pub fn resume(ctx: &Ctx) -> Result<Exit> {
@@ -326,8 +354,8 @@ pub fn resume(ctx: &Ctx) -> Result<Exit> {
             continue;
         };
         let args = match (&e.session_id, agent) {
-            (Some(id), _) => agent.resume_args(id),
-            (None, Agent::Aider) => agent.resume_args(""),
+            (Some(id), _) => agent.resume_args(id, &e.args),
+            (None, Agent::Aider) => agent.resume_args("", &e.args),
             (None, _) => {
                 println!("{what}: no session id was reported, so it cannot be resumed (roost hooks install {} wires the hook that reports it)", agent.name());
                 continue;
