@@ -285,14 +285,26 @@ pub fn spawned(ctx: &Ctx, s: Spawned) {
     let Some(agent) = s.agent else {
         return;
     };
-    let _ = ctx.tmux.run(&[
+    let mut set = vec![
         "set-option",
         "-p",
         "-t",
         s.pane,
         options::AGENT,
         agent.name(),
-    ]);
+    ];
+    if prompt_hook_expected(agent, s.cwd) {
+        set.extend([
+            ";",
+            "set-option",
+            "-p",
+            "-t",
+            s.pane,
+            options::HOOKED,
+            agent.name(),
+        ]);
+    }
+    let _ = ctx.tmux.run(&set);
     let Ok(paths) = ctx.paths() else {
         return;
     };
@@ -312,6 +324,32 @@ pub fn spawned(ctx: &Ctx, s: Spawned) {
             session_id: None,
         },
     );
+}
+
+/// Whether `agent`'s prompt hook will report from a pane started in `cwd`
+/// from its first prompt on, so `send` waits for that report even before
+/// the agent has said anything: roost's hooks for it run this roost
+/// (`hooks status` says wired) in the user's configuration or in `cwd`'s,
+/// and the agent runs them without asking. Not so for codex, which runs new
+/// hooks only once a person trusts them (its start hook marks the pane
+/// then), for gemini's project hooks (a trusted folder only), nor for
+/// aider, which has no prompt hook.
+fn prompt_hook_expected(agent: Agent, cwd: Option<&Path>) -> bool {
+    let Ok(roost) = std::env::current_exe() else {
+        return false;
+    };
+    let wired = |scope: &Scope| {
+        matches!(
+            wiring::status(agent, &wiring::file(agent, scope), &roost),
+            Wiring::Wired
+        )
+    };
+    let project = || cwd.is_some_and(|d| wired(&Scope::Project(d.to_path_buf())));
+    match agent {
+        Agent::Claude | Agent::Opencode => wired(&Scope::User) || project(),
+        Agent::Gemini => wired(&Scope::User),
+        Agent::Codex | Agent::Aider => false,
+    }
 }
 
 /// kill's call, once it ended window `window` of `session` (every window

@@ -51,6 +51,10 @@ pub struct Look {
     pub tty: Option<PaneTty>,
     /// An agent roost knows runs in the pane.
     pub agent: bool,
+    /// An agent's prompt hook reports from the pane (`@roost-hooked`), as
+    /// it stood when the program could take the text: an agent's start
+    /// hook sets it while `send` waits for the program.
+    pub hooked: bool,
 }
 
 /// One look at the pane; `asks`: the user says its program asks for
@@ -58,13 +62,14 @@ pub struct Look {
 pub fn look(tmux: &Tmux, pane: &str, asks: bool) -> TmuxResult<Look> {
     let now = tmux.pane_format(
         pane,
-        "#{pane_tty}\t#{pane_pid}\t#{bracket_paste_flag}\t#{?@roost-agent,1,#{?@roost-hooked,1,0}}",
+        "#{pane_tty}\t#{pane_pid}\t#{bracket_paste_flag}\t#{?@roost-agent,1,#{?@roost-hooked,1,0}}\t#{?@roost-hooked,1,0}",
     )?;
     let mut f = now.split('\t');
-    let (path, pid, flag, known) = (
+    let (path, pid, flag, known, hooked) = (
         f.next().unwrap_or(""),
         f.next().and_then(|p| p.parse::<u32>().ok()),
         f.next().unwrap_or(""),
+        f.next() == Some("1"),
         f.next() == Some("1"),
     );
     let tty = PaneTty::open(path);
@@ -93,6 +98,7 @@ pub fn look(tmux: &Tmux, pane: &str, asks: bool) -> TmuxResult<Look> {
         reading,
         tty,
         agent: known,
+        hooked,
     })
 }
 
