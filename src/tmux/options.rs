@@ -12,8 +12,9 @@ pub const REPLY: &str = "@roost-reply";
 pub const AGENT: &str = "@roost-agent";
 
 /// Which agent's prompt hook reports from the pane: set by `roost hook` on
-/// every event of an agent whose wiring includes a prompt-submit hook, so
-/// `send` counts a prompt only once that hook reports it.
+/// every event of an agent whose wiring includes a prompt-submit hook, and
+/// by `spawn` for an agent whose installed hooks will run from its first
+/// prompt, so `send` counts a prompt only once that hook reports it.
 pub const HOOKED: &str = "@roost-hooked";
 
 /// Set when `send` pressed Enter: the pane was given a prompt, so a pane
