@@ -17,9 +17,13 @@ pub const AGENT: &str = "@roost-agent";
 /// prompt, so `send` counts a prompt only once that hook reports it.
 pub const HOOKED: &str = "@roost-hooked";
 
-/// Set when `send` pressed Enter: the pane was given a prompt, so a pane
-/// without a state has not reported one since, rather than never.
+/// Set when `send` pressed Enter (to 1): the pane was given a prompt, so a
+/// pane without a state has not reported one since, rather than never; set
+/// to `TYPED` as `send` types, so one whose Enter was never pressed says so.
 pub const SENT: &str = "@roost-sent";
+
+/// `SENT`'s value while the text typed last has not been submitted.
+pub const TYPED: &str = "typed";
 
 /// The agent's own session id, reported by its hooks, for `roost resume`.
 pub const SESSION_ID: &str = "@roost-session-id";
