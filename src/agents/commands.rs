@@ -1,6 +1,6 @@
 //! The commands about agents: `hooks install|remove|status|show`, `hook`
 //! (hook.rs does the work), `resume`, `next` and `badge` (the status-line segment), and the
-//! two calls spawn and doctor make.
+//! calls spawn, kill and doctor make.
 
 use super::wiring::{self, Done, Scope, Wiring};
 use super::Agent;
