@@ -1,6 +1,6 @@
 //! The commands about agents: `hooks install|remove|status|show`, `hook`
 //! (hook.rs does the work), `resume`, `next` and `badge` (the status-line segment), and the
-//! two calls spawn and doctor make.
+//! calls spawn, kill and doctor make.
 
 use super::wiring::{self, Done, Scope, Wiring};
 use super::Agent;
@@ -266,32 +266,98 @@ pub fn spawn_command(command: Vec<OsString>) -> (Vec<OsString>, Option<Agent>) {
     (out, Some(agent))
 }
 
+/// What spawn made, for `spawned`.
+pub struct Spawned<'a> {
+    pub agent: Option<Agent>,
+    pub session: &'a str,
+    pub name: &'a str,
+    /// The pane's working directory.
+    pub cwd: Option<&'a Path>,
+    /// CMD as roost ran it (`spawn_command`'s).
+    pub command: &'a [OsString],
+    pub pane: &'a str,
+}
+
 /// spawn's call, once the window exists: the pane knows its agent, and
-/// roost's record has it for `resume`. Best effort.
-pub fn spawned(ctx: &Ctx, agent: Option<Agent>, session: &str, name: &str, pane: &str) {
-    let Some(agent) = agent else {
+/// roost's record has it, with the arguments the user gave and the pane's
+/// working directory, for `resume`. Best effort.
+pub fn spawned(ctx: &Ctx, s: Spawned) {
+    let Some(agent) = s.agent else {
         return;
     };
-    let _ = ctx
-        .tmux
-        .run(&["set-option", "-p", "-t", pane, options::AGENT, agent.name()]);
+    let mut set = vec![
+        "set-option",
+        "-p",
+        "-t",
+        s.pane,
+        options::AGENT,
+        agent.name(),
+    ];
+    if prompt_hook_expected(agent, s.cwd) {
+        set.extend([
+            ";",
+            "set-option",
+            "-p",
+            "-t",
+            s.pane,
+            options::HOOKED,
+            agent.name(),
+        ]);
+    }
+    let _ = ctx.tmux.run(&set);
     let Ok(paths) = ctx.paths() else {
         return;
     };
-    let cwd = std::env::current_dir()
+    let cwd = s
+        .cwd
         .map(|d| d.to_string_lossy().into_owned())
         .unwrap_or_default();
     let _ = super::record::note_spawn(
         paths,
         &ctx.tmux.socket.file(),
         super::record::Entry {
-            session: session.to_string(),
-            name: name.to_string(),
+            session: s.session.to_string(),
+            name: s.name.to_string(),
             agent: agent.name().to_string(),
+            args: agent.given_args(s.command.get(1..).unwrap_or_default()),
             cwd,
             session_id: None,
         },
     );
+}
+
+/// Whether `agent`'s prompt hook will report from a pane started in `cwd`
+/// from its first prompt on, so `send` waits for that report even before
+/// the agent has said anything: roost's hooks for it run this roost
+/// (`hooks status` says wired) in the user's configuration or in `cwd`'s,
+/// and the agent runs them without asking. Not so for codex, which runs new
+/// hooks only once a person trusts them (its start hook marks the pane
+/// then), for gemini's project hooks (a trusted folder only), nor for
+/// aider, which has no prompt hook.
+fn prompt_hook_expected(agent: Agent, cwd: Option<&Path>) -> bool {
+    let Ok(roost) = std::env::current_exe() else {
+        return false;
+    };
+    let wired = |scope: &Scope| {
+        matches!(
+            wiring::status(agent, &wiring::file(agent, scope), &roost),
+            Wiring::Wired
+        )
+    };
+    let project = || cwd.is_some_and(|d| wired(&Scope::Project(d.to_path_buf())));
+    match agent {
+        Agent::Claude | Agent::Opencode => wired(&Scope::User) || project(),
+        Agent::Gemini => wired(&Scope::User),
+        Agent::Codex | Agent::Aider => false,
+    }
+}
+
+/// kill's call, once it ended window `window` of `session` (every window
+/// of it when None): an agent ended on purpose is not resumed. Best effort.
+pub fn killed(ctx: &Ctx, session: &str, window: Option<&str>) {
+    if let Ok(paths) = ctx.paths() {
+        let _ = super::record::forget(paths, &ctx.tmux.socket.file(), session, window);
+    }
 }
 
 pub fn resume(ctx: &Ctx) -> Result<Exit> {
@@ -326,8 +392,8 @@ pub fn resume(ctx: &Ctx) -> Result<Exit> {
             continue;
         };
         let args = match (&e.session_id, agent) {
-            (Some(id), _) => agent.resume_args(id),
-            (None, Agent::Aider) => agent.resume_args(""),
+            (Some(id), _) => agent.resume_args(id, &e.args),
+            (None, Agent::Aider) => agent.resume_args("", &e.args),
             (None, _) => {
                 println!("{what}: no session id was reported, so it cannot be resumed (roost hooks install {} wires the hook that reports it)", agent.name());
                 continue;

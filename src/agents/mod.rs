@@ -71,8 +71,11 @@ impl Agent {
         }
     }
 
-    /// The arguments that resume session `id` (after the program).
-    pub fn resume_args(self, id: &str) -> Vec<String> {
+    /// The arguments that resume session `id` (after the program), with
+    /// `given`, the arguments the agent was spawned with, where its resume
+    /// syntax takes them: codex's `resume` is a subcommand that takes them
+    /// after the id; the others take them before their resume option.
+    pub fn resume_args(self, id: &str, given: &[String]) -> Vec<String> {
         let words: &[&str] = match self {
             Agent::Claude => &["--resume"],
             Agent::Codex => &["--no-daemon", "resume"],
@@ -80,11 +83,26 @@ impl Agent {
             Agent::Opencode => &["--session"],
             // aider has no session ids: its chat history file in the
             // working directory is what it restores.
-            Agent::Aider => return vec!["--restore-chat-history".into()],
+            Agent::Aider => &["--restore-chat-history"],
         };
-        let mut args: Vec<String> = words.iter().map(|w| w.to_string()).collect();
-        args.push(id.to_string());
-        args
+        let words = words.iter().map(|w| w.to_string());
+        let given = given.iter().cloned();
+        match self {
+            Agent::Codex => words.chain([id.to_string()]).chain(given).collect(),
+            Agent::Aider => given.chain(words).collect(),
+            _ => given.chain(words).chain([id.to_string()]).collect(),
+        }
+    }
+
+    /// The arguments of a spawn as the user gave them: CMD's words after
+    /// the program, less those roost adds itself (`spawn_args`), which
+    /// resume adds again.
+    pub fn given_args(self, after_program: &[std::ffi::OsString]) -> Vec<String> {
+        after_program
+            .iter()
+            .map(|w| w.to_string_lossy().into_owned())
+            .filter(|w| !self.spawn_args().contains(&w.as_str()))
+            .collect()
     }
 
     /// Arguments roost puts right after the program when it spawns this
@@ -133,15 +151,46 @@ mod tests {
     #[test]
     fn resume_is_by_exact_id_never_continue() {
         for a in Agent::ALL {
-            let args = a.resume_args("abc-123");
+            let args = a.resume_args("abc-123", &[]);
             assert!(!args.iter().any(|w| w.contains("continue")), "{a:?}");
         }
-        assert_eq!(Agent::Claude.resume_args("x"), ["--resume", "x"]);
+        assert_eq!(Agent::Claude.resume_args("x", &[]), ["--resume", "x"]);
         assert_eq!(
-            Agent::Codex.resume_args("x"),
+            Agent::Codex.resume_args("x", &[]),
             ["--no-daemon", "resume", "x"]
         );
-        assert_eq!(Agent::Opencode.resume_args("x"), ["--session", "x"]);
+        assert_eq!(Agent::Opencode.resume_args("x", &[]), ["--session", "x"]);
+    }
+
+    #[test]
+    fn the_spawn_arguments_come_back_where_each_resume_syntax_takes_them() {
+        let given = ["-m".to_string(), "m1".to_string()];
+        assert_eq!(
+            Agent::Claude.resume_args("x", &given),
+            ["-m", "m1", "--resume", "x"]
+        );
+        assert_eq!(
+            Agent::Gemini.resume_args("x", &given),
+            ["-m", "m1", "--resume", "x"]
+        );
+        assert_eq!(
+            Agent::Opencode.resume_args("x", &given),
+            ["-m", "m1", "--session", "x"]
+        );
+        assert_eq!(
+            Agent::Codex.resume_args("x", &given),
+            ["--no-daemon", "resume", "x", "-m", "m1"]
+        );
+        assert_eq!(
+            Agent::Aider.resume_args("", &given),
+            ["-m", "m1", "--restore-chat-history"]
+        );
+        let spawned: Vec<std::ffi::OsString> = ["--no-daemon", "-m", "m1"].map(Into::into).to_vec();
+        assert_eq!(Agent::Codex.given_args(&spawned), ["-m", "m1"]);
+        assert_eq!(
+            Agent::Claude.given_args(&spawned),
+            ["--no-daemon", "-m", "m1"]
+        );
     }
 
     #[test]

@@ -1,8 +1,10 @@
 //! The record of the agents roost spawned, kept in its state directory
 //! (`agents.json`), per server socket: each window's session and name, the
-//! agent, its working directory and, once a hook reports it, its session
-//! id. `roost resume` reads it back after a server restart or a reboot.
-//! Writers take a lock beside it, and write it whole (atomically).
+//! agent, the arguments it was spawned with, its working directory and,
+//! once a hook reports it, its session id. `roost resume` reads it back
+//! after a server restart or a reboot; `roost kill TARGET` (or `--session`)
+//! forgets what it ends. Writers take a lock beside it, and write it whole
+//! (atomically).
 
 use crate::paths::Paths;
 use serde::{Deserialize, Serialize};
@@ -15,6 +17,9 @@ pub struct Entry {
     pub session: String,
     pub name: String,
     pub agent: String,
+    /// The arguments after the program, as the user gave them to spawn.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<String>,
     pub cwd: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session_id: Option<String>,
@@ -71,6 +76,33 @@ pub fn note_spawn(paths: &Paths, socket_file: &Path, entry: Entry) -> std::io::R
     })
 }
 
+/// Forgets the agents of `session` (of its window `window` only, when
+/// given): they were ended on purpose, so `resume` leaves them be.
+pub fn forget(
+    paths: &Paths,
+    socket_file: &Path,
+    session: &str,
+    window: Option<&str>,
+) -> std::io::Result<()> {
+    let key = server_key(socket_file);
+    let gone = |e: &Entry| e.session == session && window.is_none_or(|w| e.name == w);
+    if !read(paths)
+        .servers
+        .get(&key)
+        .is_some_and(|l| l.iter().any(gone))
+    {
+        return Ok(());
+    }
+    update(paths, |r| {
+        if let Some(list) = r.servers.get_mut(&key) {
+            list.retain(|e| !gone(e));
+            if list.is_empty() {
+                r.servers.remove(&key);
+            }
+        }
+    })
+}
+
 /// Records the session id a hook reported for window `window` of
 /// `session`, when roost recorded that window's agent. Best effort: a hook
 /// never fails over it.
@@ -111,6 +143,7 @@ mod tests {
             session: "main".into(),
             name: name.into(),
             agent: agent.into(),
+            args: Vec::new(),
             cwd: "/w".into(),
             session_id: None,
         };
@@ -120,5 +153,12 @@ mod tests {
         let list = &read(&p).servers["/tmp/s"];
         assert_eq!(list.len(), 2);
         assert_eq!(list[1].agent, "gemini");
+        note_spawn(&p, Path::new("/tmp/t"), entry("a", "aider")).unwrap();
+        forget(&p, sock, "main", Some("a")).unwrap();
+        assert_eq!(read(&p).servers["/tmp/s"].len(), 1);
+        forget(&p, sock, "main", None).unwrap();
+        let servers = read(&p).servers;
+        assert!(!servers.contains_key("/tmp/s"));
+        assert_eq!(servers["/tmp/t"].len(), 1, "another server's agents stay");
     }
 }

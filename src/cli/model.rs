@@ -192,9 +192,11 @@ pub enum Command {
     /// SESSION:WINDOW, @N) TARGET names; a word that names no window but a
     /// session ends that session, as --session does. Without either, end the
     /// whole server: on a terminal it asks first unless --all is given; with
-    /// stdin not a terminal it does not ask. Exit 0 also when nothing runs;
-    /// 1 when the question is answered no; 2 when there is no such target or
-    /// session.
+    /// stdin not a terminal it does not ask. An agent ended by TARGET or
+    /// --session is forgotten by `roost resume`; ending the whole server
+    /// forgets nothing (as after a crash, resume brings every agent back).
+    /// Exit 0 also when nothing runs; 1 when the question is answered no; 2
+    /// when there is no such target or session.
     #[command(visible_aliases = ["down", "stop"])]
     Kill(KillArgs),
     #[command(verbatim_doc_comment)]
@@ -225,11 +227,14 @@ pub enum Command {
     /// start again the recorded agents of this server, each by its session id
     ///
     /// Open a window again for every agent roost spawned on this server (by
-    /// socket) whose window is gone, in its session and working directory,
-    /// resuming the exact session its hooks reported (claude --resume ID,
-    /// codex resume ID, opencode --session ID, gemini --resume ID; aider
-    /// restores its chat history). An agent whose session id was never
-    /// reported is named and skipped. Prints one line per agent.
+    /// socket) whose window is gone and that was not ended by `roost kill
+    /// TARGET` or `--session`, in its session and working directory, with
+    /// the arguments it was spawned with, resuming the exact session its
+    /// hooks reported (claude ARGS --resume ID, codex resume ID ARGS,
+    /// opencode ARGS --session ID, gemini ARGS --resume ID; aider ARGS
+    /// --restore-chat-history, which restores its chat history). An agent
+    /// whose session id was never reported is named and skipped. Prints one
+    /// line per agent.
     Resume,
     #[command(verbatim_doc_comment)]
     /// switch to the next agent waiting for a person (blocked)

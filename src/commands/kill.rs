@@ -7,6 +7,11 @@
 //! `kill` ends the whole server: with stdin on a terminal it asks first,
 //! unless `--all` is given; with stdin not a terminal (a script) it does so
 //! without asking, as it always has.
+//!
+//! What `roost resume` brings back follows the same rule: an agent ended by
+//! `kill TARGET` or `kill --session` is forgotten (it was ended on
+//! purpose); ending the whole server forgets nothing, as a crash or a
+//! reboot does not, so `resume` brings every agent back.
 
 use super::{target, Ctx};
 use crate::cli::model::KillArgs;
@@ -77,7 +82,18 @@ fn kill_target(ctx: &Ctx, t: &str, p: &Pane) -> Result<Exit> {
     } else {
         ["kill-pane", "-t", p.id.as_str()]
     };
+    // The agent's own pane, when TARGET named a pane.
+    let agent = names_window
+        || ctx
+            .tmux
+            .pane_option(&p.id, crate::tmux::options::AGENT)
+            .ok()
+            .flatten()
+            .is_some_and(|a| !a.is_empty());
     ctx.tmux.run(&args).map_err(|e| ctx.tmux_err(e))?;
+    if agent {
+        crate::agents::commands::killed(ctx, &p.session, Some(&p.window_name));
+    }
     Ok(Exit::Ok)
 }
 
@@ -94,6 +110,7 @@ fn kill_session(ctx: &Ctx, s: &str) -> Result<Exit> {
             &crate::tmux::literal::word(format!("={s}")),
         ])
         .map_err(|e| ctx.tmux_err(e))?;
+    crate::agents::commands::killed(ctx, s, None);
     Ok(Exit::Ok)
 }
 

@@ -77,7 +77,17 @@ pub fn run(ctx: &Ctx, a: SpawnArgs) -> Result<Exit> {
         .tmux
         .run_spawning(&args, &start)
         .map_err(|e| ctx.tmux_err(e))?;
-    crate::agents::commands::spawned(ctx, agent, &session, &name, out.trim_end());
+    crate::agents::commands::spawned(
+        ctx,
+        crate::agents::commands::Spawned {
+            agent,
+            session: &session,
+            name: &name,
+            cwd: cwd.as_deref(),
+            command: &command,
+            pane: out.trim_end(),
+        },
+    );
     println!("{}", out.trim_end());
     Ok(Exit::Ok)
 }

@@ -60,24 +60,22 @@ pub fn run(ctx: &Ctx, a: WaitArgs) -> Result<Exit> {
             _ => {}
         }
         if Instant::now() >= deadline && now.state.is_empty() {
-            let sent = ctx
-                .tmux
-                .pane_option(&pane.id, crate::tmux::options::SENT)
-                .ok()
-                .flatten()
-                .is_some();
-            let since = if sent {
-                "has reported no state since its last prompt was sent"
-            } else {
-                "has never reported a state"
+            use crate::tmux::options::{SENT, TYPED};
+            let sent = ctx.tmux.pane_option(&pane.id, SENT).ok().flatten();
+            let hooks = "its agent reports with `roost state done` from its hooks: see \"How agents report their state\" in roost(1) or the README";
+            let (since, hint) = match sent.as_deref() {
+                Some(TYPED) => (
+                    "has reported no state since text was typed into it, whose Enter was never pressed",
+                    "look at the pane (roost screen TARGET), then press Enter there or clear the line",
+                ),
+                Some(_) => ("has reported no state since its last prompt was sent", hooks),
+                None => ("has never reported a state", hooks),
             };
             return Err(Error::fail(
                 ctx.cmd,
-                format!(
-                    "{who} {since}, so roost cannot tell when it is done (waited {seconds}s)"
-                ),
+                format!("{who} {since}, so roost cannot tell when it is done (waited {seconds}s)"),
             )
-            .hint("its agent reports with `roost state done` from its hooks: see \"How agents report their state\" in roost(1) or the README"));
+            .hint(hint));
         }
         if Instant::now() >= deadline {
             return Err(Error::fail(

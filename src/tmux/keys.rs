@@ -3,7 +3,7 @@
 //! before (one scroll of the wheel) can never catch them and turn the
 //! paste's newlines into Enters.
 
-use super::options::{PROMPT_SEEN, REPLY, SENT, STATE};
+use super::options::{PROMPT_SEEN, REPLY, SENT, STATE, TYPED};
 use super::{Tmux, TmuxResult};
 
 /// tmux words that take `pane` out of copy mode if it is in one, then `;`.
@@ -41,11 +41,13 @@ impl Tmux {
     }
 
     /// Pastes `text` into `pane` from a buffer of its own: bracketed when
-    /// the program asked for that, as typed keys otherwise.
+    /// the program asked for that, as typed keys otherwise; and marks the
+    /// pane as typed into (`submit` marks it sent).
     pub fn paste(&self, pane: &str, text: &str) -> TmuxResult<()> {
         let buffer = format!("roost-send-{}", std::process::id());
         self.run_with_input(&["load-buffer", "-b", &buffer, "-"], text.as_bytes())?;
         let mut words = out_of_mode(pane);
+        words.extend(["set-option", "-p", "-t", pane, SENT, TYPED, ";"].map(String::from));
         words.extend(["paste-buffer", "-p", "-d", "-b", &buffer, "-t", pane].map(String::from));
         if let Err(e) = self.run(&words) {
             let _ = self.run(&["delete-buffer", "-b", &buffer]);

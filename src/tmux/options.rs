@@ -12,13 +12,18 @@ pub const REPLY: &str = "@roost-reply";
 pub const AGENT: &str = "@roost-agent";
 
 /// Which agent's prompt hook reports from the pane: set by `roost hook` on
-/// every event of an agent whose wiring includes a prompt-submit hook, so
-/// `send` counts a prompt only once that hook reports it.
+/// every event of an agent whose wiring includes a prompt-submit hook, and
+/// by `spawn` for an agent whose installed hooks will run from its first
+/// prompt, so `send` counts a prompt only once that hook reports it.
 pub const HOOKED: &str = "@roost-hooked";
 
-/// Set when `send` pressed Enter: the pane was given a prompt, so a pane
-/// without a state has not reported one since, rather than never.
+/// Set when `send` pressed Enter (to 1): the pane was given a prompt, so a
+/// pane without a state has not reported one since, rather than never; set
+/// to `TYPED` as `send` types, so one whose Enter was never pressed says so.
 pub const SENT: &str = "@roost-sent";
+
+/// `SENT`'s value while the text typed last has not been submitted.
+pub const TYPED: &str = "typed";
 
 /// The agent's own session id, reported by its hooks, for `roost resume`.
 pub const SESSION_ID: &str = "@roost-session-id";

@@ -363,6 +363,87 @@ fn where_a_prompt_hook_is_wired_only_its_report_counts() {
     );
 }
 
+/// A pane option, empty when unset.
+fn option(env: &TestEnv, pane: &str, name: &str) -> String {
+    env.tmux_ok(&["show-options", "-pqv", "-t", pane, name])
+        .trim_end()
+        .to_string()
+}
+
+/// prompt_key as roost computes it (FNV-1a, 64 bits).
+fn key(text: &str) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.trim().bytes() {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{hash:016x}")
+}
+
+/// An agent's start hook marks the pane while send waits for the program
+/// to read: the first prompt then counts only once the prompt hook
+/// reports it (a second after its Enter), not as soon as it was read.
+#[test]
+fn a_pane_marked_hooked_while_send_waits_counts_the_prompt_hook_report() {
+    if !have_python() {
+        return;
+    }
+    let env = TestEnv::new();
+    let (pane, log) = reader(&env, "agent", 1.0, "starthook");
+    let text = "right after spawn";
+    let out = env.run(["send", "agent", text]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(option(&env, &pane, "@roost-prompt-seen"), key(text));
+    assert_eq!(wait_for_pastes(&log, 1), [text]);
+}
+
+/// An agent spawned by name whose prompt hook roost's wiring runs (for this
+/// roost) is marked hooked from the start: its first prompt, sent before it
+/// reported anything (opencode reports nothing before one), counts only
+/// once the hook reports it. codex's installed hooks run only once a
+/// person trusts them, and hooks not installed never run: no mark.
+#[test]
+fn an_agent_spawned_with_its_hooks_installed_is_hook_confirmed_from_its_first_prompt() {
+    if !have_python() {
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let env = TestEnv::new();
+    let bin = env.path("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    for name in ["opencode", "claude", "codex"] {
+        let log = env.path(&format!("{name}.log"));
+        let fake = bin.join(name);
+        std::fs::write(
+            &fake,
+            format!(
+                "#!/bin/sh\nexec '{READER}' '{}' 0 latehook\n",
+                log.display()
+            ),
+        )
+        .unwrap();
+        std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    let roost = |args: &[&str]| {
+        let out = env.roost(args).env("PATH", &path).output().unwrap();
+        assert!(out.status.success(), "{}", describe(&out));
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    };
+    roost(&["hooks", "install", "opencode"]);
+    roost(&["hooks", "install", "codex"]);
+    let oc = roost(&["spawn", "oc", "opencode"]);
+    assert_eq!(option(&env, &oc, "@roost-hooked"), "opencode");
+    for name in ["claude", "codex"] {
+        let pane = roost(&["spawn", name, name]);
+        assert_eq!(option(&env, &pane, "@roost-hooked"), "", "{name}");
+    }
+    let text = "the first prompt";
+    roost(&["send", "oc", text]);
+    assert_eq!(option(&env, &oc, "@roost-prompt-seen"), key(text));
+    assert_eq!(wait_for_pastes(&env.path("opencode.log"), 1), [text]);
+}
+
 #[test]
 fn when_idle_waits_until_the_agent_is_neither_working_nor_blocked() {
     if !have_python() {

@@ -208,3 +208,24 @@ fn after_a_send_a_pane_without_a_state_is_said_to_have_none_since_then() {
         )
     );
 }
+
+/// A send that typed its text but could not press Enter (exit 5): the pane
+/// was given text, so wait-done does not say it never reported a state.
+#[test]
+fn after_a_send_that_typed_without_enter_a_pane_is_not_said_never_to_have_reported() {
+    let env = TestEnv::new();
+    // Raw mode, something drawn, and nothing ever read.
+    let pane = env.spawn("alice", "stty raw -echo; echo ready; sleep 100000");
+    env.wait_for_screen(&pane, "ready");
+    let out = env.run(["send", "alice", "a prompt nobody reads"]);
+    assert_eq!(out.status.code(), Some(5), "{}", describe(&out));
+    let out = env.run(["wait-done", "alice", "1"]);
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "roost wait-done: 'alice' ({pane}) has reported no state since text was typed into it, whose Enter was never pressed, so roost cannot tell when it is done (waited 1s)\n\
+             look at the pane (roost screen TARGET), then press Enter there or clear the line\n"
+        )
+    );
+}

@@ -14,7 +14,7 @@ mod tty;
 use super::{target, Ctx};
 use crate::cli::model::SendArgs;
 use crate::error::{Error, Exit, Result};
-use crate::tmux::options::{prompt_key, HOOKED, PROMPT_SEEN};
+use crate::tmux::options::{prompt_key, PROMPT_SEEN};
 use crate::tmux::{Pane, Tmux};
 use ready::Reading;
 use std::io::Read;
@@ -106,8 +106,6 @@ struct Send<'a> {
     who: String,
     deadline: Instant,
     wait: u64,
-    /// An agent's prompt hook reports from the pane.
-    hooked: bool,
     /// The user says the program asks for bracketed paste.
     asks: bool,
 }
@@ -145,10 +143,6 @@ pub fn run(ctx: &Ctx, a: SendArgs) -> Result<Exit> {
             )))
         }
     };
-    let hooked = tmux
-        .pane_option(&pane.id, HOOKED)
-        .map_err(|e| fail(format!("{}; nothing was typed into {who}", e.0)))?
-        .is_some_and(|v| !v.is_empty());
     let send = Send {
         ctx,
         tmux,
@@ -156,7 +150,6 @@ pub fn run(ctx: &Ctx, a: SendArgs) -> Result<Exit> {
         who,
         deadline,
         wait: req.wait,
-        hooked,
         asks: req.paste,
     };
     if req.when_idle {
@@ -305,7 +298,7 @@ impl Send<'_> {
             ))
             .code(Exit::TypedNotSubmitted)
         })?;
-        self.confirmed(text, look.tty.as_ref(), reads)
+        self.confirmed(text, &look, reads)
     }
 
     /// What the pane's foreground job has read so far, where that shows.
@@ -392,7 +385,7 @@ impl Send<'_> {
 
     /// After Enter: the agent's prompt hook reports the prompt, where one
     /// is wired; else the program read the Enter, where that can be seen.
-    fn confirmed(&self, text: &str, tty: Option<&tty::PaneTty>, reads: Option<u64>) -> Result<()> {
+    fn confirmed(&self, text: &str, look: &ready::Look, reads: Option<u64>) -> Result<()> {
         let unconfirmed = |why: String| {
             self.fail(format!(
                 "the text and Enter were typed into {}, but {why}",
@@ -401,7 +394,7 @@ impl Send<'_> {
             .code(Exit::NotConfirmed)
             .hint("do not send it again: look at the pane (roost screen TARGET) first")
         };
-        if self.hooked {
+        if look.hooked {
             let want = prompt_key(text);
             let end = Instant::now() + HOOK_REPORT;
             loop {
@@ -426,7 +419,7 @@ impl Send<'_> {
                 std::thread::sleep(Duration::from_millis(20));
             }
         }
-        if let Some(tty) = tty {
+        if let Some(tty) = &look.tty {
             if !self.until_read(tty, reads) {
                 return Err(unconfirmed(format!(
                     "its program did not read the Enter within {}s",

@@ -54,6 +54,10 @@ pub struct Look {
     /// The pane is in copy mode or another mode: tmux 3.7 and later then
     /// answer for the mode's screen, not whether the program asked.
     pub in_mode: bool,
+    /// An agent's prompt hook reports from the pane (`@roost-hooked`), as
+    /// it stood when the program could take the text: an agent's start
+    /// hook sets it while `send` waits for the program.
+    pub hooked: bool,
 }
 
 /// One look at the pane; `asks`: the user says its program asks for
@@ -61,13 +65,14 @@ pub struct Look {
 pub fn look(tmux: &Tmux, pane: &str, asks: bool) -> TmuxResult<Look> {
     let now = tmux.pane_format(
         pane,
-        "#{pane_tty}\t#{pane_pid}\t#{bracket_paste_flag}\t#{?@roost-agent,1,#{?@roost-hooked,1,0}}\t#{pane_in_mode}",
+        "#{pane_tty}\t#{pane_pid}\t#{bracket_paste_flag}\t#{?@roost-agent,1,#{?@roost-hooked,1,0}}\t#{?@roost-hooked,1,0}\t#{pane_in_mode}",
     )?;
     let mut f = now.split('\t');
-    let (path, pid, flag, known, in_mode) = (
+    let (path, pid, flag, known, hooked, in_mode) = (
         f.next().unwrap_or(""),
         f.next().and_then(|p| p.parse::<u32>().ok()),
         f.next().unwrap_or(""),
+        f.next() == Some("1"),
         f.next() == Some("1"),
         f.next() == Some("1"),
     );
@@ -98,6 +103,7 @@ pub fn look(tmux: &Tmux, pane: &str, asks: bool) -> TmuxResult<Look> {
         tty,
         agent: known,
         in_mode,
+        hooked,
     })
 }
 

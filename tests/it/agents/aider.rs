@@ -107,6 +107,12 @@ fn takes_every_prompt_with_roost_hooks() {
     super::takes_every_prompt_with_roost_hooks(&AIDER);
 }
 
+/// Without its model flags aider would not reach the stand-in at all.
+#[test]
+fn resumes_the_same_session() {
+    super::resumes_the_same_session(&AIDER);
+}
+
 #[test]
 fn hooks_remove_restores_the_configuration() {
     let user = "# mine\nmodel: openai/stand-in\ndark-mode: true\n";

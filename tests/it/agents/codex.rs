@@ -130,6 +130,32 @@ fn hooks_remove_restores_the_configuration() {
     super::hooks_remove_restores_the_configuration(&CODEX, &[("home/.codex/config.toml", user)]);
 }
 
+/// Two codex panes at once, spawned by name with roost's hooks and codex's
+/// own default for its shared background server (the daemon starts on its
+/// own): each prompt is taken, each pane reaches done through its own hook
+/// and `read` gives its own reply; roost's `--no-daemon` alone keeps each
+/// pane's turns, and hooks, in that pane.
+#[test]
+fn two_panes_at_once_each_report_through_their_own_hooks() {
+    let Some(rig) = Rig::new(&CODEX) else { return };
+    let config = base(&rig).replace("daemon_auto_start = false\n", "");
+    assert!(!config.contains("daemon_auto_start"));
+    rig.env.write("home/.codex/config.toml", &config);
+    rig.install_hooks();
+    let panes: Vec<(String, &str)> = [("a", "Pane a asks this"), ("b", "Pane b asks that")]
+        .into_iter()
+        .map(|(name, prompt)| (rig.spawn(name, &[]), prompt))
+        .collect();
+    for (pane, prompt) in &panes {
+        rig.send(pane, prompt);
+    }
+    for (pane, prompt) in &panes {
+        rig.finish(pane, prompt);
+        assert_eq!(rig.ok(["read", pane]).trim_end(), format!("ACK: {prompt}"));
+    }
+    rig.stayed_local();
+}
+
 /// Trusts roost's new hooks in codex's own dialog, as a person does once
 /// after `roost hooks install codex` (codex keeps the trust in its home).
 pub fn trust_hooks(rig: &Rig) {

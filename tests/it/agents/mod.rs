@@ -489,8 +489,9 @@ pub fn takes_every_prompt_with_roost_hooks(agent: &'static Agent) {
 }
 
 /// A turn, `roost kill`, `roost resume`: the agent comes back in its window
-/// with the same session id, and its next turn carries the first one's
-/// history to the model.
+/// with the same session id (aider, which has none, with its chat history)
+/// and the arguments it was spawned with, and its next turn carries the
+/// first one's history to the model.
 pub fn resumes_the_same_session(agent: &'static Agent) {
     let Some(rig) = Rig::new(agent) else { return };
     rig.install_hooks();
@@ -500,7 +501,8 @@ pub fn resumes_the_same_session(agent: &'static Agent) {
     let first = "Remember the word kestrel";
     rig.turn(&pane, first);
     let session = rig.option(&pane, "@roost-session-id");
-    assert!(!session.is_empty(), "no session id was recorded");
+    let ids = agent.name != "aider";
+    assert!(!session.is_empty() || !ids, "no session id was recorded");
     rig.ok(["kill"]);
     assert!(!rig.env.server_running());
     let t = Instant::now();
@@ -523,6 +525,17 @@ pub fn resumes_the_same_session(agent: &'static Agent) {
         rig.server.describe()
     );
     assert_eq!(rig.option(&pane, "@roost-session-id"), session);
+    let spawned_with = (agent.args)(&rig);
+    let command = rig.env.tmux_ok(&[
+        "display-message",
+        "-p",
+        "-t",
+        &pane,
+        "#{pane_start_command}",
+    ]);
+    for arg in &spawned_with {
+        assert!(command.contains(arg.as_str()), "resumed as {command}");
+    }
 }
 
 /// The pane id of window `name` in `status --json`.
