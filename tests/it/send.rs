@@ -649,3 +649,38 @@ fn copy_mode_entered_during_the_wait_does_not_hide_the_paste_request() {
     assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
     assert_eq!(wait_for_pastes(&log, 1), [text]);
 }
+
+#[test]
+fn several_lines_to_the_python_repl_are_one_paste_where_it_asked_else_refused() {
+    if !have_python() {
+        return;
+    }
+    let env = TestEnv::new();
+    let pane = env.spawn("py", "python3 -q -i");
+    env.wait_for_screen(&pane, ">>>");
+    // One submission holding two statements is a SyntaxError; two
+    // submissions would print both words.
+    let asked = env
+        .tmux_ok(&[
+            "display-message",
+            "-p",
+            "-t",
+            &pane,
+            "#{bracket_paste_flag}",
+        ])
+        .trim()
+        == "1";
+    let out = env.run(["send", "--wait", "2", "py", "print('one')\nprint('two')"]);
+    if asked {
+        assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+        env.wait_for_screen(&pane, "SyntaxError");
+    } else {
+        assert_eq!(out.status.code(), Some(4), "{}", describe(&out));
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    let screen = env.screen(&pane);
+    assert!(
+        !screen.lines().any(|l| l == "one" || l == "two"),
+        "{screen}"
+    );
+}
