@@ -1,8 +1,9 @@
 //! Bounds a remote meets whatever it sends, beyond those of hostile.rs:
 //! gitlinks and empty directories count against the tree limit, a pack
 //! holds only objects the pinned commit's closure needs (present ones,
-//! not ids gix answers without an object), and a pin is reachable only
-//! from the repository's own branches, tags and HEAD.
+//! not ids gix answers without an object) and unpacks to a bounded size,
+//! and a pin is reachable only from the repository's own branches, tags
+//! and HEAD.
 
 use crate::common::*;
 use crate::hostile::{
@@ -364,4 +365,38 @@ fn a_signal_during_a_fetch_ends_roost_and_removes_what_it_made() {
         );
         assert!(!lock_file(&env).exists());
     }
+}
+
+// ------------------------------------------------------ the work a pack costs
+
+/// A stand-in whose pack, about 90 KB on the wire, holds the wanted commit,
+/// a 64 MiB blob of zeros and 500 deltas each copying the one before and
+/// adding a byte: every object is under the one-object limit, but resolving
+/// them all would inflate and hash 32 GiB (35 s before this bound). Refused
+/// as the pack arrives, once what it unpacks to passes its bound, quickly
+/// and in little memory, leaving nothing.
+#[test]
+fn a_chain_of_deltas_is_refused_once_it_unpacks_past_its_bound() {
+    let env = TestEnv::new();
+    let f = note_repo(&env);
+    f.commit("base");
+    let Some(path) = hostile_server_path(&env) else {
+        return;
+    };
+    let mut cmd = env.roost(["ext", "install", &f.repo, "--yes"]);
+    cmd.env("PATH", &path).env("DELTA_CHAIN", "500");
+    let run = bounded(cmd, LIMIT);
+    eprintln!("delta chain: {:?}, peak {} KiB", run.took, run.peak_kib);
+    let err = refused(&run.out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.ends_with(
+            ": the pack's objects unpack to more than 1.0 GiB, the limit for one extension\n"
+        ),
+        "{err}"
+    );
+    assert!(run.took < Duration::from_secs(10), "took {:?}", run.took);
+    assert!(run.peak_kib < 256 * 1024, "peak {} KiB", run.peak_kib);
+    assert!(!env.path("data/roost").exists() || leftovers_in(&env).is_empty());
+    assert!(!lock_file(&env).exists());
 }
