@@ -400,3 +400,37 @@ fn a_chain_of_deltas_is_refused_once_it_unpacks_past_its_bound() {
     assert!(!env.path("data/roost").exists() || leftovers_in(&env).is_empty());
     assert!(!lock_file(&env).exists());
 }
+
+/// A stand-in that speaks only protocol v0, as a server whose ssh does not
+/// pass the protocol version on does: a plain listing installs, and one
+/// flooded with 2,000,000 tags (about 130 MiB, all of it read before the
+/// bound) is refused once it passes the listing's bound, in bounded memory
+/// and time, leaving nothing.
+#[test]
+fn a_flooding_v0_ref_advertisement_is_refused_past_its_bound() {
+    let env = TestEnv::new();
+    let f = note_repo(&env);
+    f.commit("base");
+    let Some(path) = hostile_server_path(&env) else {
+        return;
+    };
+    let mut cmd = env.roost(["ext", "install", &f.repo, "--yes"]);
+    cmd.env("PATH", &path).env("V1_FLOOD", "2000000");
+    let run = bounded(cmd, LIMIT);
+    eprintln!("v0 flood: {:?}, peak {} KiB", run.took, run.peak_kib);
+    let err = refused(&run.out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.ends_with(": the server's ref listing passed 8.0 MiB, the limit for one repository\n"),
+        "{err}"
+    );
+    assert!(run.peak_kib < 64 * 1024, "peak {} KiB", run.peak_kib);
+    assert!(run.took < Duration::from_secs(15), "took {:?}", run.took);
+    assert!(!lock_file(&env).exists());
+    assert!(!env.path("data/roost").exists() || leftovers_in(&env).is_empty());
+    let mut cmd = env.roost(["ext", "install", &f.repo, "--yes"]);
+    cmd.env("PATH", &path).env("V1_FLOOD", "0");
+    succeeded(&bounded(cmd, LIMIT).out);
+    let note = bounded(env.roost(["note"]), LIMIT);
+    assert_eq!(succeeded(&note.out), "note\n");
+}

@@ -266,9 +266,10 @@ impl Remote {
 
     /// The repository's own refs, listed once: HEAD, its branches and its
     /// tags. Only those are asked for (protocol v2 ref prefixes), whatever
-    /// else a server answers (a forge's `refs/pull/*`, anyone's to make) is
-    /// dropped, and the listing is bounded (see `refs`): no other namespace
-    /// names a commit for roost.
+    /// else a server answers (a forge's `refs/pull/*`, anyone's to make, or
+    /// every ref a v0 or v1 server advertised in its greeting) is dropped,
+    /// and the listing is bounded (see `refs`): no other namespace names a
+    /// commit for roost.
     fn refs(&mut self) -> Result<&[Ref]> {
         let live = self.live()?;
         if live.refs.is_none() {
@@ -338,31 +339,22 @@ fn connect(url: &str) -> Result<Live> {
         transport.configure(&http).map_err(|e| chain(&e))?;
     }
     // Asked for credentials: there are none to give (nothing is prompted).
-    let asked = std::cell::Cell::new(false);
-    let handshake = gix::protocol::handshake(
-        &mut transport,
-        gix::protocol::transport::Service::UploadPack,
-        |_| {
-            asked.set(true);
-            Ok(None)
-        },
-        vec![],
-        &mut gix::progress::Discard,
-    )
-    .map_err(|e| {
-        if asked.get() {
+    let handshake = super::refs::greet(&mut transport).map_err(|e| match e {
+        super::refs::Greeting::Authenticate => {
             let why = match parsed.scheme {
                 Scheme::Ssh => "ssh runs in batch mode: it needs a key it can use without asking",
                 _ => "is the repository private, or missing?",
             };
-            return format!(
+            format!(
                 "the remote asks for authentication, and roost never asks you for credentials ({why})"
-            );
+            )
         }
-        if super::watchdog::fired().is_some() {
-            return super::watchdog::explain(chain(&e));
+        super::refs::Greeting::Failed(why) => {
+            if super::watchdog::fired().is_some() {
+                return super::watchdog::explain(why);
+            }
+            no_local_repository(&parsed).unwrap_or(why)
         }
-        no_local_repository(&parsed).unwrap_or_else(|| chain(&e))
     })?;
     Ok(Live {
         transport: gix::protocol::SendFlushOnDrop::new(transport, false),
