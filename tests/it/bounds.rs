@@ -319,6 +319,66 @@ fn a_remote_that_stops_answering_is_given_up_after_the_stall_limit() {
     }
 }
 
+/// A stand-in that sends its pack a byte every 0.2 s: never silent for
+/// the stall limit, it is given up on once the conversation has lasted the
+/// limit for one (3 s here), with a line that says so, leaving nothing.
+#[test]
+fn a_remote_that_trickles_is_given_up_after_the_conversation_limit() {
+    let env = TestEnv::new();
+    let f = note_repo(&env);
+    f.commit("base");
+    let Some(path) = hostile_server_path(&env) else {
+        return;
+    };
+    let mut cmd = env.roost(["ext", "install", &f.repo, "--yes"]);
+    cmd.env("PATH", &path)
+        .env("STALL", "trickle")
+        .env("ROOST_EXT_STALL_SECS", "2")
+        .env("ROOST_EXT_DEADLINE_SECS", "3");
+    let run = bounded(cmd, LIMIT);
+    eprintln!("trickle: {:?}, peak {} KiB", run.took, run.peak_kib);
+    let err = refused(&run.out);
+    assert!(
+        err.lines().next().unwrap().ends_with(
+            ": the conversation with the remote passed 3 s, the limit for one; giving up"
+        ),
+        "{err}"
+    );
+    assert!(run.took >= Duration::from_secs(3), "{:?}", run.took);
+    assert!(run.took < Duration::from_secs(8), "{:?}", run.took);
+    assert!(run.peak_kib < 64 * 1024, "peak {} KiB", run.peak_kib);
+    assert!(fetch_dirs(&env).is_empty());
+    assert!(!lock_file(&env).exists());
+}
+
+/// An https server that completes TLS and then answers nothing: given up
+/// on once the stall limit has passed (2 s here), as over file:// and
+/// ssh://, with a line that says so.
+#[test]
+fn an_https_remote_that_stops_answering_is_given_up_after_the_stall_limit() {
+    let env = TestEnv::new();
+    let Some((_server, base, ca)) = crate::ext_install::tls_server_with(&env, &[]) else {
+        return;
+    };
+    let mut cmd = env.roost(["ext", "install", "owner/roost-note", "--yes"]);
+    cmd.env("ROOST_EXT_GIT_BASE", &base)
+        .env_remove("SSL_CERT_DIR")
+        .env("SSL_CERT_FILE", &ca)
+        .env("ROOST_EXT_STALL_SECS", "2");
+    let run = bounded(cmd, Duration::from_secs(60));
+    eprintln!("https stall: {:?}, peak {} KiB", run.took, run.peak_kib);
+    let err = refused(&run.out);
+    assert!(
+        err.lines().next().unwrap().ends_with(
+            ": the remote sent nothing for 2 s, the limit for a remote that stalls; giving up"
+        ),
+        "{err}"
+    );
+    assert!(run.took >= Duration::from_secs(2), "{:?}", run.took);
+    assert!(run.took < Duration::from_secs(8), "{:?}", run.took);
+    assert!(!lock_file(&env).exists());
+}
+
 /// SIGTERM or SIGHUP while a fetch waits on a stalled remote: roost ends
 /// within a second or two, exit 1, and removes its `.fetch-*` directory.
 #[test]

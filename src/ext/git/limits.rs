@@ -171,6 +171,7 @@ impl std::io::BufRead for Bounded<'_> {
         if self.read > MAX_PACK_BYTES {
             return Err(self.over());
         }
+        super::watchdog::check()?;
         if let Some(why) = &self.refused {
             return Err(std::io::Error::other(why.clone()));
         }

@@ -115,6 +115,9 @@ impl ReadlineBufRead for BoundedLines<'_> {
         if self.read > MAX_LISTING_BYTES {
             return Some(Err(self.over()));
         }
+        if let Err(e) = super::watchdog::check() {
+            return Some(Err(e));
+        }
         let line = self.inner.readline()?;
         super::watchdog::progressed();
         if let Ok(Ok(l)) = &line {
@@ -189,6 +192,7 @@ pub fn list(
         let line = line
             .map_err(|e| super::watchdog::explain(chain(&e)))?
             .map_err(|e| super::watchdog::explain(chain(&e)))?;
+        super::watchdog::check().map_err(|e| e.to_string())?;
         super::watchdog::progressed();
         let Some(text) = line.as_bstr() else {
             continue;

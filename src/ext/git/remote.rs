@@ -24,10 +24,10 @@ use std::path::Path;
 const SSH: &str = "{ ssh -o BatchMode=yes -o ConnectTimeout=30 -o ServerAliveInterval=15 \
      -o ServerAliveCountMax=3 \"$@\" 2>&1 1>&3 3>&- | dd bs=1 count=65536 >&2 2>/dev/null; } 3>&1";
 
-/// How long an https server may take to connect (TLS included), and how
-/// long a transfer may stall, before roost gives up on it.
+/// How long an https server may take to connect (TLS included) before
+/// roost gives up on it. How long it may then send nothing is the stall
+/// limit (`watchdog`), as for every remote.
 const HTTP_CONNECT_SECS: u64 = 30;
-const HTTP_STALL_SECS: u64 = 60;
 
 /// Config for the repository a fetch creates: nothing from the user or the
 /// system (it is opened isolated), and symlinks checked out as symlinks.
@@ -330,10 +330,21 @@ fn connect(url: &str) -> Result<Live> {
     opts.ssh.kind = Some(tio::ssh::ProgramKind::Ssh);
     let mut transport = tio::connect::connect(url, opts).map_err(|e| chain(&e))?;
     if parsed.scheme == Scheme::Https {
+        // gix's reqwest backend reads none of the shared timeout options:
+        // they are set on the client it builds. reqwest's blocking `timeout`
+        // bounds the wait for a response's headers and each read of its body;
+        // a second past the stall limit, so the watchdog has marked the
+        // stall by then and the refusal says so.
+        let client = tio::http::reqwest::Options {
+            configure_client: Some(Box::new(|builder| {
+                Ok(builder
+                    .connect_timeout(std::time::Duration::from_secs(HTTP_CONNECT_SECS))
+                    .timeout(super::watchdog::stall_limit() + std::time::Duration::from_secs(1)))
+            })),
+            configure_request: None,
+        };
         let http = tio::http::Options {
-            connect_timeout: Some(std::time::Duration::from_secs(HTTP_CONNECT_SECS)),
-            low_speed_limit_bytes_per_second: 1,
-            low_speed_time_seconds: HTTP_STALL_SECS,
+            backend: Some(std::sync::Arc::new(std::sync::Mutex::new(client))),
             ..Default::default()
         };
         transport.configure(&http).map_err(|e| chain(&e))?;

@@ -1,9 +1,12 @@
-//! What ends a conversation with a remote that stops answering, or that the
-//! user interrupts: while it lasts a thread watches the time since the
-//! remote last sent anything and the interrupt flag, and on either ends the
-//! programs roost started for it (`git-upload-pack`, `ssh` and what runs
-//! under them). The read gix is blocked in then ends, and the command
-//! unwinds, removing what it made, with a line that says why.
+//! What ends a conversation with a remote that stops answering, trickles,
+//! or that the user interrupts: while it lasts a thread watches the time
+//! since the remote last sent anything, the time since it began, and the
+//! interrupt flag, and on any ends the programs roost started for it
+//! (`git-upload-pack`, `ssh` and what runs under them). The read gix is
+//! blocked in then ends, and the command unwinds, removing what it made,
+//! with a line that says why. Over https nothing runs to be ended: there
+//! the HTTP client gives up a read after the stall limit, and roost's own
+//! readers (`check`) refuse the next bytes once the watchdog has fired.
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::sync::mpsc;
@@ -16,6 +19,15 @@ pub const STALL_SECS: u64 = 60;
 /// Overrides `STALL_SECS` (whole seconds, 1 to 3600).
 pub const STALL_VAR: &str = "ROOST_EXT_STALL_SECS";
 
+/// How long one conversation may last, however steadily the remote sends:
+/// a remote that trickles a byte at a time is never silent for the stall
+/// limit, but the pack it may send is bounded (`limits::MAX_PACK_BYTES`),
+/// and fifteen minutes carries that at well under 1 MiB/s.
+pub const DEADLINE_SECS: u64 = 900;
+
+/// Overrides `DEADLINE_SECS` (whole seconds, 1 to 86400).
+pub const DEADLINE_VAR: &str = "ROOST_EXT_DEADLINE_SECS";
+
 /// Milliseconds since `epoch()` when the remote last sent something.
 static LAST: AtomicU64 = AtomicU64::new(0);
 
@@ -26,6 +38,7 @@ static FIRED: AtomicU8 = AtomicU8::new(0);
 pub enum Cause {
     Stalled = 1,
     Interrupted = 2,
+    Overran = 3,
 }
 
 fn epoch() -> Instant {
@@ -47,6 +60,7 @@ pub fn fired() -> Option<Cause> {
     match FIRED.load(Ordering::SeqCst) {
         1 => Some(Cause::Stalled),
         2 => Some(Cause::Interrupted),
+        3 => Some(Cause::Overran),
         _ => None,
     }
 }
@@ -61,6 +75,26 @@ pub fn stall_limit() -> Duration {
     Duration::from_secs(secs)
 }
 
+/// The limit on one conversation in force.
+pub fn deadline() -> Duration {
+    let secs = std::env::var(DEADLINE_VAR)
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+        .filter(|s| (1..=86400).contains(s))
+        .unwrap_or(DEADLINE_SECS);
+    Duration::from_secs(secs)
+}
+
+/// An error once the watchdog has ended the conversation: what roost
+/// reads from a remote itself stops there (over https no program ends to
+/// end the read).
+pub fn check() -> std::io::Result<()> {
+    match fired() {
+        Some(_) => Err(std::io::Error::other(explain(String::new()))),
+        None => Ok(()),
+    }
+}
+
 /// `why`, or what the watchdog did when it ended the conversation.
 pub fn explain(why: String) -> String {
     match fired() {
@@ -69,6 +103,10 @@ pub fn explain(why: String) -> String {
             stall_limit().as_secs()
         ),
         Some(Cause::Interrupted) => "interrupted".to_string(),
+        Some(Cause::Overran) => format!(
+            "the conversation with the remote passed {} s, the limit for one; giving up",
+            deadline().as_secs()
+        ),
         None => why,
     }
 }
@@ -83,6 +121,7 @@ impl Watchdog {
     pub fn start() -> Watchdog {
         progressed();
         let limit = stall_limit().as_millis() as u64;
+        let ends = now_ms() + deadline().as_millis() as u64;
         let (stop, stopped) = mpsc::channel::<()>();
         let thread = std::thread::Builder::new()
             .name("watchdog".into())
@@ -95,6 +134,8 @@ impl Watchdog {
                     Cause::Interrupted
                 } else if now_ms().saturating_sub(LAST.load(Ordering::Relaxed)) > limit {
                     Cause::Stalled
+                } else if now_ms() > ends {
+                    Cause::Overran
                 } else {
                     continue;
                 };
