@@ -264,6 +264,38 @@ fn a_flooding_ref_listing_is_refused_past_its_bound() {
     }
 }
 
+/// A stand-in whose capability advertisement floods 3,000 lines of 64 KiB
+/// (about 190 MiB) before any ref: refused once it passes the bound on a
+/// greeting, in bounded memory and time, leaving nothing.
+#[test]
+fn a_flooding_capability_advertisement_is_refused_past_its_bound() {
+    let env = TestEnv::new();
+    let f = note_repo(&env);
+    f.commit("base");
+    let Some(path) = hostile_server_path(&env) else {
+        return;
+    };
+    let mut cmd = env.roost(["ext", "install", &f.repo, "--yes"]);
+    cmd.env("PATH", &path).env("CAPS_FLOOD", "3000");
+    let run = bounded(cmd, LIMIT);
+    eprintln!(
+        "capability flood: {:?}, peak {} KiB",
+        run.took, run.peak_kib
+    );
+    let err = refused(&run.out);
+    assert!(
+        err.lines()
+            .next()
+            .unwrap()
+            .ends_with(": the server's greeting passed 1.0 MiB, the limit for one; giving up"),
+        "{err}"
+    );
+    assert!(run.peak_kib < 64 * 1024, "peak {} KiB", run.peak_kib);
+    assert!(run.took < Duration::from_secs(10), "took {:?}", run.took);
+    assert!(!lock_file(&env).exists());
+    assert!(!env.path("data/roost").exists() || leftovers_in(&env).is_empty());
+}
+
 // ------------------------------------------------- a remote that stalls
 
 /// `.fetch-*` directories under roost's data (an install in flight).

@@ -39,7 +39,10 @@ pub fn greet(
     transport: &mut impl gix::protocol::transport::client::blocking_io::Transport,
 ) -> std::result::Result<gix::protocol::Handshake, Greeting> {
     use gix::protocol::transport::client::Error;
-    let response = match transport.handshake(gix::protocol::transport::Service::UploadPack, &[]) {
+    super::watchdog::greeting();
+    let response = transport.handshake(gix::protocol::transport::Service::UploadPack, &[]);
+    super::watchdog::greeted();
+    let response = match response {
         Ok(response) => response,
         Err(Error::Io(e)) if e.kind() == std::io::ErrorKind::PermissionDenied => {
             return Err(Greeting::Authenticate)

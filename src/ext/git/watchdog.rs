@@ -39,6 +39,52 @@ pub enum Cause {
     Stalled = 1,
     Interrupted = 2,
     Overran = 3,
+    Flooded = 4,
+}
+
+/// Bytes a server's greeting (its capabilities, and a v0 or v1 server's ref
+/// advertisement, which `refs` bounds itself) may bring: a real one is a
+/// few hundred bytes. gix holds the capabilities whole, so this is counted
+/// in what roost reads (`/proc/self/io`) while the greeting lasts.
+pub const MAX_GREETING_BYTES: u64 = 1 << 20;
+
+/// What roost had read when the greeting began, plus one; 0 outside it.
+static GREETING_FROM: AtomicU64 = AtomicU64::new(0);
+
+/// Bytes of /proc/self/io the watchdog itself has read.
+static OWN_READS: AtomicU64 = AtomicU64::new(0);
+
+/// Bytes roost has read from any file or pipe, by any thread (`rchar`),
+/// less the watchdog's own looks.
+fn read_so_far() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/self/io").ok()?;
+    let own = OWN_READS.fetch_add(text.len() as u64, Ordering::SeqCst) + text.len() as u64;
+    text.lines()
+        .find_map(|l| l.strip_prefix("rchar:"))?
+        .trim()
+        .parse::<u64>()
+        .ok()
+        .map(|n| n.saturating_sub(own))
+}
+
+/// The server's greeting is being read: what roost reads from now on is
+/// bounded by `MAX_GREETING_BYTES` until `greeted`. Over https the
+/// greeting arrives through a socket the count does not see.
+pub fn greeting() {
+    if let Some(n) = read_so_far() {
+        GREETING_FROM.store(n + 1, Ordering::SeqCst);
+    }
+}
+
+/// The greeting is over.
+pub fn greeted() {
+    GREETING_FROM.store(0, Ordering::SeqCst);
+}
+
+/// Whether the greeting has brought more than its bound.
+fn greeting_flooded() -> bool {
+    let from = GREETING_FROM.load(Ordering::SeqCst);
+    from != 0 && read_so_far().is_some_and(|n| n.saturating_sub(from - 1) > MAX_GREETING_BYTES)
 }
 
 fn epoch() -> Instant {
@@ -61,6 +107,7 @@ pub fn fired() -> Option<Cause> {
         1 => Some(Cause::Stalled),
         2 => Some(Cause::Interrupted),
         3 => Some(Cause::Overran),
+        4 => Some(Cause::Flooded),
         _ => None,
     }
 }
@@ -107,6 +154,10 @@ pub fn explain(why: String) -> String {
             "the conversation with the remote passed {} s, the limit for one; giving up",
             deadline().as_secs()
         ),
+        Some(Cause::Flooded) => format!(
+            "the server's greeting passed {}, the limit for one; giving up",
+            super::limits::size(MAX_GREETING_BYTES)
+        ),
         None => why,
     }
 }
@@ -126,7 +177,9 @@ impl Watchdog {
         let thread = std::thread::Builder::new()
             .name("watchdog".into())
             .spawn(move || loop {
-                match stopped.recv_timeout(Duration::from_millis(100)) {
+                // Often enough that a greeting arriving through a pipe
+                // cannot pile up far past its bound between two looks.
+                match stopped.recv_timeout(Duration::from_millis(20)) {
                     Err(mpsc::RecvTimeoutError::Timeout) => {}
                     _ => return,
                 }
@@ -136,6 +189,8 @@ impl Watchdog {
                     Cause::Stalled
                 } else if now_ms() > ends {
                     Cause::Overran
+                } else if greeting_flooded() {
+                    Cause::Flooded
                 } else {
                     continue;
                 };
