@@ -17,6 +17,13 @@ pub const MAX_TOTAL_BYTES: u64 = 256 << 20;
 pub const MAX_DEPTH: usize = 256;
 /// Bytes of pack the server may send.
 pub const MAX_PACK_BYTES: u64 = 320 << 20;
+/// Objects the pack may announce in its header. gix holds about 125 bytes
+/// for each while it indexes the pack, whatever its size, and a pack of
+/// empty blobs costs 9 bytes apiece on the wire: without this, 320 MiB of
+/// pack could hold 37 million of them. A pinned commit's own pack holds at
+/// most `MAX_ENTRIES` and itself; this leaves room for a server that sends
+/// the history too.
+pub const MAX_PACK_OBJECTS: u32 = 500_000;
 /// Bytes the pack's entries inflate to and its deltas declare as results,
 /// together: what indexing the pack costs (see `unpack`).
 pub const MAX_UNPACKED_BYTES: u64 = 4 * MAX_TOTAL_BYTES;
@@ -147,6 +154,15 @@ impl<'a> Bounded<'a> {
             counted: 0,
             refused: None,
         }
+    }
+
+    /// Why the pack was refused, if it was: the whole refusal, without
+    /// the layers of gix's error around it.
+    pub fn refusal(&self) -> Option<String> {
+        if self.read > MAX_PACK_BYTES {
+            return Some(self.over().to_string());
+        }
+        self.refused.clone()
     }
 
     fn over(&self) -> std::io::Error {

@@ -496,6 +496,8 @@ impl Live {
             index: None,
             keep: None,
         };
+        // A bound the pack met, as the bound says it.
+        let mut refusal = None;
         gix::protocol::fetch(
             &mut wants,
             |pack, progress, interrupt| {
@@ -516,7 +518,10 @@ impl Live {
                         compression: Default::default(),
                     },
                 )
-                .map_err(gix::Error::from_error)?;
+                .map_err(|e| {
+                    refusal = pack.refusal();
+                    gix::Error::from_error(e)
+                })?;
                 received.keep = written.keep_path;
                 received.index = written.index_path;
                 received.objects = written.index.num_objects as usize;
@@ -542,6 +547,9 @@ impl Live {
             let why = chain(&e);
             if super::watchdog::fired().is_some() {
                 return super::watchdog::explain(why);
+            }
+            if let Some(refusal) = refusal.take() {
+                return refusal;
             }
             if why.contains("too large to fit in memory") {
                 format!(

@@ -1,7 +1,8 @@
-//! What a pack will cost to unpack, read from the pack as it arrives: each
-//! entry's header, and for a delta the size its result declares, summed
-//! and refused past `limits::MAX_UNPACKED_BYTES` before gix resolves any of
-//! it.
+//! What a pack will cost to unpack, read from the pack as it arrives: the
+//! objects its header announces, refused past `limits::MAX_PACK_OBJECTS`,
+//! and each entry's header, and for a delta the size its result declares,
+//! summed and refused past `limits::MAX_UNPACKED_BYTES` before gix
+//! resolves any of it.
 //!
 //! Why this bound: gix inflates every entry as the pack arrives, then
 //! resolves every delta (allocating and hashing its whole result) before
@@ -15,7 +16,7 @@
 //! that sends the history too. Counting the headers in the pack's own order
 //! needs no object and holds one entry's inflate state at a time.
 
-use super::limits::{size, MAX_UNPACKED_BYTES};
+use super::limits::{size, MAX_PACK_OBJECTS, MAX_UNPACKED_BYTES};
 
 /// Where the count is in the pack.
 enum At {
@@ -93,6 +94,12 @@ impl Tally {
                             return Err(malformed("no pack header"));
                         }
                         self.left = u32::from_be_bytes(self.header[8..12].try_into().unwrap());
+                        if self.left > MAX_PACK_OBJECTS {
+                            return Err(format!(
+                                "the pack holds {} objects; the limit for one extension is {MAX_PACK_OBJECTS}",
+                                self.left
+                            ));
+                        }
                         self.at = self.next_entry();
                     }
                 }
@@ -314,6 +321,19 @@ mod tests {
             err,
             "the pack's objects unpack to more than 1.0 GiB, the limit for one extension"
         );
+    }
+
+    #[test]
+    fn a_header_announcing_too_many_objects_is_refused_at_once() {
+        let mut p = b"PACK\0\0\0\x02".to_vec();
+        p.extend((MAX_PACK_OBJECTS + 1).to_be_bytes());
+        assert_eq!(
+            Tally::default().feed(&p),
+            Err("the pack holds 500001 objects; the limit for one extension is 500000".into())
+        );
+        let mut p = b"PACK\0\0\0\x02".to_vec();
+        p.extend(MAX_PACK_OBJECTS.to_be_bytes());
+        assert_eq!(Tally::default().feed(&p), Ok(()));
     }
 
     #[test]
