@@ -351,6 +351,39 @@ fn a_remote_that_stops_answering_is_given_up_after_the_stall_limit() {
     }
 }
 
+/// `outdated` over two sources, the first of which stalls: it is given up
+/// on after the stall limit, and the second is still asked, its answer
+/// untouched by what ended the first conversation.
+#[test]
+fn a_stalled_source_does_not_end_the_next_conversation() {
+    let env = TestEnv::new();
+    let mark = env.simple_ext("owner/roost-mark", "mark", &["mark"], &[]);
+    succeeded(&env.run(["ext", "install", &mark.repo, "--yes"]));
+    let note = note_repo(&env);
+    let head = note.commit("base");
+    succeeded(&env.run(["ext", "install", &note.repo, "--yes"]));
+    let Some(path) = hostile_server_path(&env) else {
+        return;
+    };
+    let mut cmd = env.roost(["ext", "outdated"]);
+    cmd.env("PATH", &path)
+        .env("STALL", "listing")
+        .env("STALL_ONLY", "roost-mark")
+        .env("ROOST_EXT_STALL_SECS", "2");
+    let run = bounded(cmd, LIMIT);
+    let out = String::from_utf8_lossy(&run.out.stdout).to_string();
+    let err = String::from_utf8_lossy(&run.out.stderr).to_string();
+    assert!(
+        err.contains("the remote sent nothing for 2 s, the limit for a remote that stalls"),
+        "{err}"
+    );
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("note") && l.contains(&head[..7]) && l.contains("unchanged")),
+        "{out}\n{err}"
+    );
+}
+
 /// A stand-in that sends its pack a byte every 0.2 s: never silent for
 /// the stall limit, it is given up on once the conversation has lasted the
 /// limit for one (3 s here), with a line that says so, leaving nothing.

@@ -170,6 +170,10 @@ pub struct Watchdog {
 
 impl Watchdog {
     pub fn start() -> Watchdog {
+        // A new conversation: what ended an earlier one (`outdated` asks
+        // one remote after another) does not end this one.
+        FIRED.store(0, Ordering::SeqCst);
+        greeted();
         progressed();
         let limit = stall_limit().as_millis() as u64;
         let ends = now_ms() + deadline().as_millis() as u64;
