@@ -1,8 +1,9 @@
 //! Bounds a remote meets whatever it sends, beyond those of hostile.rs:
 //! gitlinks and empty directories count against the tree limit, a pack
 //! holds only objects the pinned commit's closure needs (present ones,
-//! not ids gix answers without an object), and a pin is reachable only
-//! from the repository's own branches, tags and HEAD.
+//! not ids gix answers without an object) and unpacks to a bounded size,
+//! and a pin is reachable only from the repository's own branches, tags
+//! and HEAD.
 
 use crate::common::*;
 use crate::hostile::{
@@ -263,6 +264,38 @@ fn a_flooding_ref_listing_is_refused_past_its_bound() {
     }
 }
 
+/// A stand-in whose capability advertisement floods 3,000 lines of 64 KiB
+/// (about 190 MiB) before any ref: refused once it passes the bound on a
+/// greeting, in bounded memory and time, leaving nothing.
+#[test]
+fn a_flooding_capability_advertisement_is_refused_past_its_bound() {
+    let env = TestEnv::new();
+    let f = note_repo(&env);
+    f.commit("base");
+    let Some(path) = hostile_server_path(&env) else {
+        return;
+    };
+    let mut cmd = env.roost(["ext", "install", &f.repo, "--yes"]);
+    cmd.env("PATH", &path).env("CAPS_FLOOD", "3000");
+    let run = bounded(cmd, LIMIT);
+    eprintln!(
+        "capability flood: {:?}, peak {} KiB",
+        run.took, run.peak_kib
+    );
+    let err = refused(&run.out);
+    assert!(
+        err.lines()
+            .next()
+            .unwrap()
+            .ends_with(": the server's greeting passed 1.0 MiB, the limit for one; giving up"),
+        "{err}"
+    );
+    assert!(run.peak_kib < 64 * 1024, "peak {} KiB", run.peak_kib);
+    assert!(run.took < Duration::from_secs(10), "took {:?}", run.took);
+    assert!(!lock_file(&env).exists());
+    assert!(!env.path("data/roost").exists() || leftovers_in(&env).is_empty());
+}
+
 // ------------------------------------------------- a remote that stalls
 
 /// `.fetch-*` directories under roost's data (an install in flight).
@@ -318,6 +351,99 @@ fn a_remote_that_stops_answering_is_given_up_after_the_stall_limit() {
     }
 }
 
+/// `outdated` over two sources, the first of which stalls: it is given up
+/// on after the stall limit, and the second is still asked, its answer
+/// untouched by what ended the first conversation.
+#[test]
+fn a_stalled_source_does_not_end_the_next_conversation() {
+    let env = TestEnv::new();
+    let mark = env.simple_ext("owner/roost-mark", "mark", &["mark"], &[]);
+    succeeded(&env.run(["ext", "install", &mark.repo, "--yes"]));
+    let note = note_repo(&env);
+    let head = note.commit("base");
+    succeeded(&env.run(["ext", "install", &note.repo, "--yes"]));
+    let Some(path) = hostile_server_path(&env) else {
+        return;
+    };
+    let mut cmd = env.roost(["ext", "outdated"]);
+    cmd.env("PATH", &path)
+        .env("STALL", "listing")
+        .env("STALL_ONLY", "roost-mark")
+        .env("ROOST_EXT_STALL_SECS", "2");
+    let run = bounded(cmd, LIMIT);
+    let out = String::from_utf8_lossy(&run.out.stdout).to_string();
+    let err = String::from_utf8_lossy(&run.out.stderr).to_string();
+    assert!(
+        err.contains("the remote sent nothing for 2 s, the limit for a remote that stalls"),
+        "{err}"
+    );
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("note") && l.contains(&head[..7]) && l.contains("unchanged")),
+        "{out}\n{err}"
+    );
+}
+
+/// A stand-in that sends its pack a byte every 0.2 s: never silent for
+/// the stall limit, it is given up on once the conversation has lasted the
+/// limit for one (3 s here), with a line that says so, leaving nothing.
+#[test]
+fn a_remote_that_trickles_is_given_up_after_the_conversation_limit() {
+    let env = TestEnv::new();
+    let f = note_repo(&env);
+    f.commit("base");
+    let Some(path) = hostile_server_path(&env) else {
+        return;
+    };
+    let mut cmd = env.roost(["ext", "install", &f.repo, "--yes"]);
+    cmd.env("PATH", &path)
+        .env("STALL", "trickle")
+        .env("ROOST_EXT_STALL_SECS", "2")
+        .env("ROOST_EXT_DEADLINE_SECS", "3");
+    let run = bounded(cmd, LIMIT);
+    eprintln!("trickle: {:?}, peak {} KiB", run.took, run.peak_kib);
+    let err = refused(&run.out);
+    assert!(
+        err.lines().next().unwrap().ends_with(
+            ": the conversation with the remote passed 3 s, the limit for one; giving up"
+        ),
+        "{err}"
+    );
+    assert!(run.took >= Duration::from_secs(3), "{:?}", run.took);
+    assert!(run.took < Duration::from_secs(8), "{:?}", run.took);
+    assert!(run.peak_kib < 64 * 1024, "peak {} KiB", run.peak_kib);
+    assert!(fetch_dirs(&env).is_empty());
+    assert!(!lock_file(&env).exists());
+}
+
+/// An https server that completes TLS and then answers nothing: given up
+/// on once the stall limit has passed (2 s here), as over file:// and
+/// ssh://, with a line that says so.
+#[test]
+fn an_https_remote_that_stops_answering_is_given_up_after_the_stall_limit() {
+    let env = TestEnv::new();
+    let Some((_server, base, ca)) = crate::ext_install::tls_server_with(&env, &[]) else {
+        return;
+    };
+    let mut cmd = env.roost(["ext", "install", "owner/roost-note", "--yes"]);
+    cmd.env("ROOST_EXT_GIT_BASE", &base)
+        .env_remove("SSL_CERT_DIR")
+        .env("SSL_CERT_FILE", &ca)
+        .env("ROOST_EXT_STALL_SECS", "2");
+    let run = bounded(cmd, Duration::from_secs(60));
+    eprintln!("https stall: {:?}, peak {} KiB", run.took, run.peak_kib);
+    let err = refused(&run.out);
+    assert!(
+        err.lines().next().unwrap().ends_with(
+            ": the remote sent nothing for 2 s, the limit for a remote that stalls; giving up"
+        ),
+        "{err}"
+    );
+    assert!(run.took >= Duration::from_secs(2), "{:?}", run.took);
+    assert!(run.took < Duration::from_secs(8), "{:?}", run.took);
+    assert!(!lock_file(&env).exists());
+}
+
 /// SIGTERM or SIGHUP while a fetch waits on a stalled remote: roost ends
 /// within a second or two, exit 1, and removes its `.fetch-*` directory.
 #[test]
@@ -364,4 +490,106 @@ fn a_signal_during_a_fetch_ends_roost_and_removes_what_it_made() {
         );
         assert!(!lock_file(&env).exists());
     }
+}
+
+// ------------------------------------------------------ the work a pack costs
+
+/// A stand-in whose pack adds 3,000,000 entries that are each the empty
+/// blob (9 bytes apiece, 26 MiB on the wire): nothing to inflate, but each
+/// is an object gix must index (1,000,000 of them took 23 s and 147 MiB
+/// before this bound). Refused at the pack's header, which announces more
+/// objects than any extension's pack holds, quickly and in little memory,
+/// leaving nothing.
+#[test]
+fn a_pack_announcing_millions_of_objects_is_refused_at_its_header() {
+    let env = TestEnv::new();
+    let f = note_repo(&env);
+    let head = f.commit("base");
+    let Some(path) = hostile_server_path(&env) else {
+        return;
+    };
+    let mut cmd = env.roost(["ext", "install", &f.repo, "--yes"]);
+    cmd.env("PATH", &path).env("EMPTY_FLOOD", "3000000");
+    let run = bounded(cmd, LIMIT);
+    eprintln!("empty flood: {:?}, peak {} KiB", run.took, run.peak_kib);
+    let err = refused(&run.out);
+    assert_eq!(
+        err,
+        format!(
+            "roost ext install: cannot fetch {head} from file://{bare}: the pack holds 3000005 objects; \
+             the limit for one extension is 500000\n",
+            bare = f.bare.display(),
+        )
+    );
+    assert!(run.took < Duration::from_secs(10), "took {:?}", run.took);
+    assert!(run.peak_kib < 64 * 1024, "peak {} KiB", run.peak_kib);
+    assert!(!env.path("data/roost").exists() || leftovers_in(&env).is_empty());
+    assert!(!lock_file(&env).exists());
+}
+
+/// A stand-in whose pack, about 90 KB on the wire, holds the wanted commit,
+/// a 64 MiB blob of zeros and 500 deltas each copying the one before and
+/// adding a byte: every object is under the one-object limit, but resolving
+/// them all would inflate and hash 32 GiB (35 s before this bound). Refused
+/// as the pack arrives, once what it unpacks to passes its bound, quickly
+/// and in little memory, leaving nothing.
+#[test]
+fn a_chain_of_deltas_is_refused_once_it_unpacks_past_its_bound() {
+    let env = TestEnv::new();
+    let f = note_repo(&env);
+    let head = f.commit("base");
+    let Some(path) = hostile_server_path(&env) else {
+        return;
+    };
+    let mut cmd = env.roost(["ext", "install", &f.repo, "--yes"]);
+    cmd.env("PATH", &path).env("DELTA_CHAIN", "500");
+    let run = bounded(cmd, LIMIT);
+    eprintln!("delta chain: {:?}, peak {} KiB", run.took, run.peak_kib);
+    let err = refused(&run.out);
+    assert_eq!(
+        err,
+        format!(
+            "roost ext install: cannot fetch {head} from file://{bare}: the pack's objects unpack to \
+             more than 1.0 GiB, the limit for one extension\n",
+            bare = f.bare.display(),
+        )
+    );
+    assert!(run.took < Duration::from_secs(10), "took {:?}", run.took);
+    assert!(run.peak_kib < 256 * 1024, "peak {} KiB", run.peak_kib);
+    assert!(!env.path("data/roost").exists() || leftovers_in(&env).is_empty());
+    assert!(!lock_file(&env).exists());
+}
+
+/// A stand-in that speaks only protocol v0, as a server whose ssh does not
+/// pass the protocol version on does: a plain listing installs, and one
+/// flooded with 2,000,000 tags (about 130 MiB, all of it read before the
+/// bound) is refused once it passes the listing's bound, in bounded memory
+/// and time, leaving nothing.
+#[test]
+fn a_flooding_v0_ref_advertisement_is_refused_past_its_bound() {
+    let env = TestEnv::new();
+    let f = note_repo(&env);
+    f.commit("base");
+    let Some(path) = hostile_server_path(&env) else {
+        return;
+    };
+    let mut cmd = env.roost(["ext", "install", &f.repo, "--yes"]);
+    cmd.env("PATH", &path).env("V1_FLOOD", "2000000");
+    let run = bounded(cmd, LIMIT);
+    eprintln!("v0 flood: {:?}, peak {} KiB", run.took, run.peak_kib);
+    let err = refused(&run.out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.ends_with(": the server's ref listing passed 8.0 MiB, the limit for one repository\n"),
+        "{err}"
+    );
+    assert!(run.peak_kib < 64 * 1024, "peak {} KiB", run.peak_kib);
+    assert!(run.took < Duration::from_secs(15), "took {:?}", run.took);
+    assert!(!lock_file(&env).exists());
+    assert!(!env.path("data/roost").exists() || leftovers_in(&env).is_empty());
+    let mut cmd = env.roost(["ext", "install", &f.repo, "--yes"]);
+    cmd.env("PATH", &path).env("V1_FLOOD", "0");
+    succeeded(&bounded(cmd, LIMIT).out);
+    let note = bounded(env.roost(["note"]), LIMIT);
+    assert_eq!(succeeded(&note.out), "note\n");
 }

@@ -1684,6 +1684,16 @@ fn a_server_that_never_answers_is_given_up_on_in_bounded_time() {
 /// then answers any request with a status page, not git), its certificate
 /// signed by a throwaway CA. Returns the server, the base URL and the CA.
 fn tls_server(env: &TestEnv) -> Option<(ChildGuard, String, PathBuf)> {
+    tls_server_with(env, &["-www"])
+}
+
+/// `tls_server`, s_server given `extra` instead of `-www` (without it, it
+/// completes TLS and then sends only what its stdin, held open and empty,
+/// says: nothing).
+pub(crate) fn tls_server_with(
+    env: &TestEnv,
+    extra: &[&str],
+) -> Option<(ChildGuard, String, PathBuf)> {
     let dir = env.path("tls");
     std::fs::create_dir_all(&dir).unwrap();
     let openssl = |args: &[&str]| {
@@ -1754,10 +1764,10 @@ fn tls_server(env: &TestEnv) -> Option<(ChildGuard, String, PathBuf)> {
             "leaf.pem",
             "-key",
             "leaf.key",
-            "-www",
         ])
+        .args(extra)
         .current_dir(&dir)
-        .stdin(Stdio::null())
+        .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -1782,7 +1792,7 @@ fn tls_server(env: &TestEnv) -> Option<(ChildGuard, String, PathBuf)> {
 }
 
 /// Kills the child when the test ends, however it ends.
-struct ChildGuard(std::process::Child);
+pub(crate) struct ChildGuard(std::process::Child);
 
 impl Drop for ChildGuard {
     fn drop(&mut self) {

@@ -947,9 +947,10 @@ fn objects_a_server_added_to_the_pack_are_refused() {
     succeeded(&run_with(&used).out);
 }
 
-/// A few hundred bytes of pack whose one delta declares a 12 GiB result:
-/// refused while the pack is read, without reserving that memory, naming
-/// the limit; nothing left.
+/// A few hundred bytes of pack whose one delta declares a 200 MiB result,
+/// then one declaring 12 GiB: each refused while the pack is read, without
+/// reserving that memory, naming the limit it meets (one object's, then
+/// what the whole pack may unpack to); nothing left.
 #[test]
 fn a_delta_declaring_a_huge_result_is_refused_in_bounded_memory() {
     let env = TestEnv::new();
@@ -958,18 +959,24 @@ fn a_delta_declaring_a_huge_result_is_refused_in_bounded_memory() {
     let Some(path) = hostile_server_path(&env) else {
         return;
     };
-    let mut cmd = env.roost(["ext", "install", &f.repo, "--yes"]);
-    cmd.env("PATH", path).env("DELTA_BOMB", "1");
-    let run = bounded(cmd, LIMIT);
-    let err = refused(&run.out);
-    assert!(
-        err.ends_with(
-            ": an object in the pack is larger than 128.0 MiB, the limit for one object\n"
+    for (mib, limit) in [
+        (
+            "200",
+            "an object in the pack is larger than 128.0 MiB, the limit for one object",
         ),
-        "{err}"
-    );
-    assert!(run.peak_kib < 256 * 1024, "peak {} KiB", run.peak_kib);
-    assert!(!env.path("data/roost").exists() || leftovers_in(&env).is_empty());
+        (
+            "12288",
+            "the pack's objects unpack to more than 1.0 GiB, the limit for one extension",
+        ),
+    ] {
+        let mut cmd = env.roost(["ext", "install", &f.repo, "--yes"]);
+        cmd.env("PATH", &path).env("DELTA_BOMB", mib);
+        let run = bounded(cmd, LIMIT);
+        let err = refused(&run.out);
+        assert!(err.ends_with(&format!(": {limit}\n")), "{mib} MiB: {err}");
+        assert!(run.peak_kib < 256 * 1024, "peak {} KiB", run.peak_kib);
+        assert!(!env.path("data/roost").exists() || leftovers_in(&env).is_empty());
+    }
 }
 
 /// A PATH whose `git-upload-pack` is tests/fixtures/hostile-upload-pack;

@@ -12,6 +12,7 @@ pub mod limits;
 pub mod progress;
 mod refs;
 mod remote;
+mod unpack;
 pub mod watchdog;
 
 pub use guard::{Interrupts, INTERRUPTED};

@@ -1,12 +1,13 @@
-//! The ref listing (protocol v2 `ls-refs`), read one packet line at a time
-//! within a bound: only HEAD, branches and tags are asked for, anything
-//! else a server sends is dropped as it arrives, and a listing past
-//! `MAX_LISTING_BYTES` is refused before it can grow roost's memory.
+//! The ref listing (protocol v2 `ls-refs`, or the advertisement a v0 or v1
+//! server greets with), read one packet line at a time within a bound:
+//! only HEAD, branches and tags are asked for (v2), anything else a server
+//! sends is dropped, and a listing past `MAX_LISTING_BYTES` is refused
+//! before it can grow roost's memory.
 
 use super::{chain, Result};
 use gix::bstr::{BStr, BString, ByteSlice};
 use gix::protocol::handshake::Ref;
-use gix::protocol::transport::client::blocking_io::TransportV2Ext;
+use gix::protocol::transport::client::blocking_io::{ReadlineBufRead, TransportV2Ext};
 use gix::ObjectId;
 
 /// The refs that are the repository's own: what HEAD points to, its
@@ -20,6 +21,148 @@ pub const MAX_LISTING_BYTES: u64 = 8 << 20;
 /// Whether `name` is one of the repository's own refs.
 pub fn own(name: &BStr) -> bool {
     name == "HEAD" || name.starts_with(b"refs/heads/") || name.starts_with(b"refs/tags/")
+}
+
+/// Why a greeting failed.
+pub enum Greeting {
+    /// The server asks for credentials.
+    Authenticate,
+    Failed(String),
+}
+
+/// The server's greeting: its protocol version and capabilities, and from a
+/// server that answers protocol v0 or v1 (an old git, or an ssh server that
+/// does not pass the version asked for on), the whole ref advertisement
+/// that comes with them, read a packet line at a time and refused past
+/// `MAX_LISTING_BYTES`. (gix's own handshake reads it whole.)
+pub fn greet(
+    transport: &mut impl gix::protocol::transport::client::blocking_io::Transport,
+) -> std::result::Result<gix::protocol::Handshake, Greeting> {
+    use gix::protocol::transport::client::Error;
+    super::watchdog::greeting();
+    let response = transport.handshake(gix::protocol::transport::Service::UploadPack, &[]);
+    super::watchdog::greeted();
+    let response = match response {
+        Ok(response) => response,
+        Err(Error::Io(e)) if e.kind() == std::io::ErrorKind::PermissionDenied => {
+            return Err(Greeting::Authenticate)
+        }
+        // As gix's own handshake says it (see `failure`).
+        Err(e) => {
+            return Err(Greeting::Failed(format!(
+                "Transport handshake failed: {}",
+                chain(&e)
+            )))
+        }
+    };
+    let (refs, shallow) = match response.refs {
+        None => (None, None),
+        Some(advertised) => {
+            let mut lines = BoundedLines {
+                inner: advertised,
+                read: 0,
+            };
+            let parsed =
+                gix::protocol::handshake::refs::from_v1_refs_received_as_part_of_handshake_and_capabilities(
+                    &mut lines,
+                    response.capabilities.iter(),
+                );
+            match parsed {
+                Ok((refs, shallow)) => (Some(refs), Some(shallow)),
+                Err(_) if lines.read > MAX_LISTING_BYTES => {
+                    return Err(Greeting::Failed(too_long()))
+                }
+                Err(e) => return Err(Greeting::Failed(chain(&e))),
+            }
+        }
+    };
+    Ok(gix::protocol::Handshake {
+        server_protocol_version: response.actual_protocol,
+        refs,
+        v1_shallow_updates: shallow,
+        capabilities: response.capabilities,
+    })
+}
+
+fn too_long() -> String {
+    format!(
+        "the server's ref listing passed {}, the limit for one repository",
+        super::limits::size(MAX_LISTING_BYTES)
+    )
+}
+
+/// A v0/v1 ref advertisement as gix reads it, a packet line at a time,
+/// ended with an error once it passes `MAX_LISTING_BYTES`.
+struct BoundedLines<'a> {
+    inner: Box<dyn ReadlineBufRead + 'a>,
+    read: u64,
+}
+
+impl BoundedLines<'_> {
+    fn over(&self) -> std::io::Error {
+        std::io::Error::other(too_long())
+    }
+}
+
+impl ReadlineBufRead for BoundedLines<'_> {
+    fn readline(
+        &mut self,
+    ) -> Option<
+        std::io::Result<
+            std::result::Result<
+                gix::protocol::transport::packetline::PacketLineRef<'_>,
+                gix::Error,
+            >,
+        >,
+    > {
+        if self.read > MAX_LISTING_BYTES {
+            return Some(Err(self.over()));
+        }
+        if let Err(e) = super::watchdog::check() {
+            return Some(Err(e));
+        }
+        let line = self.inner.readline()?;
+        super::watchdog::progressed();
+        if let Ok(Ok(l)) = &line {
+            self.read += l.as_slice().map_or(0, |s| s.len()) as u64 + 4;
+            if self.read > MAX_LISTING_BYTES {
+                return Some(Err(std::io::Error::other(too_long())));
+            }
+        }
+        Some(line)
+    }
+
+    fn readline_str(&mut self, line: &mut String) -> std::io::Result<usize> {
+        if self.read > MAX_LISTING_BYTES {
+            return Err(self.over());
+        }
+        let n = self.inner.readline_str(line)?;
+        self.read += n as u64 + 4;
+        Ok(n)
+    }
+}
+
+impl std::io::Read for BoundedLines<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = std::io::BufRead::fill_buf(self)?.len().min(buf.len());
+        buf[..n].copy_from_slice(&self.inner.fill_buf()?[..n]);
+        std::io::BufRead::consume(self, n);
+        Ok(n)
+    }
+}
+
+impl std::io::BufRead for BoundedLines<'_> {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        if self.read > MAX_LISTING_BYTES {
+            return Err(self.over());
+        }
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.read += n as u64;
+        self.inner.consume(n);
+    }
 }
 
 /// Lists the repository's own refs over `transport` (protocol v2).
@@ -52,16 +195,14 @@ pub fn list(
         let line = line
             .map_err(|e| super::watchdog::explain(chain(&e)))?
             .map_err(|e| super::watchdog::explain(chain(&e)))?;
+        super::watchdog::check().map_err(|e| e.to_string())?;
         super::watchdog::progressed();
         let Some(text) = line.as_bstr() else {
             continue;
         };
         read += text.len() as u64 + 4;
         if read > MAX_LISTING_BYTES {
-            return Err(format!(
-                "the server's ref listing passed {}, the limit for one repository",
-                super::limits::size(MAX_LISTING_BYTES)
-            ));
+            return Err(too_long());
         }
         if let Some(r) = parse(text)? {
             refs.push(r);

@@ -24,10 +24,10 @@ use std::path::Path;
 const SSH: &str = "{ ssh -o BatchMode=yes -o ConnectTimeout=30 -o ServerAliveInterval=15 \
      -o ServerAliveCountMax=3 \"$@\" 2>&1 1>&3 3>&- | dd bs=1 count=65536 >&2 2>/dev/null; } 3>&1";
 
-/// How long an https server may take to connect (TLS included), and how
-/// long a transfer may stall, before roost gives up on it.
+/// How long an https server may take to connect (TLS included) before
+/// roost gives up on it. How long it may then send nothing is the stall
+/// limit (`watchdog`), as for every remote.
 const HTTP_CONNECT_SECS: u64 = 30;
-const HTTP_STALL_SECS: u64 = 60;
 
 /// Config for the repository a fetch creates: nothing from the user or the
 /// system (it is opened isolated), and symlinks checked out as symlinks.
@@ -266,9 +266,10 @@ impl Remote {
 
     /// The repository's own refs, listed once: HEAD, its branches and its
     /// tags. Only those are asked for (protocol v2 ref prefixes), whatever
-    /// else a server answers (a forge's `refs/pull/*`, anyone's to make) is
-    /// dropped, and the listing is bounded (see `refs`): no other namespace
-    /// names a commit for roost.
+    /// else a server answers (a forge's `refs/pull/*`, anyone's to make, or
+    /// every ref a v0 or v1 server advertised in its greeting) is dropped,
+    /// and the listing is bounded (see `refs`): no other namespace names a
+    /// commit for roost.
     fn refs(&mut self) -> Result<&[Ref]> {
         let live = self.live()?;
         if live.refs.is_none() {
@@ -329,40 +330,42 @@ fn connect(url: &str) -> Result<Live> {
     opts.ssh.kind = Some(tio::ssh::ProgramKind::Ssh);
     let mut transport = tio::connect::connect(url, opts).map_err(|e| chain(&e))?;
     if parsed.scheme == Scheme::Https {
+        // gix's reqwest backend reads none of the shared timeout options:
+        // they are set on the client it builds. reqwest's blocking `timeout`
+        // bounds the wait for a response's headers and each read of its body;
+        // a second past the stall limit, so the watchdog has marked the
+        // stall by then and the refusal says so.
+        let client = tio::http::reqwest::Options {
+            configure_client: Some(Box::new(|builder| {
+                Ok(builder
+                    .connect_timeout(std::time::Duration::from_secs(HTTP_CONNECT_SECS))
+                    .timeout(super::watchdog::stall_limit() + std::time::Duration::from_secs(1)))
+            })),
+            configure_request: None,
+        };
         let http = tio::http::Options {
-            connect_timeout: Some(std::time::Duration::from_secs(HTTP_CONNECT_SECS)),
-            low_speed_limit_bytes_per_second: 1,
-            low_speed_time_seconds: HTTP_STALL_SECS,
+            backend: Some(std::sync::Arc::new(std::sync::Mutex::new(client))),
             ..Default::default()
         };
         transport.configure(&http).map_err(|e| chain(&e))?;
     }
     // Asked for credentials: there are none to give (nothing is prompted).
-    let asked = std::cell::Cell::new(false);
-    let handshake = gix::protocol::handshake(
-        &mut transport,
-        gix::protocol::transport::Service::UploadPack,
-        |_| {
-            asked.set(true);
-            Ok(None)
-        },
-        vec![],
-        &mut gix::progress::Discard,
-    )
-    .map_err(|e| {
-        if asked.get() {
+    let handshake = super::refs::greet(&mut transport).map_err(|e| match e {
+        super::refs::Greeting::Authenticate => {
             let why = match parsed.scheme {
                 Scheme::Ssh => "ssh runs in batch mode: it needs a key it can use without asking",
                 _ => "is the repository private, or missing?",
             };
-            return format!(
+            format!(
                 "the remote asks for authentication, and roost never asks you for credentials ({why})"
-            );
+            )
         }
-        if super::watchdog::fired().is_some() {
-            return super::watchdog::explain(chain(&e));
+        super::refs::Greeting::Failed(why) => {
+            if super::watchdog::fired().is_some() {
+                return super::watchdog::explain(why);
+            }
+            no_local_repository(&parsed).unwrap_or(why)
         }
-        no_local_repository(&parsed).unwrap_or_else(|| chain(&e))
     })?;
     Ok(Live {
         transport: gix::protocol::SendFlushOnDrop::new(transport, false),
@@ -493,6 +496,8 @@ impl Live {
             index: None,
             keep: None,
         };
+        // A bound the pack met, as the bound says it.
+        let mut refusal = None;
         gix::protocol::fetch(
             &mut wants,
             |pack, progress, interrupt| {
@@ -513,7 +518,10 @@ impl Live {
                         compression: Default::default(),
                     },
                 )
-                .map_err(gix::Error::from_error)?;
+                .map_err(|e| {
+                    refusal = pack.refusal();
+                    gix::Error::from_error(e)
+                })?;
                 received.keep = written.keep_path;
                 received.index = written.index_path;
                 received.objects = written.index.num_objects as usize;
@@ -539,6 +547,9 @@ impl Live {
             let why = chain(&e);
             if super::watchdog::fired().is_some() {
                 return super::watchdog::explain(why);
+            }
+            if let Some(refusal) = refusal.take() {
+                return refusal;
             }
             if why.contains("too large to fit in memory") {
                 format!(

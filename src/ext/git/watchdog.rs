@@ -1,9 +1,12 @@
-//! What ends a conversation with a remote that stops answering, or that the
-//! user interrupts: while it lasts a thread watches the time since the
-//! remote last sent anything and the interrupt flag, and on either ends the
-//! programs roost started for it (`git-upload-pack`, `ssh` and what runs
-//! under them). The read gix is blocked in then ends, and the command
-//! unwinds, removing what it made, with a line that says why.
+//! What ends a conversation with a remote that stops answering, trickles,
+//! or that the user interrupts: while it lasts a thread watches the time
+//! since the remote last sent anything, the time since it began, and the
+//! interrupt flag, and on any ends the programs roost started for it
+//! (`git-upload-pack`, `ssh` and what runs under them). The read gix is
+//! blocked in then ends, and the command unwinds, removing what it made,
+//! with a line that says why. Over https nothing runs to be ended: there
+//! the HTTP client gives up a read after the stall limit, and roost's own
+//! readers (`check`) refuse the next bytes once the watchdog has fired.
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::sync::mpsc;
@@ -16,6 +19,15 @@ pub const STALL_SECS: u64 = 60;
 /// Overrides `STALL_SECS` (whole seconds, 1 to 3600).
 pub const STALL_VAR: &str = "ROOST_EXT_STALL_SECS";
 
+/// How long one conversation may last, however steadily the remote sends:
+/// a remote that trickles a byte at a time is never silent for the stall
+/// limit, but the pack it may send is bounded (`limits::MAX_PACK_BYTES`),
+/// and fifteen minutes carries that at well under 1 MiB/s.
+pub const DEADLINE_SECS: u64 = 900;
+
+/// Overrides `DEADLINE_SECS` (whole seconds, 1 to 86400).
+pub const DEADLINE_VAR: &str = "ROOST_EXT_DEADLINE_SECS";
+
 /// Milliseconds since `epoch()` when the remote last sent something.
 static LAST: AtomicU64 = AtomicU64::new(0);
 
@@ -26,6 +38,53 @@ static FIRED: AtomicU8 = AtomicU8::new(0);
 pub enum Cause {
     Stalled = 1,
     Interrupted = 2,
+    Overran = 3,
+    Flooded = 4,
+}
+
+/// Bytes a server's greeting (its capabilities, and a v0 or v1 server's ref
+/// advertisement, which `refs` bounds itself) may bring: a real one is a
+/// few hundred bytes. gix holds the capabilities whole, so this is counted
+/// in what roost reads (`/proc/self/io`) while the greeting lasts.
+pub const MAX_GREETING_BYTES: u64 = 1 << 20;
+
+/// What roost had read when the greeting began, plus one; 0 outside it.
+static GREETING_FROM: AtomicU64 = AtomicU64::new(0);
+
+/// Bytes of /proc/self/io the watchdog itself has read.
+static OWN_READS: AtomicU64 = AtomicU64::new(0);
+
+/// Bytes roost has read from any file or pipe, by any thread (`rchar`),
+/// less the watchdog's own looks.
+fn read_so_far() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/self/io").ok()?;
+    let own = OWN_READS.fetch_add(text.len() as u64, Ordering::SeqCst) + text.len() as u64;
+    text.lines()
+        .find_map(|l| l.strip_prefix("rchar:"))?
+        .trim()
+        .parse::<u64>()
+        .ok()
+        .map(|n| n.saturating_sub(own))
+}
+
+/// The server's greeting is being read: what roost reads from now on is
+/// bounded by `MAX_GREETING_BYTES` until `greeted`. Over https the
+/// greeting arrives through a socket the count does not see.
+pub fn greeting() {
+    if let Some(n) = read_so_far() {
+        GREETING_FROM.store(n + 1, Ordering::SeqCst);
+    }
+}
+
+/// The greeting is over.
+pub fn greeted() {
+    GREETING_FROM.store(0, Ordering::SeqCst);
+}
+
+/// Whether the greeting has brought more than its bound.
+fn greeting_flooded() -> bool {
+    let from = GREETING_FROM.load(Ordering::SeqCst);
+    from != 0 && read_so_far().is_some_and(|n| n.saturating_sub(from - 1) > MAX_GREETING_BYTES)
 }
 
 fn epoch() -> Instant {
@@ -47,6 +106,8 @@ pub fn fired() -> Option<Cause> {
     match FIRED.load(Ordering::SeqCst) {
         1 => Some(Cause::Stalled),
         2 => Some(Cause::Interrupted),
+        3 => Some(Cause::Overran),
+        4 => Some(Cause::Flooded),
         _ => None,
     }
 }
@@ -61,6 +122,26 @@ pub fn stall_limit() -> Duration {
     Duration::from_secs(secs)
 }
 
+/// The limit on one conversation in force.
+pub fn deadline() -> Duration {
+    let secs = std::env::var(DEADLINE_VAR)
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+        .filter(|s| (1..=86400).contains(s))
+        .unwrap_or(DEADLINE_SECS);
+    Duration::from_secs(secs)
+}
+
+/// An error once the watchdog has ended the conversation: what roost
+/// reads from a remote itself stops there (over https no program ends to
+/// end the read).
+pub fn check() -> std::io::Result<()> {
+    match fired() {
+        Some(_) => Err(std::io::Error::other(explain(String::new()))),
+        None => Ok(()),
+    }
+}
+
 /// `why`, or what the watchdog did when it ended the conversation.
 pub fn explain(why: String) -> String {
     match fired() {
@@ -69,6 +150,14 @@ pub fn explain(why: String) -> String {
             stall_limit().as_secs()
         ),
         Some(Cause::Interrupted) => "interrupted".to_string(),
+        Some(Cause::Overran) => format!(
+            "the conversation with the remote passed {} s, the limit for one; giving up",
+            deadline().as_secs()
+        ),
+        Some(Cause::Flooded) => format!(
+            "the server's greeting passed {}, the limit for one; giving up",
+            super::limits::size(MAX_GREETING_BYTES)
+        ),
         None => why,
     }
 }
@@ -81,13 +170,20 @@ pub struct Watchdog {
 
 impl Watchdog {
     pub fn start() -> Watchdog {
+        // A new conversation: what ended an earlier one (`outdated` asks
+        // one remote after another) does not end this one.
+        FIRED.store(0, Ordering::SeqCst);
+        greeted();
         progressed();
         let limit = stall_limit().as_millis() as u64;
+        let ends = now_ms() + deadline().as_millis() as u64;
         let (stop, stopped) = mpsc::channel::<()>();
         let thread = std::thread::Builder::new()
             .name("watchdog".into())
             .spawn(move || loop {
-                match stopped.recv_timeout(Duration::from_millis(100)) {
+                // Often enough that a greeting arriving through a pipe
+                // cannot pile up far past its bound between two looks.
+                match stopped.recv_timeout(Duration::from_millis(20)) {
                     Err(mpsc::RecvTimeoutError::Timeout) => {}
                     _ => return,
                 }
@@ -95,6 +191,10 @@ impl Watchdog {
                     Cause::Interrupted
                 } else if now_ms().saturating_sub(LAST.load(Ordering::Relaxed)) > limit {
                     Cause::Stalled
+                } else if now_ms() > ends {
+                    Cause::Overran
+                } else if greeting_flooded() {
+                    Cause::Flooded
                 } else {
                     continue;
                 };
