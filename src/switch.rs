@@ -32,9 +32,17 @@ pub const FILE_SUFFIX: &str = ".roost-ext";
 /// - a guard after every `set-hook`: once anyone changes a hook after the
 ///   start (which could remove or hide the keeper), the file is removed and
 ///   never written again by this server, so roost asks tmux instead.
+/// - a watcher on each side of the keeper, after every `set-option`, that
+///   does the same once a slot of roost's holds anything but what roost
+///   put there (hooks are options, so `set-option` can empty or replace
+///   one without a `set-hook`).
 ///
-/// The guard goes last: every set-hook after it is someone else's. The
-/// first write comes from `first_write`, once a session exists.
+/// The guard goes last: every set-hook after it is someone else's. Then the
+/// server copies the four slots as it prints them, for the watchers. The
+/// first write comes from `first_write`, once a session exists. A
+/// `set-option` of the whole `after-set-option` array leaves no hook of
+/// roost's to run after it: that one goes unnoticed until the next
+/// `set-hook` (SECURITY.md says so).
 pub fn keeper() -> Vec<String> {
     // The file's path in `$s`. The keeper's shell line is parsed twice by
     // tmux (the hook, then `if`'s command), the first time inside double
@@ -57,20 +65,21 @@ pub fn keeper() -> Vec<String> {
     );
     // A watcher on each side of the keeper: after any set-option (hooks
     // are options too, so `set -gu 'after-set-option[77]'` is one), each
-    // gives the file up unless the keeper, the other watcher and the guard
-    // are all in place and nobody has put the value last written in doubt
-    // by hand. One slot removed leaves another that notices.
+    // gives the file up unless roost's four slots hold, word for word,
+    // what they held once roost had set them (`HOOKS`, the copy the
+    // server made of them), and nobody has put the value last written in
+    // doubt by hand. One slot emptied or replaced leaves another that
+    // notices.
     let give_up = format!(
         "set -g {SYNCED} '{DOUBT}' ; run-shell '{}; rm -f \\\"\\$s\\\"'",
         file("\\$")
     );
-    let watch = |other: &str| {
-        format!(
-            "if -F \"#{{&&:#{{{HOOK_SLOT}}},#{{&&:#{{{other}}},#{{&&:#{{{GUARD_SLOT}}},#{{!=:#{{{SYNCED}}},{DOUBT}}}}}}}}}}}\" \
-             \"\" \"{give_up}\""
-        )
-    };
-    let (before, after) = (watch(WATCH_AFTER), watch(WATCH_BEFORE));
+    let watch = format!(
+        "if -F \"#{{&&:#{{==:#{{{HOOKS}}},{}}},#{{!=:#{{{SYNCED}}},{DOUBT}}}}}\" \
+         \"\" \"{give_up}\"",
+        slots()
+    );
+    let (before, after) = (watch.clone(), watch);
     let mut words = Vec::new();
     for (slot, command) in [
         (WATCH_BEFORE, before),
@@ -82,7 +91,21 @@ pub fn keeper() -> Vec<String> {
             words.push(w.to_string());
         }
     }
+    // The copy is made by the server, as the server prints the hooks (the
+    // way each version spells a command), in the same command list.
+    for w in ["set-option", "-gF", HOOKS, &slots(), ";"] {
+        words.push(w.to_string());
+    }
     words
+}
+
+/// A format giving roost's four hook slots as the server prints them, one
+/// after another.
+fn slots() -> String {
+    [WATCH_BEFORE, HOOK_SLOT, WATCH_AFTER, GUARD_SLOT]
+        .iter()
+        .map(|slot| format!("#{{{slot}}}"))
+        .collect()
 }
 
 /// The command that starts the keeping: the value last written is set to
@@ -105,6 +128,7 @@ const WATCH_BEFORE: &str = "after-set-option[76]";
 const WATCH_AFTER: &str = "after-set-option[78]";
 const GUARD_SLOT: &str = "after-set-hook[77]";
 const SYNCED: &str = "@roost-ext-synced";
+const HOOKS: &str = "@roost-ext-hooks";
 const DOUBT: &str = "(doubt)";
 
 /// Whether the seam is switched off for this server.

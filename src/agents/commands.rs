@@ -383,7 +383,18 @@ pub fn resume(ctx: &Ctx) -> Result<Exit> {
     };
     let mut failed = false;
     for e in entries {
-        let what = format!("{}:{} ({})", e.session, e.name, e.agent);
+        let shown = |s: &str| crate::untrusted::printable(s.as_bytes());
+        let what = format!(
+            "{}:{} ({})",
+            shown(&e.session),
+            shown(&e.name),
+            shown(&e.agent)
+        );
+        if let Some(why) = recorded_problem(&e) {
+            println!("{what}: not resumed: {why} (the record was edited by hand?)");
+            failed = true;
+            continue;
+        }
         if live.iter().any(|(s, w)| *s == e.session && *w == e.name) {
             println!("{what}: running");
             continue;
@@ -404,39 +415,25 @@ pub fn resume(ctx: &Ctx) -> Result<Exit> {
             failed = true;
             continue;
         }
-        let _ = ctx
-            .tmux
-            .run(&["kill-window", "-t", &format!("={}:={}", e.session, e.name)]);
-        let mut words: Vec<String> = ["new-window", "-d", "-P", "-F", "#{pane_id}", "-t"]
-            .iter()
-            .map(|w| w.to_string())
-            .collect();
-        words.push(format!("={}:", e.session));
-        words.extend(["-n".into(), e.name.clone()]);
-        if Path::new(&e.cwd).is_dir() {
-            words.extend(["-c".into(), e.cwd.clone()]);
-        }
-        words.push("--".into());
-        words.push(agent.name().into());
-        words.extend(args.iter().cloned());
-        words.extend([";", "set-option", "-w", "-t"].map(String::from));
-        words.push(format!("={}:={}", e.session, e.name));
-        words.extend(["remain-on-exit".into(), "on".into()]);
-        match ctx.tmux.run_spawning(&words, &start) {
-            Ok(out) => {
-                let pane = out.trim_end().to_string();
-                let _ = ctx.tmux.run(&[
-                    "set-option",
-                    "-p",
-                    "-t",
-                    &pane,
-                    options::AGENT,
-                    agent.name(),
-                ]);
+        let _ = ctx.tmux.kill_window(&e.session, &e.name);
+        let cwd = Path::new(&e.cwd);
+        let mut command = vec![OsString::from(agent.name())];
+        command.extend(args.iter().map(OsString::from));
+        match ctx.tmux.new_window(
+            &e.session,
+            &e.name,
+            cwd.is_dir().then_some(cwd),
+            &command,
+            &start,
+        ) {
+            Ok(pane) => {
+                let _ = ctx
+                    .tmux
+                    .set_pane_option(&pane, options::AGENT, agent.name().as_ref());
                 if let Some(id) = &e.session_id {
-                    let _ =
-                        ctx.tmux
-                            .run(&["set-option", "-p", "-t", &pane, options::SESSION_ID, id]);
+                    let _ = ctx
+                        .tmux
+                        .set_pane_option(&pane, options::SESSION_ID, id.as_ref());
                 }
                 println!(
                     "{what}: resumed in {pane} ({} {})",
@@ -451,6 +448,25 @@ pub fn resume(ctx: &Ctx) -> Result<Exit> {
         }
     }
     Ok(Exit::check(!failed))
+}
+
+/// What spawn and the hooks never record, should the record say it: a
+/// session or window name spawn refuses, a session id no agent reports.
+fn recorded_problem(e: &super::record::Entry) -> Option<String> {
+    use crate::commands::target::name_problem;
+    if let Some(why) = name_problem(&e.session) {
+        return Some(format!("its session name is invalid: {why}"));
+    }
+    if let Some(why) = name_problem(&e.name) {
+        return Some(format!("its window name is invalid: {why}"));
+    }
+    if e.session_id
+        .as_deref()
+        .is_some_and(|id| !super::valid_session_id(id))
+    {
+        return Some("its session id is not one an agent reports".into());
+    }
+    None
 }
 
 pub fn next(ctx: &Ctx) -> Result<Exit> {

@@ -12,7 +12,7 @@ mod send;
 mod session;
 mod spawn;
 mod status;
-mod target;
+pub(crate) mod target;
 mod wait;
 
 use crate::cli::model::{Command, ExtArgs};

@@ -6,7 +6,6 @@
 use super::{session, target, Ctx};
 use crate::cli::model::SpawnArgs;
 use crate::error::{Error, Exit, Result};
-use crate::tmux::literal;
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
@@ -48,34 +47,9 @@ pub fn run(ctx: &Ctx, a: SpawnArgs) -> Result<Exit> {
     for p in same_name {
         let _ = ctx.tmux.run(&["kill-window", "-t", &p.window_id]);
     }
-    // Every word from outside reaches tmux literally (tmux/literal.rs).
-    let mut args: Vec<OsString> = ["new-window", "-d", "-P", "-F", "#{pane_id}", "-t"]
-        .iter()
-        .map(OsString::from)
-        .collect();
-    args.push(literal::word(format!("={session}:")));
-    args.push("-n".into());
-    args.push(literal::format(&name));
-    if let Some(cwd) = &cwd {
-        args.push("-c".into());
-        args.push(literal::format(cwd));
-    }
-    if !command.is_empty() {
-        args.push("--".into());
-        args.extend(command.iter().map(literal::word));
-    }
-    // In the same command list, so the server sets it before it can see the
-    // program exit, however fast that is. The name is unique in the session
-    // (checked above), so `=NAME` is the new window.
-    for word in [";", "set-option", "-w", "-t"] {
-        args.push(word.into());
-    }
-    args.push(literal::word(format!("={session}:={name}")));
-    args.push("remain-on-exit".into());
-    args.push("on".into());
-    let out = ctx
+    let pane = ctx
         .tmux
-        .run_spawning(&args, &start)
+        .new_window(&session, &name, cwd.as_deref(), &command, &start)
         .map_err(|e| ctx.tmux_err(e))?;
     crate::agents::commands::spawned(
         ctx,
@@ -85,10 +59,10 @@ pub fn run(ctx: &Ctx, a: SpawnArgs) -> Result<Exit> {
             name: &name,
             cwd: cwd.as_deref(),
             command: &command,
-            pane: out.trim_end(),
+            pane: &pane,
         },
     );
-    println!("{}", out.trim_end());
+    println!("{pane}");
     Ok(Exit::Ok)
 }
 

@@ -125,7 +125,7 @@ pub fn check_window_name(ctx: &Ctx, name: &str) -> Result<()> {
 }
 
 /// Why `name` cannot be a window or session name, if it cannot.
-fn name_problem(name: &str) -> Option<&'static str> {
+pub fn name_problem(name: &str) -> Option<&'static str> {
     if name.is_empty() {
         return Some("it is empty");
     }

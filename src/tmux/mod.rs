@@ -142,19 +142,43 @@ pub struct Session {
     pub attached: bool,
 }
 
-/// One line per pane. No field's content can make a line or shift a field:
-/// tmux writes the names and the command with their control characters
-/// escaped (a newline or TAB in them comes out as `\n` or `\t`), the
-/// window name goes last all the same, and the state, an option anything in
-/// the pane can set to any bytes, is never printed itself: the format
-/// prints one of the known words it equals, or nothing.
-fn pane_format() -> String {
-    format!(
-        "#{{pane_id}}\t#{{window_id}}\t#{{session_name}}\t#{{window_index}}\t#{{pane_index}}\t\
-         #{{pane_active}}\t#{{pane_dead}}\t#{{pane_dead_status}}\t#{{pane_pid}}\t{}\t\
-         #{{pane_current_command}}\t#{{window_name}}",
-        state::known_format()
-    )
+/// The fields of a pane as `list-panes` gives them, each followed by `sep`
+/// (`parse_panes` reads them back). No field's content can make a pane or
+/// shift a field: tmux escapes control characters in names, but not in the
+/// name of the program in the pane (`pane_current_command`, which the
+/// program chooses itself with `exec -a`, newlines and TABs included), so
+/// the fields are not told apart by TABs and lines but by a separator made
+/// afresh for each call, which nothing in a pane knows. The state, an
+/// option anything in the pane can set to any bytes, is never printed
+/// itself: the format prints one of the known words it equals, or nothing.
+fn pane_format(sep: &str) -> String {
+    let fields = [
+        "#{pane_id}".to_string(),
+        "#{window_id}".into(),
+        "#{session_name}".into(),
+        "#{window_index}".into(),
+        "#{pane_index}".into(),
+        "#{pane_active}".into(),
+        "#{pane_dead}".into(),
+        "#{pane_dead_status}".into(),
+        "#{pane_pid}".into(),
+        state::known_format(),
+        "#{pane_current_command}".into(),
+        "#{window_name}".into(),
+    ];
+    fields.iter().map(|f| format!("{f}{sep}")).collect()
+}
+
+/// How many fields `pane_format` gives each pane.
+const PANE_FIELDS: usize = 12;
+
+/// A separator for one `list-panes` call: 128 bits no pane can know,
+/// between TABs (the keys of std's hasher are random for each process,
+/// and each `RandomState` is a new key).
+fn fresh_separator() -> String {
+    use std::hash::BuildHasher;
+    let half = || std::collections::hash_map::RandomState::new().hash_one(std::process::id());
+    format!("\t{:016x}{:016x}\t", half(), half())
 }
 
 /// The longest argument roost hands tmux: the client packs a command's
@@ -257,6 +281,53 @@ impl Tmux {
         Self::finish(cmd.args(args).output())
     }
 
+    /// A new window `name` in `session`, started in `cwd` (tmux's choice
+    /// when None) and running `command` (the default shell when empty),
+    /// that outlives its program: remain-on-exit is set in the same command
+    /// list, so the server sets it before it can see the program exit,
+    /// however fast that is. `name` must be unique in the session (`=NAME`
+    /// addresses the new window). Every word from outside reaches tmux
+    /// literally. Returns the new pane's id.
+    pub fn new_window(
+        &self,
+        session: &str,
+        name: &str,
+        cwd: Option<&Path>,
+        command: &[OsString],
+        start: &ServerStart,
+    ) -> TmuxResult<String> {
+        let mut args: Vec<OsString> = ["new-window", "-d", "-P", "-F", "#{pane_id}", "-t"]
+            .iter()
+            .map(OsString::from)
+            .collect();
+        args.push(literal::word(format!("={session}:")));
+        args.push("-n".into());
+        args.push(literal::format(name));
+        if let Some(cwd) = cwd {
+            args.push("-c".into());
+            args.push(literal::format(cwd));
+        }
+        if !command.is_empty() {
+            args.push("--".into());
+            args.extend(command.iter().map(literal::word));
+        }
+        for word in [";", "set-option", "-w", "-t"] {
+            args.push(word.into());
+        }
+        args.push(literal::word(format!("={session}:={name}")));
+        args.push("remain-on-exit".into());
+        args.push("on".into());
+        let out = self.run_spawning(&args, start)?;
+        Ok(out.trim_end().to_string())
+    }
+
+    /// Closes window `name` of `session`, addressed exactly.
+    pub fn kill_window(&self, session: &str, name: &str) -> TmuxResult<()> {
+        let exact = literal::word(format!("={session}:={name}"));
+        let args: [&OsStr; 3] = ["kill-window".as_ref(), "-t".as_ref(), &exact];
+        self.run(&args).map(drop)
+    }
+
     /// Whether the socket file exists: a cheap "maybe running" that never
     /// forks. A stale socket still needs `is_running` to tell.
     pub fn socket_exists(&self) -> bool {
@@ -310,8 +381,9 @@ impl Tmux {
 
     /// Every pane of every session, in tmux's order.
     pub fn panes(&self) -> TmuxResult<Vec<Pane>> {
-        let out = self.run(&["list-panes", "-a", "-F", &pane_format()])?;
-        Ok(out.lines().filter_map(parse_pane).collect())
+        let sep = fresh_separator();
+        let out = self.run(&["list-panes", "-a", "-F", &pane_format(&sep)])?;
+        Ok(parse_panes(&out, &sep))
     }
 
     /// Text stored with `set_pane_text`, byte for byte, `None` when unset.
@@ -428,7 +500,7 @@ impl Tmux {
             "-t".as_ref(),
             pane_id.as_ref(),
             name.as_ref(),
-            value,
+            &literal::word(value),
         ];
         self.run(&args).map(drop)
     }
@@ -702,28 +774,54 @@ pub struct ServerStart {
     pub user_conf: PathBuf,
 }
 
-/// One line of `pane_format`; None for anything else.
-fn parse_pane(line: &str) -> Option<Pane> {
-    let mut f = line.splitn(12, '\t');
+/// The panes of `list-panes` output in `pane_format(sep)`: tmux ends each
+/// pane's fields with a newline, so every pane but the first starts with
+/// one. A pane whose fields are not what tmux gives is left out.
+fn parse_panes(out: &str, sep: &str) -> Vec<Pane> {
+    let mut fields = out.split(sep);
+    let mut panes = Vec::new();
+    for n in 0.. {
+        let mut record: Vec<&str> = fields.by_ref().take(PANE_FIELDS).collect();
+        if record.len() < PANE_FIELDS {
+            break;
+        }
+        if n > 0 {
+            let Some(id) = record[0].strip_prefix('\n') else {
+                continue;
+            };
+            record[0] = id;
+        }
+        panes.extend(parse_pane(&record));
+    }
+    panes
+}
+
+/// One pane's fields, in `pane_format`'s order; None for anything else.
+fn parse_pane(f: &[&str]) -> Option<Pane> {
     let id = |prefix: char, s: &str| {
         let digits = s.strip_prefix(prefix)?;
         (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())).then(|| s.to_string())
     };
     let number =
         |s: &str| (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())).then(|| s.to_string());
+    let [pane_id, window_id, session, window_index, pane_index, active, dead, dead_status, pid, state, command, window_name] =
+        f
+    else {
+        return None;
+    };
     let pane = Pane {
-        id: id('%', f.next()?)?,
-        window_id: id('@', f.next()?)?,
-        session: f.next()?.to_string(),
-        window_index: number(f.next()?)?,
-        pane_index: number(f.next()?)?,
-        active: f.next()? == "1",
-        dead: f.next()? == "1",
-        dead_status: f.next()?.parse().ok(),
-        pid: f.next()?.parse().ok(),
-        state: f.next()?.to_string(),
-        command: f.next()?.to_string(),
-        window_name: f.next()?.to_string(),
+        id: id('%', pane_id)?,
+        window_id: id('@', window_id)?,
+        session: session.to_string(),
+        window_index: number(window_index)?,
+        pane_index: number(pane_index)?,
+        active: *active == "1",
+        dead: *dead == "1",
+        dead_status: dead_status.parse().ok(),
+        pid: pid.parse().ok(),
+        state: state.to_string(),
+        command: command.to_string(),
+        window_name: window_name.to_string(),
     };
     // The format prints nothing but a known word there.
     (pane.state.is_empty() || state::KNOWN.contains(&pane.state.as_str())).then_some(pane)
@@ -824,24 +922,57 @@ mod tests {
     }
 
     #[test]
-    fn pane_lines_keep_tabs_in_window_names() {
-        let p =
-            parse_pane("%3\t@2\tmain\t1\t0\t1\t0\t\t4242\tworking\tsleep\tname\twith tab").unwrap();
-        assert_eq!(p.window_name, "name\twith tab");
-        assert_eq!(p.command, "sleep");
-        assert_eq!(p.address(), "main:1.0");
-        assert!(p.active && !p.dead);
-        assert_eq!((p.pid, p.state.as_str()), (Some(4242), "working"));
-        let gone = parse_pane("%4\t@3\tmain\t2\t0\t1\t1\t3\t4243\t\t\tbob").unwrap();
-        assert!(gone.dead);
-        assert_eq!(gone.dead_status, Some(3));
+    fn panes_are_read_by_the_separator_alone() {
+        let sep = fresh_separator();
+        assert_ne!(sep, fresh_separator());
+        let pane =
+            |fields: &[&str]| -> String { fields.iter().map(|f| format!("{f}{sep}")).collect() };
+        let alice = pane(&[
+            "%3",
+            "@2",
+            "main",
+            "1",
+            "0",
+            "1",
+            "0",
+            "",
+            "4242",
+            "working",
+            "x\n%4\t@9",
+            "name\twith tab",
+        ]);
+        let bob = pane(&[
+            "%4", "@3", "main", "2", "0", "1", "1", "3", "4243", "", "", "bob",
+        ]);
+        let panes = parse_panes(&format!("{alice}\n{bob}\n"), &sep);
+        assert_eq!(panes.len(), 2, "{panes:?}");
+        let (a, b) = (&panes[0], &panes[1]);
+        assert_eq!(a.window_name, "name\twith tab");
+        assert_eq!(a.command, "x\n%4\t@9");
+        assert_eq!(a.address(), "main:1.0");
+        assert!(a.active && !a.dead);
+        assert_eq!((a.pid, a.state.as_str()), (Some(4242), "working"));
+        assert!(b.dead);
+        assert_eq!((b.id.as_str(), b.dead_status), ("%4", Some(3)));
         for forged in [
-            "x%4\t@3\tmain\t2\t0\t1\t1\t3\t4243\t\t\tbob",
-            "%4\t@3\tmain\t2\t0\t1\t1\t3\t4243\tdone!\t\tbob",
-            "%4\t3\tmain\t2\t0\t1\t1\t3\t4243\t\t\tbob",
-            "%4\t@3\tmain\t2\t0\t1\t1\t3\t4243\t\tbob",
+            pane(&[
+                "x%4", "@3", "main", "2", "0", "1", "1", "3", "4243", "", "", "bob",
+            ]),
+            pane(&[
+                "%4", "@3", "main", "2", "0", "1", "1", "3", "4243", "done!", "", "bob",
+            ]),
+            pane(&[
+                "%4", "3", "main", "2", "0", "1", "1", "3", "4243", "", "", "bob",
+            ]),
         ] {
-            assert_eq!(parse_pane(forged), None, "{forged:?}");
+            assert_eq!(
+                parse_panes(&format!("{forged}\n"), &sep),
+                vec![],
+                "{forged:?}"
+            );
         }
+        // A line break where tmux puts none, or none where it puts one.
+        assert_eq!(parse_panes(&format!("\n{alice}\n"), &sep), vec![]);
+        assert_eq!(parse_panes(&format!("{alice}{bob}\n"), &sep).len(), 1);
     }
 }

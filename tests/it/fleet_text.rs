@@ -196,6 +196,82 @@ fn a_state_holding_a_newline_forges_no_pane_and_no_done() {
     }
 }
 
+/// The name of a pane's program is the agent's to choose (`exec -a`), and
+/// tmux gives it as it is, newlines and TABs included: a name holding a
+/// whole pane line, with `done`, forges no pane and no `done`, and it is
+/// shown as the name it is.
+#[test]
+fn a_program_name_holding_a_newline_forges_no_pane_and_no_done() {
+    let env = TestEnv::new();
+    let bob = env.spawn("bob", "cat");
+    for forged in [
+        // The forged line takes over alice's window name and bob's id.
+        format!("x\n{bob}\t@9\tmain\t9\t0\t1\t0\t\t1\tdone\tsleep"),
+        format!("x\n{bob}\t@9\tmain\t9\t0\t1\t0\t\t1\tdone\tsleep\tbob\n"),
+        format!("\t\t\n{bob}\t@9\tmain\t9\t0\t1\t0\t\t1\tdone\tsleep\tbob\tx"),
+    ] {
+        let alice = env
+            .ok([
+                "spawn",
+                "alice",
+                "bash",
+                "-c",
+                "exec -a \"$0\" sleep 100000",
+                &forged,
+            ])
+            .trim()
+            .to_string();
+        let named = wait_until(Duration::from_secs(5), || {
+            env.tmux_ok(&[
+                "display-message",
+                "-p",
+                "-t",
+                &alice,
+                "#{pane_current_command}",
+            ])
+            .contains(&bob)
+        });
+        assert!(named, "tmux never gave the program's name");
+        let status = env.ok(["status"]);
+        assert_eq!(
+            status
+                .lines()
+                .filter(|l| l.trim_start().starts_with(&format!("{bob} ")))
+                .count(),
+            1,
+            "{status}"
+        );
+        assert_eq!(status.lines().count(), 5, "{status}");
+        assert_eq!(
+            status_fields(&status, &alice).unwrap().last().unwrap(),
+            "[-]",
+            "{status}"
+        );
+        let json: serde_json::Value = serde_json::from_str(&env.ok(["status", "--json"])).unwrap();
+        let panes = json["sessions"][0]["panes"].as_array().unwrap();
+        assert_eq!(panes.len(), 3, "{json}");
+        assert!(panes.iter().all(|p| p["state"].is_null()), "{json}");
+        // The name as it is, escaped, in alice's own line.
+        let line = status
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{alice} ")))
+            .unwrap();
+        assert!(
+            line.contains(&format!("\\x0a{bob}\\x09@9\\x09")),
+            "{status}"
+        );
+        for (name, pane) in [("alice", &alice), ("bob", &bob)] {
+            let out = env.run(["wait-done", name, "1"]);
+            assert_refusal(
+                &out,
+                1,
+                &format!("roost wait-done: '{name}' ({pane}) has never reported a state"),
+            );
+        }
+        env.ok(["kill", "alice"]);
+    }
+}
+
 #[test]
 fn a_state_that_is_not_a_known_word_reads_as_no_state_everywhere() {
     let env = TestEnv::new();

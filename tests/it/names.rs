@@ -210,3 +210,136 @@ fn a_final_semicolon_in_a_name_or_a_programs_word_stays_part_of_it() {
     quiet(&env.run(["kill", "w;"]), 0);
     assert_eq!(sessions(), "main\nw\n");
 }
+
+/// A stand-in `claude` in the test's `bin/` that prints its arguments and
+/// stays; returns the PATH that finds it first.
+fn stand_in_claude(env: &TestEnv) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let bin = env.path("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let fake = bin.join("claude");
+    std::fs::write(&fake, "#!/bin/sh\necho \"args: $*\"\nexec sleep 100000\n").unwrap();
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    format!("{}:{}", bin.display(), std::env::var("PATH").unwrap())
+}
+
+/// Writes roost's record of spawned agents for the test's server.
+fn record_agents(env: &TestEnv, entries: serde_json::Value) {
+    let socket = env.socket_file().to_string_lossy().into_owned();
+    let record = serde_json::json!({ "servers": { socket: entries } });
+    env.write("state/roost/agents.json", &record.to_string());
+}
+
+/// `roost resume` opens each recorded agent in a window of its recorded
+/// name, in its recorded directory (an agent spawned from a directory
+/// holding a format, or a name ending in `;`), on a server's first start
+/// and with it up, and tmux runs nothing of either.
+#[test]
+fn resume_opens_a_recorded_name_and_directory_literally_and_runs_nothing() {
+    for up in [false, true] {
+        let env = TestEnv::new();
+        let path = stand_in_claude(&env);
+        if up {
+            env.spawn("idle", "sleep 100000");
+        }
+        let mut entries = Vec::new();
+        for (i, dir) in DIRS.iter().enumerate() {
+            let dir = env.path("work").join(dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            entries.push(serde_json::json!({
+                "session": "main",
+                "name": format!("agent{i};"),
+                "agent": "claude",
+                "cwd": dir.to_string_lossy(),
+                "session_id": format!("id-{i}"),
+            }));
+        }
+        record_agents(&env, serde_json::Value::Array(entries));
+        let out = env.roost(["resume"]).env("PATH", &path).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+        for (i, dir) in DIRS.iter().enumerate() {
+            let name = format!("agent{i};");
+            let panes = env.tmux_ok(&[
+                "list-panes",
+                "-s",
+                "-t",
+                "=main",
+                "-F",
+                "#{pane_id} #{window_name}",
+            ]);
+            let pane = panes
+                .lines()
+                .find_map(|l| l.strip_suffix(&format!(" {name}")))
+                .unwrap_or_else(|| panic!("no window {name}: {panes}\n{}", describe(&out)))
+                .to_string();
+            let want = env.path("work").join(dir).to_string_lossy().into_owned();
+            assert_eq!(cwd_of(&env, &pane), want, "{dir}");
+            env.wait_for_screen(&pane, &format!("args: --resume id-{i}"));
+            assert_eq!(
+                env.tmux_ok(&["show-options", "-pqv", "-t", &pane, "@roost-session-id"]),
+                format!("id-{i}\n")
+            );
+        }
+        assert_eq!(canaries(&env), Vec::<PathBuf>::new(), "server up: {up}");
+    }
+}
+
+/// A record edited by hand to hold what spawn and the hooks never record
+/// (a name tmux would expand, a session id that reads as an option) is
+/// named and left alone; the rest is resumed.
+#[test]
+fn resume_leaves_a_record_spawn_would_never_write_and_says_so() {
+    let env = TestEnv::new();
+    let path = stand_in_claude(&env);
+    let dir = env.path("work").to_string_lossy().into_owned();
+    let entry = |session: &str, name: &str, id: &str| {
+        serde_json::json!({
+            "session": session, "name": name, "agent": "claude",
+            "cwd": dir, "session_id": id,
+        })
+    };
+    record_agents(
+        &env,
+        serde_json::json!([
+            entry("main", "#(cd;touch canary)", "a"),
+            entry("#(cd;touch canary)", "bob", "b"),
+            entry("main", "carol", "--dangerously-skip-permissions"),
+            entry("main", "dave", "d"),
+        ]),
+    );
+    let out = env.roost(["resume"]).env("PATH", &path).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 4, "{stdout}");
+    assert_eq!(
+        lines[0],
+        "main:#(cd;touch canary) (claude): not resumed: its window name is invalid: \
+         '#' starts a tmux format (the record was edited by hand?)"
+    );
+    assert!(
+        lines[1].contains("not resumed: its session name is invalid"),
+        "{stdout}"
+    );
+    assert_eq!(
+        lines[2],
+        "main:carol (claude): not resumed: its session id is not one an agent reports \
+         (the record was edited by hand?)"
+    );
+    assert!(
+        lines[3].starts_with("main:dave (claude): resumed in %"),
+        "{stdout}"
+    );
+    assert_eq!(
+        env.tmux_ok(&["list-windows", "-a", "-F", "#{session_name}:#{window_name}"])
+            .lines()
+            .filter(|l| l.ends_with(":dave"))
+            .count(),
+        1
+    );
+    assert_eq!(
+        env.tmux_ok(&["list-sessions", "-F", "#{session_name}"]),
+        "main\n"
+    );
+    assert_eq!(canaries(&env), Vec::<PathBuf>::new());
+}

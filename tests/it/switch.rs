@@ -306,3 +306,61 @@ fn the_record_set_by_hand_is_corrected_at_once() {
         assert_eq!(dispatch(&env, None).0, RAN, "synced {value}, then on");
     }
 }
+
+/// Hooks are options, and `set-option` can put anything in one of roost's
+/// slots, not only empty it: from then on the file is given up, and every
+/// change that follows is obeyed. The same for the copy of roost's slots
+/// the watchers compare them with, changed by hand.
+#[test]
+fn the_keeper_replaced_by_set_option_gives_the_file_up() {
+    for change in [
+        vec!["set-option", "-g", "after-set-option[77]", "display x"],
+        vec!["set-option", "-g", "after-set-option[76]", "display x"],
+        vec!["set-option", "-g", "after-set-option[78]", "display x"],
+        vec!["set-option", "-g", "after-set-hook[77]", "display x"],
+        vec!["set-option", "-gu", "after-set-hook"],
+        vec!["set-option", "-g", "@roost-ext-hooks", "x"],
+        vec!["set-option", "-gu", "@roost-ext-hooks"],
+    ] {
+        let env = TestEnv::new();
+        envx(&env);
+        env.ok(["spawn", "idle", "sleep 100"]);
+        assert_eq!(dispatch(&env, None), (RAN, 0));
+        // tmux 3.0 sets no hook with set-option: nothing to give up there.
+        let changed = env.tmux(&change);
+        if !changed.status.success() {
+            assert!(
+                env.tmux_ok(&["-V"]).starts_with("tmux 3.0"),
+                "{change:?}: {}",
+                describe(&changed)
+            );
+            continue;
+        }
+        for (value, want) in [("off", OFF), ("on", RAN), ("off", OFF)] {
+            env.tmux_ok(&["set", "-g", "@roost-ext-enabled", value]);
+            assert_eq!(dispatch(&env, None), (want, 1), "{change:?} then {value}");
+        }
+    }
+}
+
+/// The whole `after-set-option` array emptied or replaced at once leaves no
+/// hook of roost's to run after it (SECURITY.md says so), but the guard
+/// still sees the next `set-hook`: from then on every change is obeyed.
+#[test]
+fn the_whole_array_replaced_is_given_up_at_the_next_set_hook() {
+    for change in [
+        vec!["set-option", "-gu", "after-set-option"],
+        vec!["set-option", "-g", "after-set-option", "display x"],
+    ] {
+        let env = TestEnv::new();
+        envx(&env);
+        env.ok(["spawn", "idle", "sleep 100"]);
+        assert_eq!(dispatch(&env, None), (RAN, 0));
+        env.tmux_ok(&change);
+        env.tmux_ok(&["set-hook", "-g", "after-new-window", "display y"]);
+        for (value, want) in [("off", OFF), ("on", RAN), ("off", OFF)] {
+            env.tmux_ok(&["set", "-g", "@roost-ext-enabled", value]);
+            assert_eq!(dispatch(&env, None), (want, 1), "{change:?} then {value}");
+        }
+    }
+}
