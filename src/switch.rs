@@ -70,13 +70,15 @@ pub fn keeper() -> Vec<String> {
     // server made of them), and nobody has put the value last written in
     // doubt by hand. One slot emptied or replaced leaves another that
     // notices.
-    let give_up = format!(
-        "set -g {SYNCED} '{DOUBT}' ; run-shell '{}; rm -f \\\"\\$s\\\"'",
-        file("\\$")
-    );
+    // In doubt already, a watcher only removes the file again (a value put
+    // in doubt by hand finds it there): setting the value once more would
+    // wake it again for ever, as tmux before 3.2 runs hooks for the
+    // commands a hook runs.
+    let remove = format!("run-shell '{}; rm -f \\\"\\$s\\\"'", file("\\$"));
+    let give_up = format!("set -g {SYNCED} '{DOUBT}' ; {remove}");
     let watch = format!(
-        "if -F \"#{{&&:#{{==:#{{{HOOKS}}},{}}},#{{!=:#{{{SYNCED}}},{DOUBT}}}}}\" \
-         \"\" \"{give_up}\"",
+        "if -F \"#{{==:#{{{SYNCED}}},{DOUBT}}}\" \"{remove}\" ; \
+         if -F \"#{{?#{{==:#{{{SYNCED}}},{DOUBT}}},0,#{{!=:#{{{HOOKS}}},{}}}}}\" \"{give_up}\"",
         slots()
     );
     let (before, after) = (watch.clone(), watch);
