@@ -80,7 +80,8 @@ pub enum Command {
     /// first. A pane in copy mode or another mode is taken out of it, in the
     /// same tmux command as the paste and as the Enter. Control characters
     /// in TEXT that could end the paste or act as keys are made visible (ESC
-    /// becomes ␛); newline and tab keep their meaning.
+    /// becomes the symbol for escape, U+241B); newline and tab keep their
+    /// meaning.
     ///
     /// Nothing is typed until the program reads its terminal: a program
     /// still starting (in raw mode with nothing drawn yet, or in the
