@@ -213,8 +213,10 @@ pub enum Command {
     /// configuration into a throwaway server, as roost's server will load it,
     /// so what it runs outside tmux runs then too), git for the kind of
     /// source installs use, and the installed extensions. Exit 1 when a check
-    /// fails; each failure says what to do.
-    Doctor,
+    /// fails; each failure says what to do. With --json, the checks as
+    /// one JSON object: each check's name, verdict (ok, note or problem),
+    /// message and fix.
+    Doctor(JsonArgs),
     #[command(verbatim_doc_comment)]
     /// wire agents' hooks to roost: install, remove, status, show
     ///

@@ -91,7 +91,7 @@ fn disagreeing(why: &str) -> Vec<String> {
          from ext.lock"
             .into(),
         healthy("note"),
-        "1 problem(s) found".into(),
+        "1 problem found".into(),
     ]
 }
 
@@ -157,7 +157,7 @@ fn doctor_fails_a_clone_whose_file_was_modified_and_points_at_verify() {
             healthy("jot"),
             "FAIL  extension note: differs from the tree recorded at install (1 file(s))".into(),
             "      roost ext verify note names the files".into(),
-            "1 problem(s) found".into(),
+            "1 problem found".into(),
         ]
     );
     // verify names the file, as doctor says.
@@ -182,7 +182,7 @@ fn doctor_fails_a_file_whose_mode_changed() {
             agree(1),
             "FAIL  extension note: differs from the tree recorded at install (1 file(s))".into(),
             "      roost ext verify note names the files".into(),
-            "1 problem(s) found".into(),
+            "1 problem found".into(),
         ]
     );
 }
@@ -201,7 +201,7 @@ fn doctor_fails_a_clone_that_is_missing() {
                 clone_dir(&env, "note").display()
             ),
             "      roost ext remove note, then install it again".into(),
-            "1 problem(s) found".into(),
+            "1 problem found".into(),
         ]
     );
 }
@@ -251,7 +251,7 @@ fn doctor_fails_an_unreadable_lock() {
         lines[1],
         "      roost ext list shows what roost can read of it"
     );
-    assert_eq!(lines[2], "1 problem(s) found");
+    assert_eq!(lines[2], "1 problem found");
 }
 
 #[test]
@@ -286,7 +286,7 @@ fn doctor_fails_a_linked_extension_whose_checkout_is_gone() {
                 dir.display()
             ),
             "      roost ext remove note, or put the checkout back".into(),
-            "1 problem(s) found".into(),
+            "1 problem found".into(),
         ]
     );
 }
@@ -306,7 +306,7 @@ fn doctor_names_the_line_of_roost_conf_tmux_cannot_parse() {
         conf.display(),
     );
     assert!(text.contains(&want), "want {want:?} in\n{text}");
-    assert!(text.ends_with("1 problem(s) found\n"), "{text}");
+    assert!(text.ends_with("1 problem found\n"), "{text}");
     assert!(!env.socket_file().exists());
 }
 
@@ -395,4 +395,55 @@ fn panes_get_a_terminal_type_with_bracketed_paste_and_doctor_names_it() {
         ),
         "{text}"
     );
+}
+
+/// `doctor --json`: the same checks as one JSON object on stdout, each
+/// with its name, verdict and message (and the fix for a problem); the
+/// exit status is the text's.
+#[test]
+fn doctor_json_gives_each_check_its_name_verdict_and_message() {
+    let env = TestEnv::new();
+    installed(&env, "owner/roost-note", "note");
+    let text = env.run(["doctor"]);
+    std::fs::write(env.path("state/roost/ext.lock"), "{ not json").unwrap();
+    let out = env.run(["doctor", "--json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert!(out.stderr.is_empty(), "{}", describe(&out));
+    assert!(!env.socket_file().exists(), "doctor started a server");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(json["version"], 1);
+    assert_eq!(json["problems"], 1);
+    let checks = json["checks"].as_array().unwrap();
+    let names: Vec<&str> = checks.iter().map(|c| c["name"].as_str().unwrap()).collect();
+    for want in [
+        "tmux",
+        "locale",
+        "socket",
+        "data",
+        "state",
+        "roost.conf",
+        "scripts",
+        "git",
+        "extensions",
+    ] {
+        assert!(names.contains(&want), "{want} missing from {names:?}");
+    }
+    for c in checks {
+        let verdict = c["verdict"].as_str().unwrap();
+        assert!(["ok", "note", "problem"].contains(&verdict), "{c}");
+        assert!(!c["message"].as_str().unwrap().is_empty(), "{c}");
+        assert_eq!(c["fix"].is_string(), verdict == "problem", "{c}");
+    }
+    let bad: Vec<&serde_json::Value> = checks
+        .iter()
+        .filter(|c| c["verdict"] == "problem")
+        .collect();
+    assert_eq!(bad.len(), 1, "{checks:?}");
+    assert_eq!(bad[0]["name"], "extensions");
+    assert_eq!(
+        bad[0]["fix"],
+        "roost ext list shows what roost can read of it"
+    );
+    // Healthy, it exits 0 as the text does.
+    assert_eq!(text.status.code(), Some(0), "{}", describe(&text));
 }
