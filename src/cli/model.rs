@@ -13,7 +13,7 @@ const AFTER_HELP: &str = "\
 Any other word runs an installed extension's command (roost ext list).
 Targets: %N (pane), @N (window), SESSION:WINDOW[.PANE], or a window name in session main.
 Environment: ROOST_SOCKET (socket name or path), ROOST_NO_EXT (non-empty: no extensions).
-Text that starts with '-' goes after '--': roost send alice -- -v is verbose, roost reply -- -1.";
+Options go before send's TARGET: every word after it is text, so roost send alice -v sends -v.";
 
 #[derive(Debug, Parser)]
 #[command(
