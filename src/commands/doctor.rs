@@ -236,6 +236,9 @@ fn locale(r: &mut Report) {
             .map(|s| (v, s))
     });
     match var {
+        Some((v, value)) if !crate::locale::installed(&value) => r.note(&format!(
+            "locale {v}={value}: not installed here, so programs fall back to C; roost works the same, but an attached tmux shows non-ASCII text as '_' (locale -a lists the installed ones)"
+        )),
         Some((v, value)) if is_utf8(&value) => r.ok(&format!("locale {v}={value}")),
         Some((v, value)) => r.note(&format!(
             "locale {v}={value}: not UTF-8; roost works the same, but an attached tmux shows non-ASCII text as '_' (set LANG=C.UTF-8 for your terminal)"

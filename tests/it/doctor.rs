@@ -155,7 +155,7 @@ fn doctor_fails_a_clone_whose_file_was_modified_and_points_at_verify() {
         [
             agree(2),
             healthy("jot"),
-            "FAIL  extension note: differs from the tree recorded at install (1 file(s))".into(),
+            "FAIL  extension note: differs from the tree recorded at install (1 file)".into(),
             "      roost ext verify note names the files".into(),
             "1 problem found".into(),
         ]
@@ -165,7 +165,7 @@ fn doctor_fails_a_clone_whose_file_was_modified_and_points_at_verify() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         String::from_utf8(out.stdout).unwrap(),
-        "note: differs from the tree recorded at install (1 file(s))\n  \
+        "note: differs from the tree recorded at install (1 file)\n  \
          modified  bin/roost-note (content)\n"
     );
 }
@@ -180,7 +180,7 @@ fn doctor_fails_a_file_whose_mode_changed() {
         doctor(&env, 1),
         [
             agree(1),
-            "FAIL  extension note: differs from the tree recorded at install (1 file(s))".into(),
+            "FAIL  extension note: differs from the tree recorded at install (1 file)".into(),
             "      roost ext verify note names the files".into(),
             "1 problem found".into(),
         ]
@@ -446,4 +446,32 @@ fn doctor_json_gives_each_check_its_name_verdict_and_message() {
     );
     // Healthy, it exits 0 as the text does.
     assert_eq!(text.status.code(), Some(0), "{}", describe(&text));
+}
+
+/// A locale is checked for being installed, not only for its name: a
+/// UTF-8 name the C library does not have is a note saying so (roost's
+/// programs fall back to C there), one it has is ok.
+#[test]
+fn doctor_notes_a_locale_that_is_not_installed() {
+    let env = TestEnv::new();
+    let line = |value: &str| {
+        let out = env
+            .roost(["doctor"])
+            .env_remove("LANG")
+            .env_remove("LC_CTYPE")
+            .env("LC_ALL", value)
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        text.lines()
+            .find(|l| l[6..].starts_with("locale "))
+            .unwrap_or_else(|| panic!("no locale line in\n{text}"))
+            .to_string()
+    };
+    assert_eq!(line("C.UTF-8"), "ok    locale LC_ALL=C.UTF-8");
+    let missing = line("xx_YY.UTF-8");
+    assert!(
+        missing.starts_with("note  locale LC_ALL=xx_YY.UTF-8: not installed"),
+        "{missing}"
+    );
 }
