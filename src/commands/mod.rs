@@ -96,8 +96,9 @@ impl Ctx {
             Error::fail(
                 self.cmd,
                 format!(
-                    "cannot write roost's files under {}: {e}",
-                    paths.data.display()
+                    "cannot write roost's files under {}: {}",
+                    paths.data.display(),
+                    crate::fsutil::io_words(&e)
                 ),
             )
         })

@@ -649,3 +649,20 @@ fn copy_mode_entered_during_the_wait_does_not_hide_the_paste_request() {
     assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
     assert_eq!(wait_for_pastes(&log, 1), [text]);
 }
+
+/// An io error reaches the user in words, without std's `(os error N)`:
+/// standard input that is a directory cannot be read.
+#[test]
+fn send_names_an_unreadable_stdin_in_words() {
+    let env = TestEnv::new();
+    let out = env
+        .roost(["send", "alice", "-"])
+        .stdin(std::fs::File::open(env.path("work")).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "roost send: cannot read standard input: Is a directory\n"
+    );
+}
