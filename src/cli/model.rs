@@ -37,9 +37,10 @@ pub enum Command {
     /// ensure session main exists and attach to it (also plain `roost`)
     ///
     /// Ensure session main exists, starting roost's server if none runs, and
-    /// attach to it. Inside a roost pane, switch to it instead. When stdin or
-    /// stdout is not a terminal, print a note on stderr and do not attach.
-    /// Plain `roost` does the same.
+    /// attach to it. Inside a roost pane, switch to it instead; inside your
+    /// own tmux, attach nested, saying so on stderr. When stdin or stdout is
+    /// not a terminal, print a note on stderr and do not attach. Plain
+    /// `roost` does the same.
     #[command(visible_alias = "start")]
     Up,
     #[command(verbatim_doc_comment)]
