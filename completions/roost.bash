@@ -3,7 +3,9 @@
 #     source <(roost completions bash)
 # Every TAB asks the roost on PATH: `roost __complete bash CWORD WORDS...`
 # prints one candidate per line, already filtered by the current word, or
-# a line holding TAB "dirs" when the word is a directory.
+# a line starting with TAB that hands the word to bash: "dirs" (a
+# directory), "commands" (a command name), "line K" (a word of the command
+# line that began K words before it).
 
 # Splits LINE into `words` as the shell would pass them to a command:
 # blanks outside quotes end a word; quotes and backslashes are taken away.
@@ -64,11 +66,20 @@ _roost() {
     while IFS= read -r candidate; do
         answer+=("$candidate")
     done < <(command roost __complete bash "$((${#words[@]} - 1))" "${words[@]}" 2>/dev/null)
-    if [[ ${answer[0]-} == $'\tdirs' ]]; then
-        compopt -o filenames 2>/dev/null
+    # A TAB line hands the word over to bash: a directory, a command name
+    # (spawn's CMD), or a word of that command's own (files, as bash
+    # completes a command that has no completion of its own).
+    local own=
+    case ${answer[0]-} in
+    $'\tdirs') own=-d ;;
+    $'\tcommands') own=-c ;;
+    $'\tline '*) own=-f ;;
+    esac
+    if [[ -n $own ]]; then
+        [[ $own == -c ]] || compopt -o filenames 2>/dev/null
         while IFS= read -r candidate; do
             COMPREPLY+=("$candidate")
-        done < <(compgen -d -- "${whole#"$keep"}")
+        done < <(compgen "$own" -- "${whole#"$keep"}")
         return 0
     fi
     for candidate in "${answer[@]}"; do

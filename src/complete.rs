@@ -72,8 +72,8 @@ pub fn main(args: &[OsString]) -> u8 {
     let current = line.get(cword).map_or("", String::as_str);
     let mut out = Vec::new();
     let all = candidates(&before, current, &Live::new());
-    if all.first().is_some_and(|c| c.value == DIRS) {
-        println!("{DIRS}");
+    if handed_over(&all) {
+        println!("{}", all[0].value);
         return 0;
     }
     for c in all {
@@ -156,7 +156,7 @@ fn candidates(before: &[&str], current: &str, src: &impl Source) -> Vec<Candidat
             Some(cmd) => arguments(cmd, rest, current, src),
         },
     };
-    if all.first().is_some_and(|c| c.value == DIRS) {
+    if handed_over(&all) {
         return all;
     }
     all.retain(|c| c.value.starts_with(current));
@@ -235,6 +235,20 @@ fn extension_commands(current: &str, src: &impl Source, shadowed: bool) -> Vec<C
 /// names itself (no window or extension name can hold a TAB).
 const DIRS: &str = "\tdirs";
 
+/// The one candidate that tells the script the word is a command name
+/// (spawn's CMD): the shell completes it from its commands.
+const COMMANDS: &str = "\tcommands";
+
+/// `LINE` then K: the word belongs to a command line that began K words
+/// before it (spawn's CMD and its arguments); the shell completes it as
+/// it would that command's.
+const LINE: &str = "\tline ";
+
+/// A candidate that hands the word over to the shell script.
+fn handed_over(all: &[Candidate]) -> bool {
+    all.first().is_some_and(|c| c.value.starts_with('\t'))
+}
+
 /// The words after a command of the model, walked the way clap parses
 /// them: options anywhere before `--` (one that takes a value takes the
 /// next word), positionals in order, a trailing list taking everything.
@@ -281,6 +295,12 @@ fn arguments(
             };
         } else {
             match positionals.get(taken) {
+                // A command line (spawn's CMD) is the shell's to complete:
+                // the script is told how many words before the current one
+                // it begins.
+                Some(p) if p.get_value_hint() == ValueHint::CommandWithArguments => {
+                    return vec![cand(format!("{LINE}{}", rest.len() + 1 - i), "")];
+                }
                 // Everything after the first word of a trailing list is its own.
                 Some(p) if p.is_trailing_var_arg_set() => return Vec::new(),
                 Some(p) if many(p) => listed.push(w),
@@ -407,7 +427,12 @@ fn values(
                 .map(|c| cand(c.get_name(), about(c)))
                 .collect()
         }
+        ("AUTHORITY", _) => crate::contract::AUTHORITIES
+            .iter()
+            .map(|a| cand(*a, "authority"))
+            .collect(),
         (_, ValueHint::DirPath) => vec![cand(DIRS, "")],
+        (_, ValueHint::CommandWithArguments) if before.is_empty() => vec![cand(COMMANDS, "")],
         (_, ValueHint::CommandName) => extension_commands(current, src, true),
         (_, cli::model::INSTALLED) => {
             let all = installed(src);
@@ -649,7 +674,8 @@ mod tests {
         assert!(values(&["send", "%1", "hi"], "--", &src).is_empty());
         assert!(values(&["send", "--"], "-", &src).is_empty());
         assert_eq!(values(&["spawn"], "-", &src), ["--cwd"]);
-        assert!(values(&["spawn", "alice", "cat"], "-", &src).is_empty());
+        // spawn's CMD and its arguments are the shell's (see below).
+        assert_eq!(values(&["spawn", "alice", "cat"], "-", &src), ["\tline 1"]);
     }
 
     #[test]
@@ -800,6 +826,37 @@ mod tests {
         assert_eq!(values(&["session"], "w", &src), ["work"]);
         assert_eq!(values(&["completions"], "", &src), SHELLS);
         assert_eq!(values(&["state"], "b", &src), ["blocked"]);
+    }
+
+    #[test]
+    fn spawn_hands_its_command_line_to_the_shell_and_grant_offers_authorities() {
+        let src = Fake::default();
+        assert!(values(&["spawn"], "", &src).is_empty());
+        assert_eq!(values(&["spawn", "alice"], "", &src), [COMMANDS]);
+        assert_eq!(
+            values(&["spawn", "--cwd", "/x", "alice"], "ca", &src),
+            [COMMANDS]
+        );
+        assert_eq!(values(&["spawn", "alice", "cat"], "", &src), ["\tline 1"]);
+        assert_eq!(
+            values(&["spawn", "alice", "--", "git", "log"], "-", &src),
+            ["\tline 2"]
+        );
+        assert_eq!(
+            values(&["spawn", "alice", "--", "git"], "", &src),
+            ["\tline 1"]
+        );
+        for verb in ["update", "rollback"] {
+            assert_eq!(
+                values(&["ext", verb, "--grant"], "", &src),
+                crate::contract::AUTHORITIES,
+                "{verb}"
+            );
+        }
+        assert_eq!(
+            values(&["ext", "update", "n"], "--grant=f", &src),
+            ["--grant=fleet"]
+        );
     }
 
     #[test]

@@ -13,7 +13,7 @@ const AFTER_HELP: &str = "\
 Any other word runs an installed extension's command (roost ext list).
 Targets: %N (pane), @N (window), SESSION:WINDOW[.PANE], or a window name in session main.
 Environment: ROOST_SOCKET (socket name or path), ROOST_NO_EXT (non-empty: no extensions).
-Text that starts with '-' goes after '--': roost send alice -- -v is verbose, roost reply -- -1.";
+Options go before send's TARGET: every word after it is text, so roost send alice -v sends -v.";
 
 #[derive(Debug, Parser)]
 #[command(
@@ -37,9 +37,10 @@ pub enum Command {
     /// ensure session main exists and attach to it (also plain `roost`)
     ///
     /// Ensure session main exists, starting roost's server if none runs, and
-    /// attach to it. Inside a roost pane, switch to it instead. When stdin or
-    /// stdout is not a terminal, print a note on stderr and do not attach.
-    /// Plain `roost` does the same.
+    /// attach to it. Inside a roost pane, switch to it instead; inside your
+    /// own tmux, attach nested, saying so on stderr. When stdin or stdout is
+    /// not a terminal, print a note on stderr and do not attach. Plain
+    /// `roost` does the same.
     #[command(visible_alias = "start")]
     Up,
     #[command(verbatim_doc_comment)]
@@ -80,7 +81,8 @@ pub enum Command {
     /// first. A pane in copy mode or another mode is taken out of it, in the
     /// same tmux command as the paste and as the Enter. Control characters
     /// in TEXT that could end the paste or act as keys are made visible (ESC
-    /// becomes ␛); newline and tab keep their meaning.
+    /// becomes the symbol for escape, U+241B); newline and tab keep their
+    /// meaning.
     ///
     /// Nothing is typed until the program reads its terminal: a program
     /// still starting (in raw mode with nothing drawn yet, or in the
@@ -212,8 +214,10 @@ pub enum Command {
     /// configuration into a throwaway server, as roost's server will load it,
     /// so what it runs outside tmux runs then too), git for the kind of
     /// source installs use, and the installed extensions. Exit 1 when a check
-    /// fails; each failure says what to do.
-    Doctor,
+    /// fails; each failure says what to do. With --json, the checks as
+    /// one JSON object: each check's name, verdict (ok, note or problem),
+    /// message and fix.
+    Doctor(JsonArgs),
     #[command(verbatim_doc_comment)]
     /// wire agents' hooks to roost: install, remove, status, show
     ///

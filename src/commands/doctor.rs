@@ -1,32 +1,90 @@
 //! `doctor`: checks the pieces roost depends on and says what to fix.
 
 use super::Ctx;
+use crate::cli::model::JsonArgs;
 use crate::error::{Exit, Result};
 use crate::tmux;
+use serde::Serialize;
 
+/// The checks so far. As text each is printed as it is made; with --json
+/// they are kept and printed together at the end.
 struct Report {
-    problems: usize,
+    json: bool,
+    /// The name the next checks are reported under.
+    name: &'static str,
+    checks: Vec<Check>,
+}
+
+/// One check, as `doctor --json` gives it.
+#[derive(Serialize)]
+struct Check {
+    name: &'static str,
+    /// ok, note or problem.
+    verdict: &'static str,
+    message: String,
+    /// What to do: set for a problem only.
+    fix: Option<String>,
 }
 
 impl Report {
+    /// The checks that follow are about `name`.
+    fn at(&mut self, name: &'static str) {
+        self.name = name;
+    }
     fn ok(&mut self, what: &str) {
-        println!("ok    {what}");
+        self.add("ok", what, None);
     }
     fn note(&mut self, what: &str) {
-        println!("note  {what}");
+        self.add("note", what, None);
     }
     fn bad(&mut self, what: &str, fix: &str) {
-        self.problems += 1;
-        println!("FAIL  {what}");
-        println!("      {fix}");
+        self.add("problem", what, Some(fix));
     }
+    fn add(&mut self, verdict: &'static str, what: &str, fix: Option<&str>) {
+        if !self.json {
+            let tag = match verdict {
+                "ok" => "ok   ",
+                "note" => "note ",
+                _ => "FAIL ",
+            };
+            println!("{tag} {what}");
+            if let Some(fix) = fix {
+                println!("      {fix}");
+            }
+        }
+        self.checks.push(Check {
+            name: self.name,
+            verdict,
+            message: what.to_string(),
+            fix: fix.map(String::from),
+        });
+    }
+    fn problems(&self) -> usize {
+        self.checks
+            .iter()
+            .filter(|c| c.verdict == "problem")
+            .count()
+    }
+}
+
+/// What `doctor --json` prints.
+#[derive(Serialize)]
+struct Doctor<'a> {
+    /// The format's version: raised when a field changes meaning or goes.
+    version: u32,
+    problems: usize,
+    checks: &'a [Check],
 }
 
 /// Oldest tmux with everything roost uses (pane options, `new-window -e`).
 const MIN_TMUX: (u32, u32) = (3, 0);
 
-pub fn run(ctx: &Ctx) -> Result<Exit> {
-    let mut r = Report { problems: 0 };
+pub fn run(ctx: &Ctx, a: JsonArgs) -> Result<Exit> {
+    let mut r = Report {
+        json: a.json,
+        name: "tmux",
+        checks: Vec::new(),
+    };
     match tmux::version() {
         Ok(text) => match tmux::Version::parse(&text) {
             tmux::Version::Release(major, minor) if (major, minor) >= MIN_TMUX => r.ok(&text),
@@ -41,7 +99,9 @@ pub fn run(ctx: &Ctx) -> Result<Exit> {
         },
         Err(e) => r.bad(&e.0, "then run roost doctor again"),
     }
+    r.at("locale");
     locale(&mut r);
+    r.at("socket");
     let socket = &ctx.tmux.socket;
     let where_ = format!(
         "socket {} {} ({})",
@@ -57,6 +117,7 @@ pub fn run(ctx: &Ctx) -> Result<Exit> {
         );
     } else if let Ok(true) = running {
         r.ok(&format!("{where_}: server running"));
+        r.at("terminal");
         terminal(&mut r, &ctx.tmux);
     } else if let tmux::listening::Listener::Ours(pid) = tmux::listening::listener(&socket.file()) {
         // Someone listens, yet tmux did not answer: no tmux to ask with, or
@@ -76,10 +137,12 @@ pub fn run(ctx: &Ctx) -> Result<Exit> {
             "{where_}: no server running (roost starts one when needed)"
         ));
     }
+    r.at("paths");
     match ctx.paths() {
         Err(e) => r.bad(&format!("paths: {e}"), "set HOME to an absolute path"),
         Ok(paths) => {
             for ((dir, var), label) in paths.written().into_iter().zip(["data", "state"]) {
+                r.at(label);
                 match crate::fsutil::check_writable(dir) {
                     Ok(()) => r.ok(&format!("{label} {} (writable)", dir.display())),
                     Err(why) => r.bad(
@@ -88,12 +151,14 @@ pub fn run(ctx: &Ctx) -> Result<Exit> {
                     ),
                 }
             }
+            r.at("roost.conf");
             let conf = paths.user_conf();
             if !conf.exists() {
                 r.ok(&format!("roost.conf {} (absent; optional)", conf.display()));
             } else {
                 conf_check(&mut r, &conf);
             }
+            r.at("scripts");
             let link = paths.scripts_dir().join("roost");
             match (std::fs::read_link(&link), std::env::current_exe()) {
                 (Ok(target), Ok(exe)) if target == exe => {
@@ -109,17 +174,32 @@ pub fn run(ctx: &Ctx) -> Result<Exit> {
                     link.display()
                 )),
             }
+            r.at("git");
             git(&mut r);
+            r.at("extensions");
             extensions(&mut r, paths);
+            r.at("agents");
             agents(&mut r);
         }
     }
-    if r.problems == 0 {
-        Ok(Exit::Ok)
-    } else {
-        println!("{} problem(s) found", r.problems);
-        Ok(Exit::Failed)
+    let problems = r.problems();
+    if r.json {
+        println!(
+            "{}",
+            crate::untrusted::json(&Doctor {
+                version: 1,
+                problems,
+                checks: &r.checks,
+            })
+        );
+    } else if problems > 0 {
+        println!("{} found", super::count(problems, "problem"));
     }
+    Ok(if problems == 0 {
+        Exit::Ok
+    } else {
+        Exit::Failed
+    })
 }
 
 /// The terminal type the running server gives its panes: one without
@@ -156,6 +236,9 @@ fn locale(r: &mut Report) {
             .map(|s| (v, s))
     });
     match var {
+        Some((v, value)) if !crate::locale::installed(&value) => r.note(&format!(
+            "locale {v}={value}: not installed here, so programs fall back to C; roost works the same, but an attached tmux shows non-ASCII text as '_' (locale -a lists the installed ones)"
+        )),
         Some((v, value)) if is_utf8(&value) => r.ok(&format!("locale {v}={value}")),
         Some((v, value)) => r.note(&format!(
             "locale {v}={value}: not UTF-8; roost works the same, but an attached tmux shows non-ASCII text as '_' (set LANG=C.UTF-8 for your terminal)"

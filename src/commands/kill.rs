@@ -122,8 +122,8 @@ fn kill_server(ctx: &Ctx, all: bool) -> Result<Exit> {
         let sessions = ctx.tmux.sessions().map_err(|e| ctx.tmux_err(e))?;
         let question = format!(
             "End the whole roost server: {} in {}?",
-            count(panes.len(), "pane"),
-            count(sessions.len(), "session")
+            super::count(panes.len(), "pane"),
+            super::count(sessions.len(), "session")
         );
         match ask(&question, false, &mut std::io::stderr()) {
             Answer::Yes | Answer::NoTerminal => {}
@@ -136,12 +136,4 @@ fn kill_server(ctx: &Ctx, all: bool) -> Result<Exit> {
         .run(&["kill-server"])
         .map_err(|e| ctx.tmux_err(e))?;
     Ok(Exit::Ok)
-}
-
-fn count(n: usize, what: &str) -> String {
-    if n == 1 {
-        format!("1 {what}")
-    } else {
-        format!("{n} {what}s")
-    }
 }

@@ -50,7 +50,7 @@ pub fn run(word: &OsString, rest: &[OsString]) -> Result<Exit> {
         Command::WaitDone(a) => wait::run(&ctx, a),
         Command::Status(a) => status::run(&ctx, a),
         Command::Kill(a) => kill::run(&ctx, a),
-        Command::Doctor => doctor::run(&ctx),
+        Command::Doctor(a) => doctor::run(&ctx, a),
         Command::Demo => demo::run(),
         Command::Ext(ExtArgs { verb, verbose }) => {
             if verbose {
@@ -96,8 +96,9 @@ impl Ctx {
             Error::fail(
                 self.cmd,
                 format!(
-                    "cannot write roost's files under {}: {e}",
-                    paths.data.display()
+                    "cannot write roost's files under {}: {}",
+                    paths.data.display(),
+                    crate::fsutil::io_words(&e)
                 ),
             )
         })
@@ -112,5 +113,14 @@ impl Ctx {
     /// A tmux failure as this command's error.
     pub fn tmux_err(&self, e: crate::tmux::TmuxError) -> Error {
         Error::fail(self.cmd, e.0)
+    }
+}
+
+/// `1 NOUN`, `N NOUNs`: a count and a regular noun, singular or plural.
+pub fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
     }
 }

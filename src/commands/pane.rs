@@ -20,8 +20,12 @@ pub fn reply(ctx: &Ctx, a: ReplyArgs) -> Result<Exit> {
         return Ok(Exit::Ok);
     };
     let (mut text, total) = if words.len() == 1 && words[0] == "-" {
-        bounded(std::io::stdin().lock(), REPLY_MAX)
-            .map_err(|e| Error::fail(ctx.cmd, format!("cannot read stdin: {e}")))?
+        bounded(std::io::stdin().lock(), REPLY_MAX).map_err(|e| {
+            Error::fail(
+                ctx.cmd,
+                format!("cannot read stdin: {}", crate::fsutil::io_words(&e)),
+            )
+        })?
     } else {
         let text = words
             .iter()

@@ -46,9 +46,12 @@ fn show(ctx: &Ctx, text: &[u8]) -> Result<()> {
     } else {
         stdout.write_all(text)
     };
-    written
-        .and_then(|()| stdout.flush())
-        .map_err(|e| crate::error::Error::fail(ctx.cmd, format!("cannot write: {e}")))
+    written.and_then(|()| stdout.flush()).map_err(|e| {
+        crate::error::Error::fail(
+            ctx.cmd,
+            format!("cannot write: {}", crate::fsutil::io_words(&e)),
+        )
+    })
 }
 
 fn last_lines(ctx: &Ctx, pane: &str, n: u64) -> Result<String> {

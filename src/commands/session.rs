@@ -24,8 +24,16 @@ pub fn up(ctx: &Ctx, name: &str) -> Result<Exit> {
         ctx.tmux.run(&args).map_err(|e| ctx.tmux_err(e))?;
         return Ok(Exit::Ok);
     }
+    // Inside the user's own tmux (another server): tmux has no way to
+    // switch a client across servers, so the client attaches nested; say so.
+    if std::env::var_os("TMUX").is_some_and(|v| !v.is_empty()) {
+        eprintln!("{NESTED}");
+    }
     Err(ctx.tmux_err(ctx.tmux.attach(&exact)))
 }
+
+/// What `roost` says before it attaches inside another tmux server.
+const NESTED: &str = "roost: attaching roost's own tmux server inside your tmux (nested); with tmux's default keys, press the prefix twice to reach roost's (prefix prefix d detaches from roost)";
 
 /// Session `name` exists afterwards, or an error says why not.
 pub fn ensure(ctx: &Ctx, name: &str) -> Result<()> {

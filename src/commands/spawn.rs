@@ -76,7 +76,10 @@ fn working_directory(ctx: &Ctx, given: Option<PathBuf>) -> Result<Option<PathBuf
     let absolute = std::path::absolute(&dir).map_err(|e| {
         Error::fail(
             ctx.cmd,
-            format!("cannot use --cwd '{shown}': {e}; no window was made"),
+            format!(
+                "cannot use --cwd '{shown}': {}; no window was made",
+                crate::fsutil::io_words(&e)
+            ),
         )
     })?;
     match std::fs::metadata(&absolute) {

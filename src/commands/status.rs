@@ -115,11 +115,12 @@ fn shown_state(p: &Pane) -> String {
 /// What `status --json` prints.
 #[derive(Serialize)]
 struct Status<'a> {
+    /// The format's version: raised when a field changes meaning or goes.
+    version: u32,
     running: bool,
     socket: &'a str,
-    /// Absent when the server is not running.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    sessions: Option<Vec<SessionJson<'a>>>,
+    /// Empty when the server is not running.
+    sessions: Vec<SessionJson<'a>>,
 }
 
 #[derive(Serialize)]
@@ -168,8 +169,9 @@ fn to_json<'a>(socket: &'a str, fleet: Option<&'a (Vec<Session>, Vec<Pane>)>) ->
             .collect()
     });
     Status {
+        version: 1,
         running: fleet.is_some(),
         socket,
-        sessions,
+        sessions: sessions.unwrap_or_default(),
     }
 }

@@ -148,8 +148,8 @@ pub fn check(clone: &Path, recorded: &str) -> Report {
     };
     bad(
         format!(
-            "differs from the tree recorded at install ({} file(s))",
-            details.len()
+            "differs from the tree recorded at install ({})",
+            crate::commands::count(details.len(), "file")
         ),
         details,
     )

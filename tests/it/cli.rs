@@ -383,3 +383,18 @@ fn help_passes_on_to_an_installed_extension_and_lists_its_commands() {
     let out = env.run(["help", "nope"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// The footer of `roost --help` states send's rule as the parser has it:
+/// every word after TARGET is text, a dashed one too.
+#[test]
+fn the_top_level_help_footer_states_send_s_text_rule() {
+    let env = TestEnv::new();
+    let help = env.ok(["--help"]);
+    assert!(!help.contains("goes after '--'"), "{help}");
+    let rule = "roost send alice -v sends -v.";
+    assert!(help.contains(rule), "{help}");
+    // And it is so: -v after TARGET is text, not an unknown option.
+    let out = env.run(["send", "nosuchagent", "-v"]);
+    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    assert!(!describe(&out).contains("option"), "{}", describe(&out));
+}

@@ -130,8 +130,10 @@ impl Env {
                     .arg(line);
             }
             Shell::Fish => {
+                // --no-config leaves fish's own completions unloaded; a
+                // login fish has them (for spawn's command line).
                 let script = format!(
-                    "source {}; complete -C {}",
+                    "set -g fish_complete_path $__fish_data_dir/completions; source {}; complete -C {}",
                     fish_quote(&script_path("fish")),
                     fish_quote(line)
                 );
@@ -501,6 +503,36 @@ fn directory_arguments_complete_directories_in_every_shell() {
                 _ => dir.to_string(),
             };
             assert_eq!(got, [want], "{shell:?} completing {line:?}");
+        }
+    }
+}
+
+/// spawn's CMD completes from the shell's commands, and its arguments as
+/// the shell completes that command (files at least; zsh and fish also
+/// run the command's own completion); --grant offers the authorities.
+#[test]
+fn spawn_completes_its_command_and_the_command_s_own_words() {
+    let env = Env::new();
+    std::fs::create_dir_all(env.env.path("work/subdir")).unwrap();
+    env.env.write("work/subfile", "a file\n");
+    for shell in shells() {
+        env.offers(shell, "roost spawn alice slee", &["sleep"]);
+        env.offers(shell, "roost spawn --cwd /tmp alice slee", &["sleep"]);
+        let mut files = env.complete(shell, "roost spawn alice cat sub");
+        files.sort();
+        files.dedup();
+        let want: &[&str] = match shell {
+            Shell::Fish => &["subdir/", "subfile"],
+            _ => &["subdir", "subfile"],
+        };
+        assert_eq!(files, want, "{shell:?}");
+        env.offers(shell, "roost spawn alice -- cat -n sub", &["subfile"]);
+        env.completes(shell, "roost ext update --grant ", &["fleet"]);
+    }
+    // zsh and fish run git's own completion for git's words.
+    for shell in shells() {
+        if !matches!(shell, Shell::Bash) && on_path("git") {
+            env.offers(shell, "roost spawn alice git chec", &["checkout"]);
         }
     }
 }

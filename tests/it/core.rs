@@ -517,6 +517,9 @@ fn status_without_a_server_says_not_running_and_starts_none() {
     assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["running"], false);
+    assert_eq!(json["version"], 1);
+    // Present whether or not a server runs: a reader never tests for it.
+    assert_eq!(json["sessions"], serde_json::json!([]));
     assert!(!env.socket_file().exists(), "status started a server");
 }
 
@@ -589,6 +592,7 @@ fn status_json_carries_the_same_facts() {
     assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
     assert_eq!(json["running"], true);
+    assert_eq!(json["version"], 1);
     assert_eq!(json["socket"], env.socket.as_str());
     let sessions = json["sessions"].as_array().unwrap();
     assert_eq!(sessions.len(), 2);

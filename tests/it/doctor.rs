@@ -91,7 +91,7 @@ fn disagreeing(why: &str) -> Vec<String> {
          from ext.lock"
             .into(),
         healthy("note"),
-        "1 problem(s) found".into(),
+        "1 problem found".into(),
     ]
 }
 
@@ -155,9 +155,9 @@ fn doctor_fails_a_clone_whose_file_was_modified_and_points_at_verify() {
         [
             agree(2),
             healthy("jot"),
-            "FAIL  extension note: differs from the tree recorded at install (1 file(s))".into(),
+            "FAIL  extension note: differs from the tree recorded at install (1 file)".into(),
             "      roost ext verify note names the files".into(),
-            "1 problem(s) found".into(),
+            "1 problem found".into(),
         ]
     );
     // verify names the file, as doctor says.
@@ -165,7 +165,7 @@ fn doctor_fails_a_clone_whose_file_was_modified_and_points_at_verify() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         String::from_utf8(out.stdout).unwrap(),
-        "note: differs from the tree recorded at install (1 file(s))\n  \
+        "note: differs from the tree recorded at install (1 file)\n  \
          modified  bin/roost-note (content)\n"
     );
 }
@@ -180,9 +180,9 @@ fn doctor_fails_a_file_whose_mode_changed() {
         doctor(&env, 1),
         [
             agree(1),
-            "FAIL  extension note: differs from the tree recorded at install (1 file(s))".into(),
+            "FAIL  extension note: differs from the tree recorded at install (1 file)".into(),
             "      roost ext verify note names the files".into(),
-            "1 problem(s) found".into(),
+            "1 problem found".into(),
         ]
     );
 }
@@ -201,7 +201,7 @@ fn doctor_fails_a_clone_that_is_missing() {
                 clone_dir(&env, "note").display()
             ),
             "      roost ext remove note, then install it again".into(),
-            "1 problem(s) found".into(),
+            "1 problem found".into(),
         ]
     );
 }
@@ -251,7 +251,7 @@ fn doctor_fails_an_unreadable_lock() {
         lines[1],
         "      roost ext list shows what roost can read of it"
     );
-    assert_eq!(lines[2], "1 problem(s) found");
+    assert_eq!(lines[2], "1 problem found");
 }
 
 #[test]
@@ -286,7 +286,7 @@ fn doctor_fails_a_linked_extension_whose_checkout_is_gone() {
                 dir.display()
             ),
             "      roost ext remove note, or put the checkout back".into(),
-            "1 problem(s) found".into(),
+            "1 problem found".into(),
         ]
     );
 }
@@ -306,7 +306,7 @@ fn doctor_names_the_line_of_roost_conf_tmux_cannot_parse() {
         conf.display(),
     );
     assert!(text.contains(&want), "want {want:?} in\n{text}");
-    assert!(text.ends_with("1 problem(s) found\n"), "{text}");
+    assert!(text.ends_with("1 problem found\n"), "{text}");
     assert!(!env.socket_file().exists());
 }
 
@@ -394,5 +394,84 @@ fn panes_get_a_terminal_type_with_bracketed_paste_and_doctor_names_it() {
             "note  terminal: panes get TERM=screen, which has no bracketed paste: programs such as vim never ask for one, and a prompt sent to them runs as keys; set -g default-terminal tmux-256color in roost.conf\n"
         ),
         "{text}"
+    );
+}
+
+/// `doctor --json`: the same checks as one JSON object on stdout, each
+/// with its name, verdict and message (and the fix for a problem); the
+/// exit status is the text's.
+#[test]
+fn doctor_json_gives_each_check_its_name_verdict_and_message() {
+    let env = TestEnv::new();
+    installed(&env, "owner/roost-note", "note");
+    let text = env.run(["doctor"]);
+    std::fs::write(env.path("state/roost/ext.lock"), "{ not json").unwrap();
+    let out = env.run(["doctor", "--json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert!(out.stderr.is_empty(), "{}", describe(&out));
+    assert!(!env.socket_file().exists(), "doctor started a server");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(json["version"], 1);
+    assert_eq!(json["problems"], 1);
+    let checks = json["checks"].as_array().unwrap();
+    let names: Vec<&str> = checks.iter().map(|c| c["name"].as_str().unwrap()).collect();
+    for want in [
+        "tmux",
+        "locale",
+        "socket",
+        "data",
+        "state",
+        "roost.conf",
+        "scripts",
+        "git",
+        "extensions",
+    ] {
+        assert!(names.contains(&want), "{want} missing from {names:?}");
+    }
+    for c in checks {
+        let verdict = c["verdict"].as_str().unwrap();
+        assert!(["ok", "note", "problem"].contains(&verdict), "{c}");
+        assert!(!c["message"].as_str().unwrap().is_empty(), "{c}");
+        assert_eq!(c["fix"].is_string(), verdict == "problem", "{c}");
+    }
+    let bad: Vec<&serde_json::Value> = checks
+        .iter()
+        .filter(|c| c["verdict"] == "problem")
+        .collect();
+    assert_eq!(bad.len(), 1, "{checks:?}");
+    assert_eq!(bad[0]["name"], "extensions");
+    assert_eq!(
+        bad[0]["fix"],
+        "roost ext list shows what roost can read of it"
+    );
+    // Healthy, it exits 0 as the text does.
+    assert_eq!(text.status.code(), Some(0), "{}", describe(&text));
+}
+
+/// A locale is checked for being installed, not only for its name: a
+/// UTF-8 name the C library does not have is a note saying so (roost's
+/// programs fall back to C there), one it has is ok.
+#[test]
+fn doctor_notes_a_locale_that_is_not_installed() {
+    let env = TestEnv::new();
+    let line = |value: &str| {
+        let out = env
+            .roost(["doctor"])
+            .env_remove("LANG")
+            .env_remove("LC_CTYPE")
+            .env("LC_ALL", value)
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        text.lines()
+            .find(|l| l[6..].starts_with("locale "))
+            .unwrap_or_else(|| panic!("no locale line in\n{text}"))
+            .to_string()
+    };
+    assert_eq!(line("C.UTF-8"), "ok    locale LC_ALL=C.UTF-8");
+    let missing = line("xx_YY.UTF-8");
+    assert!(
+        missing.starts_with("note  locale LC_ALL=xx_YY.UTF-8: not installed"),
+        "{missing}"
     );
 }

@@ -557,8 +557,12 @@ fn assert_differs(env: &TestEnv, details: &[&str]) {
     let out = verify_note(env);
     exits(&out, 1);
     let mut want = format!(
-        "note: differs from the tree recorded at install ({} file(s))\n",
-        details.len()
+        "note: differs from the tree recorded at install ({})\n",
+        if details.len() == 1 {
+            "1 file".to_string()
+        } else {
+            format!("{} files", details.len())
+        }
     );
     for d in details {
         want.push_str(&format!("  {d}\n"));
@@ -685,7 +689,7 @@ fn verify_without_a_name_checks_every_extension() {
     exits(&out, 1);
     assert_eq!(
         stdout(&out),
-        "mark: differs from the tree recorded at install (1 file(s))\n  added     new\nnote: ok\n"
+        "mark: differs from the tree recorded at install (1 file)\n  added     new\nnote: ok\n"
     );
 }
 

@@ -143,3 +143,66 @@ fn no_page_passes_a_verdict_on_extension_code() {
         }
     }
 }
+
+/// A page as man-db shows it: `man -l PAGE` (groff through man-db's
+/// pipeline) with LC_ALL=LOCALE and MANWIDTH=WIDTH, HOME a fresh directory.
+/// Returns stdout and stderr.
+fn rendered(file: &str, locale: &str, width: u16) -> (String, String) {
+    let home = crate::common::TestEnv::new();
+    let out = std::process::Command::new("man")
+        .arg("-l")
+        .arg(Path::new(MAN).join(file))
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", home.path("home"))
+        .env("LC_ALL", locale)
+        .env("MANWIDTH", width.to_string())
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "man -l man/{file}: {out:?}");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+const PAGES: &[&str] = &["roost.1", "roost-ext.1", "roost-extension.7"];
+
+/// Every page renders without a word from troff in the C and UTF-8
+/// locales, and no word (a path above all) is split by hyphenation, so
+/// what is copied from the page is what was meant.
+#[test]
+fn pages_render_silently_and_unhyphenated_in_c_and_utf8() {
+    if !crate::common::on_path("man") || !crate::common::on_path("groff") {
+        crate::common::skip_without("man (man-db) and groff are not installed");
+        return;
+    }
+    for file in PAGES {
+        for locale in ["C", "C.UTF-8"] {
+            for width in [80, 100, 120] {
+                let (text, err) = rendered(file, locale, width);
+                assert!(
+                    err.is_empty(),
+                    "man -l man/{file} under LC_ALL={locale}, MANWIDTH={width}: {err}"
+                );
+                let lines: Vec<&str> = text.lines().collect();
+                for pair in lines.windows(2) {
+                    // groff's hyphenation leaves a hyphen (U+2010 in
+                    // UTF-8) after a letter, the word going on below.
+                    let broken = pair[0]
+                        .strip_suffix(['\u{2010}', '-'])
+                        .is_some_and(|l| l.ends_with(|c: char| c.is_ascii_alphabetic()))
+                        && pair[1]
+                            .trim_start()
+                            .starts_with(|c: char| c.is_ascii_lowercase());
+                    assert!(
+                        !broken,
+                        "man/{file} (LC_ALL={locale}, MANWIDTH={width}) splits a word:\n{}\n{}",
+                        pair[0], pair[1]
+                    );
+                }
+            }
+        }
+    }
+}

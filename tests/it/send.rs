@@ -684,3 +684,20 @@ fn several_lines_to_the_python_repl_are_one_paste_where_it_asked_else_refused() 
         "{screen}"
     );
 }
+
+/// An io error reaches the user in words, without std's `(os error N)`:
+/// standard input that is a directory cannot be read.
+#[test]
+fn send_names_an_unreadable_stdin_in_words() {
+    let env = TestEnv::new();
+    let out = env
+        .roost(["send", "alice", "-"])
+        .stdin(std::fs::File::open(env.path("work")).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "roost send: cannot read standard input: Is a directory\n"
+    );
+}

@@ -275,3 +275,43 @@ fn a_tmux_tmpdir_that_is_not_a_usable_directory_is_named() {
         assert_eq!(out.status.code(), Some(1));
     }
 }
+
+/// Ends a tmux server of the test's own when dropped (a failed assert too).
+struct Outer<'a>(&'a TestEnv, String);
+
+impl Drop for Outer<'_> {
+    fn drop(&mut self) {
+        let _ = self.0.tmux_on(&self.1, &["kill-server"]);
+    }
+}
+
+/// `roost` run in a pane of the user's own tmux (here a second private
+/// server) attaches roost's server nested inside it, and first says so on
+/// stderr.
+#[test]
+fn roost_inside_another_tmux_says_it_attaches_nested() {
+    let env = TestEnv::new();
+    let outer = Outer(&env, format!("{}-outer", env.socket));
+    let err = env.path("attach.err");
+    let line = format!("'{ROOST}' 2>'{}'; sleep 60", err.display());
+    env.tmux_ok_on(
+        &outer.1,
+        &["new-session", "-d", "-x", "120", "-y", "30", &line],
+    );
+    let attached = wait_until(Duration::from_secs(20), || {
+        let out = env.tmux(&["list-clients", "-F", "#{client_session}"]);
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .any(|l| l == "main")
+    });
+    let said = std::fs::read_to_string(&err).unwrap_or_default();
+    assert!(
+        attached,
+        "no client attached to roost's server; stderr: {said:?}"
+    );
+    assert!(
+        said.starts_with("roost: attaching roost's own tmux server inside your tmux (nested)"),
+        "{said:?}"
+    );
+    assert_eq!(said.lines().count(), 1, "{said:?}");
+}

@@ -90,8 +90,12 @@ fn run_matrix(mutations: Vec<Mutation>) -> usize {
     for mu in &mutations {
         (mu.apply)(&clone);
         let mut want = format!(
-            "note: differs from the tree recorded at install ({} file(s))\n",
-            mu.want.len()
+            "note: differs from the tree recorded at install ({})\n",
+            if mu.want.len() == 1 {
+                "1 file".to_string()
+            } else {
+                format!("{} files", mu.want.len())
+            }
         );
         for d in &mu.want {
             want.push_str(&format!("  {d}\n"));

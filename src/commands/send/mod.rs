@@ -66,7 +66,15 @@ fn request(ctx: &Ctx, a: SendArgs) -> Result<Request> {
         std::io::stdin()
             .take(MAX_STDIN + 1)
             .read_to_end(&mut buf)
-            .map_err(|e| Error::fail(ctx.cmd, format!("cannot read standard input: {e}")))?;
+            .map_err(|e| {
+                Error::fail(
+                    ctx.cmd,
+                    format!(
+                        "cannot read standard input: {}",
+                        crate::fsutil::io_words(&e)
+                    ),
+                )
+            })?;
         if buf.len() as u64 > MAX_STDIN {
             return Err(Error::fail(
                 ctx.cmd,
@@ -138,8 +146,9 @@ pub fn run(ctx: &Ctx, a: SendArgs) -> Result<Exit> {
         }
         Err(e) => {
             return Err(fail(format!(
-                "cannot take the send lock in {}: {e}; nothing was typed",
-                lock::file_for(&socket).display()
+                "cannot take the send lock in {}: {}; nothing was typed",
+                lock::file_for(&socket).display(),
+                crate::fsutil::io_words(&e)
             )))
         }
     };

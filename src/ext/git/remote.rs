@@ -245,7 +245,8 @@ impl Remote {
         };
         if extra > 0 {
             return Err(format!(
-                "the server sent {extra} object(s) that commit {commit} does not use; refusing them"
+                "the server sent {} that commit {commit} does not use; refusing them",
+                crate::commands::count(extra, "object")
             ));
         }
         // The pack is reachable from HEAD now: gc may keep it without a
@@ -644,8 +645,8 @@ fn check_out(repo: &gix::Repository, commit: ObjectId) -> Result<ObjectId> {
         .collect();
     if let Some(first) = failed.first() {
         return Err(format!(
-            "checkout failed for {} file(s) (first: {})",
-            failed.len(),
+            "checkout failed for {} (first: {})",
+            crate::commands::count(failed.len(), "file"),
             crate::untrusted::printable(first)
         ));
     }
