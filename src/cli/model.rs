@@ -251,7 +251,7 @@ pub enum Command {
     /// `set -g status-right '#(roost badge)'` in roost.conf.
     Badge,
     #[command(verbatim_doc_comment)]
-    /// manage extensions: install, list, outdated, update, rollback, disable, remove and more
+    /// manage extensions: install, list, outdated, update, rollback, repair, disable, remove and more
     ///
     /// The extension manager. Without a verb, this list of verbs; roost-ext(1)
     /// has the whole story.
@@ -611,6 +611,21 @@ pub enum ExtVerb {
     /// the commit cannot be fetched. A disabled extension stays disabled.
     Rollback(RollbackArgs),
     #[command(verbatim_doc_comment)]
+    /// put back the pinned files and rewrite ext.index from ext.lock
+    ///
+    /// For NAME (or, with --all or without NAME, every installed extension):
+    /// when its clone no longer hashes to the tree pinned in ext.lock (what
+    /// `verify` names) or is gone, fetch the pinned commit again by its id
+    /// from the recorded source, hold the files checked out to the recorded
+    /// tree, and put them in place of the clone. Then write ext.index again
+    /// from ext.lock, whatever it holds. The pin, its commands, needs and
+    /// disabled mark stay as ext.lock records them, so nothing is asked. A
+    /// clone that matches is left alone and nothing is fetched; a linked
+    /// extension has nothing pinned to put back. A fetch that fails, or a
+    /// commit whose files do not hash to the recorded tree, changes nothing
+    /// for that extension (exit 1); the others are still repaired.
+    Repair(RepairArgs),
+    #[command(verbatim_doc_comment)]
     /// turn one extension off, keeping its pin, clone and data
     ///
     /// Mark NAME disabled in ext.lock and rewrite ext.index without its
@@ -768,6 +783,16 @@ pub struct RollbackArgs {
     /// with --yes, accept this new authority (repeatable)
     #[arg(long, value_name = "AUTHORITY")]
     pub grant: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct RepairArgs {
+    /// an installed extension (without one: all of them, as --all)
+    #[arg(value_hint = INSTALLED, conflicts_with = "all")]
+    pub name: Option<String>,
+    /// every installed extension
+    #[arg(long)]
+    pub all: bool,
 }
 
 #[derive(Debug, Args)]

@@ -38,7 +38,7 @@ pub fn run(a: JsonArgs) -> Result<Exit> {
         eprintln!(
             "ext.index is the file being obeyed. `roost ext verify` checks the installed files;"
         );
-        eprintln!("any install, update or remove rewrites ext.index from ext.lock.");
+        eprintln!("`roost ext repair` writes ext.index again from ext.lock.");
     }
     Ok(Exit::Ok)
 }

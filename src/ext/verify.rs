@@ -21,6 +21,8 @@ pub fn run(a: NameArgs) -> Result<Exit> {
     let everything = one.is_none();
     let names = super::chosen(CMD, &lock, one)?;
     let mut differing = 0;
+    // Pinned extensions whose files differ: repair puts them back.
+    let mut changed = Vec::new();
     if everything {
         for bad in lock.invalid_names() {
             differing += 1;
@@ -58,13 +60,25 @@ pub fn run(a: NameArgs) -> Result<Exit> {
         let report = check(&paths.ext_clone(name), &pin.tree);
         if !report.ok {
             differing += 1;
+            changed.push(name.as_str());
         }
         println!("{name}: {}", report.verdict);
         for line in &report.details {
             println!("  {line}");
         }
     }
+    match changed.as_slice() {
+        [] => {}
+        [name] => eprintln!("{}", repair_hint(name)),
+        _ => eprintln!("roost ext repair --all puts back the files pinned in ext.lock"),
+    }
     Ok(Exit::check(differing == 0))
+}
+
+/// What verify, doctor and update say of a pinned extension whose files
+/// differ from its tree.
+pub fn repair_hint(name: &str) -> String {
+    format!("roost ext repair {name} puts back the files pinned in ext.lock")
 }
 
 /// What verify, list and doctor say of an ext.lock entry named outside the
@@ -148,8 +162,8 @@ pub fn check(clone: &Path, recorded: &str) -> Report {
     };
     bad(
         format!(
-            "differs from the tree recorded at install ({} file(s))",
-            details.len()
+            "differs from the tree recorded at install ({})",
+            super::counted(details.len(), "file", "files")
         ),
         details,
     )

@@ -125,7 +125,7 @@ fn a_payload_in_place_of_the_empty_tree_is_refused() {
     assert_eq!(
         err,
         format!(
-            "roost ext install: cannot fetch {head} from file://{bare}: the server sent 1 object(s) that commit {head} does not use; refusing them\n",
+            "roost ext install: cannot fetch {head} from file://{bare}: the server sent 1 object that commit {head} does not use; refusing them\n",
             bare = f.bare.display(),
         )
     );

@@ -87,9 +87,7 @@ fn agree(n: usize) -> String {
 fn disagreeing(why: &str) -> Vec<String> {
     vec![
         format!("FAIL  extensions: ext.lock and ext.index disagree: note: {why}"),
-        "      ext.index is obeyed; any roost ext install, update or remove rewrites it \
-         from ext.lock"
-            .into(),
+        "      ext.index is obeyed; roost ext repair writes it again from ext.lock".into(),
         healthy("note"),
         "1 problem(s) found".into(),
     ]
@@ -155,8 +153,9 @@ fn doctor_fails_a_clone_whose_file_was_modified_and_points_at_verify() {
         [
             agree(2),
             healthy("jot"),
-            "FAIL  extension note: differs from the tree recorded at install (1 file(s))".into(),
-            "      roost ext verify note names the files".into(),
+            "FAIL  extension note: differs from the tree recorded at install (1 file)".into(),
+            "      roost ext verify note names the files; roost ext repair note puts them back"
+                .into(),
             "1 problem(s) found".into(),
         ]
     );
@@ -165,7 +164,7 @@ fn doctor_fails_a_clone_whose_file_was_modified_and_points_at_verify() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         String::from_utf8(out.stdout).unwrap(),
-        "note: differs from the tree recorded at install (1 file(s))\n  \
+        "note: differs from the tree recorded at install (1 file)\n  \
          modified  bin/roost-note (content)\n"
     );
 }
@@ -180,8 +179,9 @@ fn doctor_fails_a_file_whose_mode_changed() {
         doctor(&env, 1),
         [
             agree(1),
-            "FAIL  extension note: differs from the tree recorded at install (1 file(s))".into(),
-            "      roost ext verify note names the files".into(),
+            "FAIL  extension note: differs from the tree recorded at install (1 file)".into(),
+            "      roost ext verify note names the files; roost ext repair note puts them back"
+                .into(),
             "1 problem(s) found".into(),
         ]
     );
@@ -200,7 +200,7 @@ fn doctor_fails_a_clone_that_is_missing() {
                 "FAIL  extension note: its clone {} is missing",
                 clone_dir(&env, "note").display()
             ),
-            "      roost ext remove note, then install it again".into(),
+            "      roost ext repair note fetches the pinned commit again".into(),
             "1 problem(s) found".into(),
         ]
     );

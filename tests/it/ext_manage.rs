@@ -232,7 +232,7 @@ fn assert_disagreement(env: &TestEnv, problem: &str) {
             "roost ext list: warning: ext.lock and ext.index disagree:",
             &format!("  {problem}"),
             "ext.index is the file being obeyed. `roost ext verify` checks the installed files;",
-            "any install, update or remove rewrites ext.index from ext.lock.",
+            "`roost ext repair` writes ext.index again from ext.lock.",
         ],
         "{}",
         describe(&out)
@@ -557,8 +557,9 @@ fn assert_differs(env: &TestEnv, details: &[&str]) {
     let out = verify_note(env);
     exits(&out, 1);
     let mut want = format!(
-        "note: differs from the tree recorded at install ({} file(s))\n",
-        details.len()
+        "note: differs from the tree recorded at install ({} {})\n",
+        details.len(),
+        if details.len() == 1 { "file" } else { "files" }
     );
     for d in details {
         want.push_str(&format!("  {d}\n"));
@@ -685,7 +686,7 @@ fn verify_without_a_name_checks_every_extension() {
     exits(&out, 1);
     assert_eq!(
         stdout(&out),
-        "mark: differs from the tree recorded at install (1 file(s))\n  added     new\nnote: ok\n"
+        "mark: differs from the tree recorded at install (1 file)\n  added     new\nnote: ok\n"
     );
 }
 

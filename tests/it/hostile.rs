@@ -664,7 +664,7 @@ fn a_tree_writing_through_its_own_symlink_touches_nothing_outside() {
     eprintln!("{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
-        err.contains("checkout failed for 1 file(s) (first: l)"),
+        err.contains("checkout failed for 1 file (first: l)"),
         "{err}"
     );
     assert_eq!(
@@ -937,7 +937,7 @@ fn objects_a_server_added_to_the_pack_are_refused() {
     let run = run_with(&extra);
     let err = refused(&run.out);
     let want = format!(
-        "roost ext install: cannot fetch {head} from file://{bare}: the server sent 1 object(s) that commit {head} does not use; refusing them\n",
+        "roost ext install: cannot fetch {head} from file://{bare}: the server sent 1 object that commit {head} does not use; refusing them\n",
         head = f.head(),
         bare = f.bare.display(),
     );

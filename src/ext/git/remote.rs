@@ -245,7 +245,8 @@ impl Remote {
         };
         if extra > 0 {
             return Err(format!(
-                "the server sent {extra} object(s) that commit {commit} does not use; refusing them"
+                "the server sent {} that commit {commit} does not use; refusing them",
+                crate::ext::counted(extra, "object", "objects")
             ));
         }
         // The pack is reachable from HEAD now: gc may keep it without a
@@ -633,8 +634,8 @@ fn check_out(repo: &gix::Repository, commit: ObjectId) -> Result<ObjectId> {
         .collect();
     if let Some(first) = failed.first() {
         return Err(format!(
-            "checkout failed for {} file(s) (first: {})",
-            failed.len(),
+            "checkout failed for {} (first: {})",
+            crate::ext::counted(failed.len(), "file", "files"),
             crate::untrusted::printable(first)
         ));
     }
