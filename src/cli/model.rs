@@ -577,8 +577,10 @@ pub enum ExtVerb {
     /// installed from (recorded in ext.lock; ROOST_EXT_GIT_BASE only shapes
     /// new installs). Unchanged: say so and write nothing. Otherwise fetch the
     /// new commit fresh (git never runs inside the installed clone), show the
-    /// old and new commit, the changed files and the diff (capped, through
-    /// $PAGER on a terminal), run every install check again, call out on its
+    /// old and new commit, the changed files and the diff (through $PAGER on
+    /// a terminal, with LESS=FRX when LESS is unset; capped at 2,000 lines,
+    /// roost-ext.json and bin/ first, the files cut named; --diff prints all
+    /// of it and changes nothing), run every install check again, call out on its
     /// own line, directly above the question, any authority that grew and
     /// what it lets the code do, and ask again. With --yes, an authority that
     /// grew is refused (exit 1, nothing changed) unless it is named with
@@ -603,7 +605,7 @@ pub enum ExtVerb {
     /// lead to it any more: it is the commit you agreed to before). The files
     /// checked out must hash to the tree recorded for it, or nothing changes.
     /// Then, as update does: show the old and new commit, the changed files
-    /// and the diff, run every install check again, call out any authority
+    /// and the diff (--diff: all of it, and nothing changed), run every install check again, call out any authority
     /// that grows, and ask. With --yes, grown authority is refused unless it
     /// is named with --grant AUTHORITY. The pin it leaves becomes the one
     /// recorded, so a second rollback returns. Refused (exit 1, nothing
@@ -758,8 +760,11 @@ pub struct UpdateArgs {
     #[arg(long, value_name = "AUTHORITY")]
     pub grant: Vec<String>,
     /// print the summary as JSON (everything else goes to stderr)
-    #[arg(long)]
+    #[arg(long, conflicts_with = "diff")]
     pub json: bool,
+    /// print the whole diff to the new commit, uncapped, and change nothing
+    #[arg(long, requires = "name", conflicts_with_all = ["yes", "grant"])]
+    pub diff: bool,
 }
 
 #[derive(Debug, Args)]
@@ -783,6 +788,9 @@ pub struct RollbackArgs {
     /// with --yes, accept this new authority (repeatable)
     #[arg(long, value_name = "AUTHORITY")]
     pub grant: Vec<String>,
+    /// print the whole diff to the earlier commit, uncapped, and change nothing
+    #[arg(long, conflicts_with_all = ["yes", "grant"])]
+    pub diff: bool,
 }
 
 #[derive(Debug, Args)]

@@ -5,7 +5,7 @@
 
 use super::consent::{self, Offer, Purpose};
 use super::lock::{Pin, Previous, Source};
-use super::{fetch, git, install, store, swap, update};
+use super::{diff, fetch, git, install, store, swap, update};
 use crate::cli::model::RollbackArgs;
 use crate::error::{Error, Exit, Result};
 use crate::untrusted::printable;
@@ -93,6 +93,23 @@ pub fn run(a: RollbackArgs) -> Result<Exit> {
         }
     }
     let from = current.commit.clone();
+    let whole = format!("`roost ext rollback {name} --diff` prints the whole diff");
+    if a.diff {
+        update::show_change(
+            update::Out::stdout(),
+            &paths,
+            &name,
+            &from,
+            &current.tree,
+            &fetched,
+            diff::Shown::Whole,
+        )
+        .map_err(|e| Error::fail(CMD, format!("{name}: {e}")))?;
+        println!(
+            "{name}: nothing was changed (--diff); roost ext rollback {name} asks before it does"
+        );
+        return Ok(Exit::Ok);
+    }
     update::show_change(
         update::Out::stdout(),
         &paths,
@@ -100,6 +117,7 @@ pub fn run(a: RollbackArgs) -> Result<Exit> {
         &from,
         &current.tree,
         &fetched,
+        diff::Shown::Capped { whole: &whole },
     )
     .map_err(|e| Error::fail(CMD, format!("{name}: {e}")))?;
     print!(

@@ -30,6 +30,7 @@ pub fn run(a: UpdateArgs) -> Result<Exit> {
         yes,
         grants: &grants,
         out,
+        diff: a.diff,
     };
     if one && !a.json {
         // One extension by name: its own messages, and its error as roost's.
@@ -157,13 +158,25 @@ struct Ctx<'a> {
     yes: bool,
     grants: &'a [String],
     out: Out,
+    /// `--diff`: the whole diff, and nothing changed.
+    diff: bool,
 }
 
 /// How one update ended well.
 enum Done {
-    Updated { from: String, to: String },
-    Unchanged { reference: String, commit: String },
-    Linked { dir: String },
+    Updated {
+        from: String,
+        to: String,
+    },
+    Unchanged {
+        reference: String,
+        commit: String,
+    },
+    Linked {
+        dir: String,
+    },
+    /// `--diff`: the change was shown, nothing else done.
+    Shown,
 }
 
 /// How one update ended otherwise: refused (a check or the answer said
@@ -265,6 +278,12 @@ impl Done {
                     crate::untrusted::printable(reference.as_bytes()),
                     super::short(commit)
                 )),
+            ),
+            Done::Shown => (
+                Status::Unchanged,
+                None,
+                None,
+                Some("the diff was shown".to_string()),
             ),
             Done::Linked { dir } => (
                 Status::Linked,
@@ -413,7 +432,33 @@ fn update_one(ctx: &Ctx, name: &str) -> std::result::Result<Done, Stop> {
             )));
         }
     }
-    show_change(out, paths, name, &old_commit, &old_tree, &fetched).map_err(Stop::failed)?;
+    if ctx.diff {
+        show_change(
+            out,
+            paths,
+            name,
+            &old_commit,
+            &old_tree,
+            &fetched,
+            diff::Shown::Whole,
+        )
+        .map_err(Stop::failed)?;
+        out.say(&format!(
+            "{name}: nothing was changed (--diff); roost ext update {name} asks before it does\n"
+        ));
+        return Ok(Done::Shown);
+    }
+    let whole = format!("`roost ext update {name} --diff` prints the whole diff");
+    show_change(
+        out,
+        paths,
+        name,
+        &old_commit,
+        &old_tree,
+        &fetched,
+        diff::Shown::Capped { whole: &whole },
+    )
+    .map_err(Stop::failed)?;
     out.say(&consent::render(&Offer {
         source: install::source(&url),
         reference: &recorded_ref,
@@ -578,6 +623,7 @@ pub(super) fn show_change(
     old_commit: &str,
     old_tree: &str,
     fetched: &Fetched,
+    cut: diff::Shown,
 ) -> std::result::Result<(), String> {
     let installed = paths.ext_clone(name);
     let shown = installed.display();
@@ -608,14 +654,14 @@ pub(super) fn show_change(
         text.push_str(&format!("  {line}\n"));
     }
     text.push('\n');
-    text.push_str(&diff::unified(old_dir, &old, &fetched.dir, &new));
+    text.push_str(&diff::unified(old_dir, &old, &fetched.dir, &new, cut));
     text.push('\n');
     page(out, &text);
     Ok(())
 }
 
 /// Through `$PAGER` (split with shell-words) when stdout is a terminal and
-/// carries the story (not the JSON summary).
+/// carries the story (not the JSON summary); LESS=FRX unless LESS is set.
 fn page(out: Out, text: &str) {
     if out.json {
         return out.say(text);
@@ -624,10 +670,15 @@ fn page(out: Out, text: &str) {
     if let (true, Some(pager)) = (std::io::stdout().is_terminal(), pager) {
         if let Ok(words) = shell_words::split(&pager) {
             if let Some((program, args)) = words.split_first() {
-                let child = std::process::Command::new(program)
-                    .args(args)
-                    .stdin(std::process::Stdio::piped())
-                    .spawn();
+                let mut command = std::process::Command::new(program);
+                command.args(args).stdin(std::process::Stdio::piped());
+                // As git does: less ends at once when it all fits, leaves
+                // the text on the screen and passes colours through, so the
+                // diff is still there when the question is asked.
+                if std::env::var_os("LESS").is_none() {
+                    command.env("LESS", "FRX");
+                }
+                let child = command.spawn();
                 if let Ok(mut child) = child {
                     if let Some(mut stdin) = child.stdin.take() {
                         let _ = stdin.write_all(text.as_bytes());
