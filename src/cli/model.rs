@@ -550,8 +550,9 @@ pub enum ExtVerb {
     /// too, and fails the check; list marks it and doctor fails on it. Such an entry is never run. So it is with an entry that
     /// cannot be read (a field missing, or not of the type install writes):
     /// verify, list, info and doctor name it with the reason, and ext.lock
-    /// keeps it as it is.
-    Verify(NameArgs),
+    /// keeps it as it is. --json prints a list of entries: name, ok, verdict
+    /// and files (each with change, path and what).
+    Verify(VerifyArgs),
     #[command(verbatim_doc_comment)]
     /// has the ref moved? asks each source, fetches nothing
     ///
@@ -739,10 +740,13 @@ pub struct InfoArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct NameArgs {
+pub struct VerifyArgs {
     /// an installed extension (default: all of them)
     #[arg(value_hint = INSTALLED)]
     pub name: Option<String>,
+    /// print JSON
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]

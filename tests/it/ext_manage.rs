@@ -370,7 +370,7 @@ fn info_shows_the_lock_entry_the_manifest_and_both_directories() {
     assert_eq!(&lines(&text)[..want.len()], want, "{text}");
     assert!(text.contains("    \"contract\": 1"), "{text}");
     assert!(text.ends_with(&format!(
-        "clone        {}\ndata         {}\n",
+        "clone        {}\nstate        {}\n",
         clone.display(),
         state.display()
     )));
@@ -670,6 +670,47 @@ fn verify_reports_a_missing_clone() {
     assert_eq!(
         stdout(&out),
         format!("note: missing ({} does not exist)\n", clone.display())
+    );
+}
+
+/// `verify --json`: each entry, whether it is ok, its verdict and the
+/// files that differ; the exit status and the repair hint as in text.
+#[test]
+fn verify_json_lists_each_entry_with_its_verdict_and_files() {
+    let env = TestEnv::new();
+    installed(&env, "owner/roost-note", "note", &["note"], &[]);
+    installed(&env, "owner/roost-mark", "mark", &["mark"], &[]);
+    std::fs::write(clone_dir(&env, "mark").join("new"), "").unwrap();
+    std::fs::write(
+        clone_dir(&env, "mark").join("bin/roost-mark"),
+        "#!/bin/sh\n",
+    )
+    .unwrap();
+    let out = env.run(["ext", "verify", "--json"]);
+    assert_eq!(
+        exits(&out, 1),
+        "roost ext repair mark puts back the files pinned in ext.lock\n"
+    );
+    assert_eq!(
+        serde_json::from_slice::<Value>(&out.stdout).unwrap(),
+        serde_json::json!([
+            {
+                "name": "mark",
+                "ok": false,
+                "verdict": "differs from the tree recorded at install (2 files)",
+                "files": [
+                    {"change": "modified", "path": "bin/roost-mark", "what": "content"},
+                    {"change": "added", "path": "new", "what": null},
+                ],
+            },
+            {"name": "note", "ok": true, "verdict": "ok", "files": []},
+        ])
+    );
+    let out = env.run(["ext", "verify", "note", "--json"]);
+    assert_eq!(exits(&out, 0), "");
+    assert_eq!(
+        serde_json::from_slice::<Value>(&out.stdout).unwrap(),
+        serde_json::json!([{"name": "note", "ok": true, "verdict": "ok", "files": []}])
     );
 }
 
@@ -1858,6 +1899,9 @@ fn an_entry_that_cannot_be_read_is_reported_with_what_the_index_runs() {
     let listed: Value = serde_json::from_str(&env.ok(["ext", "list", "--json"])).unwrap();
     assert_eq!(listed[0]["name"], "note");
     assert_eq!(listed[0]["commands"], serde_json::json!([]));
+    for key in ["repo", "ref", "commit", "installed", "url", "contract"] {
+        assert_eq!(listed[0][key], Value::Null, "{key}");
+    }
 
     let out = env.run(["ext", "verify"]);
     exits(&out, 1);
