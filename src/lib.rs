@@ -19,6 +19,7 @@ pub mod paths;
 mod switch;
 pub mod tmux;
 mod untrusted;
+mod words;
 
 /// The pure parsers and validators of `roost ext`, reachable from the
 /// property tests (not an API).

@@ -255,7 +255,7 @@ pub enum Command {
     /// `set -g status-right '#(roost badge)'` in roost.conf.
     Badge,
     #[command(verbatim_doc_comment)]
-    /// manage extensions: install, list, outdated, update, rollback, disable, remove and more
+    /// manage extensions: install, list, outdated, update, rollback, repair, disable, remove and more
     ///
     /// The extension manager. Without a verb, this list of verbs; roost-ext(1)
     /// has the whole story.
@@ -554,8 +554,9 @@ pub enum ExtVerb {
     /// too, and fails the check; list marks it and doctor fails on it. Such an entry is never run. So it is with an entry that
     /// cannot be read (a field missing, or not of the type install writes):
     /// verify, list, info and doctor name it with the reason, and ext.lock
-    /// keeps it as it is.
-    Verify(NameArgs),
+    /// keeps it as it is. --json prints a list of entries: name, ok, verdict
+    /// and files (each with change, path and what).
+    Verify(VerifyArgs),
     #[command(verbatim_doc_comment)]
     /// has the ref moved? asks each source, fetches nothing
     ///
@@ -581,8 +582,10 @@ pub enum ExtVerb {
     /// installed from (recorded in ext.lock; ROOST_EXT_GIT_BASE only shapes
     /// new installs). Unchanged: say so and write nothing. Otherwise fetch the
     /// new commit fresh (git never runs inside the installed clone), show the
-    /// old and new commit, the changed files and the diff (capped, through
-    /// $PAGER on a terminal), run every install check again, call out on its
+    /// old and new commit, the changed files and the diff (through $PAGER on
+    /// a terminal, with LESS=FRX when LESS is unset; capped at 2,000 lines,
+    /// roost-ext.json and bin/ first, the files cut named; --diff prints all
+    /// of it and changes nothing), run every install check again, call out on its
     /// own line, directly above the question, any authority that grew and
     /// what it lets the code do, and ask again. With --yes, an authority that
     /// grew is refused (exit 1, nothing changed) unless it is named with
@@ -607,13 +610,28 @@ pub enum ExtVerb {
     /// lead to it any more: it is the commit you agreed to before). The files
     /// checked out must hash to the tree recorded for it, or nothing changes.
     /// Then, as update does: show the old and new commit, the changed files
-    /// and the diff, run every install check again, call out any authority
+    /// and the diff (--diff: all of it, and nothing changed), run every install check again, call out any authority
     /// that grows, and ask. With --yes, grown authority is refused unless it
     /// is named with --grant AUTHORITY. The pin it leaves becomes the one
     /// recorded, so a second rollback returns. Refused (exit 1, nothing
     /// changed) when no earlier pin is recorded, when NAME is linked, or when
     /// the commit cannot be fetched. A disabled extension stays disabled.
     Rollback(RollbackArgs),
+    #[command(verbatim_doc_comment)]
+    /// put back the pinned files and rewrite ext.index from ext.lock
+    ///
+    /// For NAME (or, with --all or without NAME, every installed extension):
+    /// when its clone no longer hashes to the tree pinned in ext.lock (what
+    /// `verify` names) or is gone, fetch the pinned commit again by its id
+    /// from the recorded source, hold the files checked out to the recorded
+    /// tree, and put them in place of the clone. Then write ext.index again
+    /// from ext.lock, whatever it holds. The pin, its commands, needs and
+    /// disabled mark stay as ext.lock records them, so nothing is asked. A
+    /// clone that matches is left alone and nothing is fetched; a linked
+    /// extension has nothing pinned to put back. A fetch that fails, or a
+    /// commit whose files do not hash to the recorded tree, changes nothing
+    /// for that extension (exit 1); the others are still repaired.
+    Repair(RepairArgs),
     #[command(verbatim_doc_comment)]
     /// turn one extension off, keeping its pin, clone and data
     ///
@@ -726,10 +744,13 @@ pub struct InfoArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct NameArgs {
+pub struct VerifyArgs {
     /// an installed extension (default: all of them)
     #[arg(value_hint = INSTALLED)]
     pub name: Option<String>,
+    /// print JSON
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]
@@ -747,8 +768,11 @@ pub struct UpdateArgs {
     #[arg(long, value_name = "AUTHORITY")]
     pub grant: Vec<String>,
     /// print the summary as JSON (everything else goes to stderr)
-    #[arg(long)]
+    #[arg(long, conflicts_with = "diff")]
     pub json: bool,
+    /// print the whole diff to the new commit, uncapped, and change nothing
+    #[arg(long, requires = "name", conflicts_with_all = ["yes", "grant"])]
+    pub diff: bool,
 }
 
 #[derive(Debug, Args)]
@@ -772,6 +796,19 @@ pub struct RollbackArgs {
     /// with --yes, accept this new authority (repeatable)
     #[arg(long, value_name = "AUTHORITY")]
     pub grant: Vec<String>,
+    /// print the whole diff to the earlier commit, uncapped, and change nothing
+    #[arg(long, conflicts_with_all = ["yes", "grant"])]
+    pub diff: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct RepairArgs {
+    /// an installed extension (without one: all of them, as --all)
+    #[arg(value_hint = INSTALLED, conflicts_with = "all")]
+    pub name: Option<String>,
+    /// every installed extension
+    #[arg(long)]
+    pub all: bool,
 }
 
 #[derive(Debug, Args)]

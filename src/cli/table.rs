@@ -44,8 +44,8 @@ pub const COMMANDS: &[Spec] = &[
 
 /// The `roost ext` verbs, reserved like the commands (model.rs describes them).
 pub const EXT_VERBS: &[&str] = &[
-    "install", "list", "info", "verify", "outdated", "update", "rollback", "disable", "enable",
-    "remove", "new", "check", "exec",
+    "install", "list", "info", "verify", "outdated", "update", "rollback", "repair", "disable",
+    "enable", "remove", "new", "check", "exec",
 ];
 
 /// The built-in command a word names, if any (names and aliases).
@@ -207,8 +207,8 @@ mod tests {
         assert!(is_reserved("stop") && is_reserved("--help") && is_reserved("status"));
         assert!(!is_reserved("stat") && !is_reserved("statuses") && !is_reserved(""));
         for verb in [
-            "install", "list", "info", "verify", "outdated", "update", "rollback", "disable",
-            "enable", "remove", "new", "check", "exec",
+            "install", "list", "info", "verify", "outdated", "update", "rollback", "repair",
+            "disable", "enable", "remove", "new", "check", "exec",
         ] {
             assert!(is_reserved(verb), "{verb}");
         }

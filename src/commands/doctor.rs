@@ -193,7 +193,7 @@ pub fn run(ctx: &Ctx, a: JsonArgs) -> Result<Exit> {
             })
         );
     } else if problems > 0 {
-        println!("{} found", super::count(problems, "problem"));
+        println!("{} found", crate::words::count(problems, "problem"));
     }
     Ok(if problems == 0 {
         Exit::Ok
@@ -345,7 +345,7 @@ fn extensions(r: &mut Report, paths: &crate::paths::Paths) {
     for p in problems {
         r.bad(
             &format!("extensions: ext.lock and ext.index disagree: {p}"),
-            "ext.index is obeyed; any roost ext install, update or remove rewrites it from ext.lock",
+            "ext.index is obeyed; roost ext repair writes it again from ext.lock",
         );
     }
     for name in &names {
@@ -386,7 +386,7 @@ fn extensions(r: &mut Report, paths: &crate::paths::Paths) {
         if !clone.is_dir() {
             r.bad(
                 &format!("extension {name}: its clone {} is missing", clone.display()),
-                &format!("roost ext remove {name}, then install it again"),
+                &format!("roost ext repair {name} fetches the pinned commit again"),
             );
             continue;
         }
@@ -398,7 +398,9 @@ fn extensions(r: &mut Report, paths: &crate::paths::Paths) {
         } else {
             r.bad(
                 &format!("extension {name}: {}", report.verdict),
-                &format!("roost ext verify {name} names the files"),
+                &format!(
+                    "roost ext verify {name} names the files; roost ext repair {name} puts them back"
+                ),
             );
         }
         source_tools(r, name, pin);

@@ -122,8 +122,8 @@ fn kill_server(ctx: &Ctx, all: bool) -> Result<Exit> {
         let sessions = ctx.tmux.sessions().map_err(|e| ctx.tmux_err(e))?;
         let question = format!(
             "End the whole roost server: {} in {}?",
-            super::count(panes.len(), "pane"),
-            super::count(sessions.len(), "session")
+            crate::words::count(panes.len(), "pane"),
+            crate::words::count(sessions.len(), "session")
         );
         match ask(&question, false, &mut std::io::stderr()) {
             Answer::Yes | Answer::NoTerminal => {}

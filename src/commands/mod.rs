@@ -115,12 +115,3 @@ impl Ctx {
         Error::fail(self.cmd, e.0)
     }
 }
-
-/// `1 NOUN`, `N NOUNs`: a count and a regular noun, singular or plural.
-pub fn count(n: usize, noun: &str) -> String {
-    if n == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{n} {noun}s")
-    }
-}

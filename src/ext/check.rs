@@ -85,19 +85,21 @@ struct Accepted<'a> {
     contract: u32,
     commands: &'a [String],
     needs: &'a [String],
-    /// What would stop an install on this machine as it is now.
+    /// What install would warn of, and what would stop an install on this
+    /// machine as it is now.
     notes: &'a [String],
 }
 
-/// What would stop an install on this machine as it is now.
+/// What install would warn of (the roost range), and what would stop an
+/// install on this machine as it is now.
 fn notes(m: &super::manifest::Manifest) -> Vec<String> {
+    let mut out: Vec<String> = super::consent::range_warning(m).into_iter().collect();
     let Ok(paths) = crate::paths::Paths::from_env() else {
-        return Vec::new();
+        return out;
     };
     let Ok(lock) = store::read_lock(&paths) else {
-        return Vec::new();
+        return out;
     };
-    let mut out = Vec::new();
     if lock.get(&m.name).is_some() {
         out.push(format!("{} is already installed here", m.name));
     }

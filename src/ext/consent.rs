@@ -140,13 +140,10 @@ pub fn render(offer: &Offer) -> String {
         out.push('\n');
     }
     match check_range(m.roost.as_deref(), version) {
-        RangeCheck::OutOfRange => out.push_str(&format!(
-            "\nNote: it says it is for roost {}; this is roost {version}. The range is advisory: installing anyway.\n",
-            range.unwrap_or_default()
+        RangeCheck::OutOfRange | RangeCheck::Unreadable => out.push_str(&format!(
+            "\nNote: {}\n",
+            range_warning(m).unwrap_or_default()
         )),
-        RangeCheck::Unreadable => out.push_str(
-            "\nNote: roost cannot read its roost range (only \">=A.B.C <D.E.F\" and \"*\" are understood); the check is skipped.\n",
-        ),
         _ => {}
     }
     let authority = if m.needs.iter().any(|n| n == "fleet") {
@@ -226,6 +223,22 @@ fn read_line() -> Option<String> {
         }
     }
     Some(String::from_utf8_lossy(&line).into_owned())
+}
+
+/// What install says of a manifest's roost range this roost is outside of,
+/// or cannot read (`ext check` says the same); None when it is fine.
+pub fn range_warning(m: &Manifest) -> Option<String> {
+    let version = crate::VERSION;
+    match check_range(m.roost.as_deref(), version) {
+        RangeCheck::OutOfRange => Some(format!(
+            "it says it is for roost {}; this is roost {version}. The range is advisory: installing anyway.",
+            m.roost.as_deref().map(|r| printable(r.as_bytes())).unwrap_or_default()
+        )),
+        RangeCheck::Unreadable => Some(
+            "roost cannot read its roost range (only \">=A.B.C <D.E.F\" and \"*\" are understood); the check is skipped.".into(),
+        ),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! The change between two extension trees as people read it: the list of
-//! changed files and a unified diff, capped, with every control character
+//! changed files and a unified diff (capped, the manifest and bin/ first,
+//! the files cut named), with every control character
 //! neutralised. Both sides are plain directories (the installed files and a
 //! fresh fetch): no git runs inside the installed clone.
 
@@ -38,53 +39,76 @@ pub fn changed_files(old: &Leaves, new: &Leaves) -> Vec<String> {
     out
 }
 
-/// The unified diff from `old_dir` to `new_dir`, at most `MAX_LINES` lines
-/// and `MAX_BYTES` bytes.
-pub fn unified(old_dir: &Path, old: &Leaves, new_dir: &Path, new: &Leaves) -> String {
-    let mut paths: Vec<&gix::bstr::BString> = old
+/// How much of the diff is shown: all of it, or at most `MAX_LINES` lines
+/// and `MAX_BYTES` bytes, ending in a note that names the files left out
+/// and `whole`, which says how to read all of it.
+pub enum Shown<'a> {
+    Whole,
+    Capped { whole: &'a str },
+}
+
+/// Files the cut note names; the rest are counted.
+const NAMED: usize = 10;
+
+/// The unified diff from `old_dir` to `new_dir`: the manifest first, then
+/// `bin/` (what runs), then the rest, each in path order.
+pub fn unified(old_dir: &Path, old: &Leaves, new_dir: &Path, new: &Leaves, shown: Shown) -> String {
+    let mut changed: Vec<&gix::bstr::BString> = old
         .keys()
         .chain(new.keys().filter(|p| !old.contains_key(*p)))
-        .collect();
-    paths.sort();
-    let mut out = String::new();
-    let changed: Vec<_> = paths
-        .into_iter()
         .filter(|p| old.get(*p) != new.get(*p))
         .collect();
-    let mut left = 0;
-    let mut line_count = 0;
-    for (i, path) in changed.iter().enumerate() {
-        // Past the cap nothing more is diffed, only counted.
-        if out.len() > MAX_BYTES || line_count > MAX_LINES {
-            left = changed.len() - i;
+    let rank = |p: &[u8]| match p {
+        b"roost-ext.json" => 0,
+        p if p.starts_with(b"bin/") => 1,
+        _ => 2,
+    };
+    changed.sort_by(|a, b| (rank(a), a).cmp(&(rank(b), b)));
+    let diff = |path: &&gix::bstr::BString| {
+        file_diff(path, old_dir, old.get(*path), new_dir, new.get(*path))
+    };
+    let Shown::Capped { whole } = shown else {
+        return changed.iter().map(diff).collect();
+    };
+    let mut out = String::new();
+    // The line count at the end of each file diffed.
+    let mut ends = Vec::new();
+    for path in &changed {
+        // Past the cap nothing more is diffed.
+        if out.len() > MAX_BYTES || ends.last().copied().unwrap_or(0) > MAX_LINES {
             break;
         }
-        let text = file_diff(path, old_dir, old.get(*path), new_dir, new.get(*path));
-        line_count += text.matches('\n').count();
+        let text = diff(path);
+        ends.push(ends.last().copied().unwrap_or(0) + text.matches('\n').count());
         out.push_str(&text);
     }
-    let lines: Vec<&str> = out.lines().collect();
-    if lines.len() <= MAX_LINES && out.len() <= MAX_BYTES && left == 0 {
+    if ends.len() == changed.len()
+        && ends.last().copied().unwrap_or(0) <= MAX_LINES
+        && out.len() <= MAX_BYTES
+    {
         return out;
     }
     // Whole lines only, so that one huge line cannot get past the cap.
     let mut capped = String::new();
-    let mut shown = 0;
-    for line in lines.iter().take(MAX_LINES) {
+    let mut lines = 0;
+    for line in out.lines().take(MAX_LINES) {
         if capped.len() + line.len() + 1 > MAX_BYTES {
             break;
         }
         capped.push_str(line);
         capped.push('\n');
-        shown += 1;
+        lines += 1;
     }
-    if left == 0 {
-        capped.push_str(&format!("[diff cut at {shown} of {} lines]\n", lines.len()));
-    } else {
-        capped.push_str(&format!(
-            "[diff cut at {shown} lines; {left} more changed files not shown]\n"
-        ));
+    let full = ends.iter().filter(|end| **end <= lines).count();
+    let cut = &changed[full..];
+    let mut named: Vec<String> = cut.iter().take(NAMED).map(|p| printable(p)).collect();
+    if cut.len() > NAMED {
+        named.push(format!("and {} more", cut.len() - NAMED));
     }
+    capped.push_str(&format!(
+        "[diff cut at {lines} lines; not shown in full: {}; {whole}]\n",
+        named.join(", ")
+    ));
     capped
 }
 

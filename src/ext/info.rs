@@ -91,7 +91,7 @@ pub fn run(a: InfoArgs) -> Result<Exit> {
     }
     let missing = if clone.is_dir() { "" } else { "  (missing)" };
     row(place, &format!("{}{missing}", clone.display()));
-    row("data", &state.display().to_string());
+    row("state", &state.display().to_string());
     Ok(Exit::Ok)
 }
 

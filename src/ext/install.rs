@@ -4,10 +4,11 @@
 //! record it. Nothing of the extension runs.
 
 use super::consent::{self, Answer, Offer};
+use super::fetch::{fetch, FetchError};
 use super::lock::{utc_timestamp, Contract, Entry, Lock, Pin, Source};
 use super::manifest::Manifest;
 use super::store::{self, Action, Store};
-use super::{checks, git, hash, names};
+use super::{checks, names};
 use crate::cli::model::InstallArgs;
 use crate::error::{Error, Exit, Result};
 use crate::paths::Paths;
@@ -145,162 +146,6 @@ fn inherited(paths: &Paths, name: &str) -> Option<String> {
          answer no and run `roost ext remove {name} --purge` first.\n",
         state.display()
     ))
-}
-
-/// A pinned commit fetched and checked, waiting in a temporary directory
-/// (removed on drop unless it was moved into place).
-pub struct Fetched {
-    _tmp: tempfile::TempDir,
-    /// Dropped after `_tmp`: the directories made to hold it.
-    _made: Made,
-    pub dir: PathBuf,
-    pub commit: String,
-    pub tree: String,
-    pub manifest: Manifest,
-    /// Dropped last: while a temporary clone exists, an interrupt unwinds
-    /// (and removes it) instead of killing roost, and the move into place
-    /// and the record are not cut in half.
-    _interrupts: git::Interrupts,
-}
-
-/// Why a fetch came to nothing.
-#[derive(Debug)]
-pub enum FetchError {
-    /// The source could not be reached or read, explained.
-    Remote(git::failure::Failure),
-    /// The source, the network or the disk failed.
-    Failed(String),
-    /// What arrived was refused by an install gate.
-    Refused(String),
-}
-
-impl std::fmt::Display for FetchError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            FetchError::Remote(failure) => f.write_str(&failure.what),
-            FetchError::Failed(why) | FetchError::Refused(why) => f.write_str(why),
-        }
-    }
-}
-
-/// Resolves, fetches and runs every gate on one commit of `url`.
-pub fn fetch(
-    paths: &Paths,
-    url: &str,
-    reference: Option<&str>,
-) -> std::result::Result<Fetched, FetchError> {
-    let shown = reference.unwrap_or("HEAD");
-    let mut remote = git::Remote::new(url);
-    let commit = remote.resolve(reference).map_err(|e| {
-        FetchError::Remote(git::failure::explain(
-            &format!("cannot resolve {shown} at"),
-            url,
-            &e,
-        ))
-    })?;
-    fetch_commit(paths, remote, url, commit)
-}
-
-/// Fetches `commit` from `remote` (at `url`), over the connection that
-/// resolved it if there was one (closed once the fetch is done, before
-/// anything is shown or asked), and runs every gate on it.
-pub fn fetch_commit(
-    paths: &Paths,
-    remote: git::Remote,
-    url: &str,
-    commit: gix::ObjectId,
-) -> std::result::Result<Fetched, FetchError> {
-    let interrupts = git::Interrupts::catch();
-    let root = paths.data.join("ext");
-    let made = Made::new(&root);
-    let tmp = temp_dir_in(&root).map_err(FetchError::Failed)?;
-    let dir = tmp.path().join("clone");
-    let tree = remote.fetch_pinned(commit, &dir).map_err(|e| {
-        FetchError::Remote(git::failure::explain(
-            &format!("cannot fetch {commit} from"),
-            url,
-            &e,
-        ))
-    })?;
-    let manifest = checks::check_dir(&dir).map_err(|e| {
-        FetchError::Refused(format!(
-            "refusing {url} at {}: {e}",
-            super::short(&commit.to_string())
-        ))
-    })?;
-    let recorded = git::tree_leaves(&dir.join(".git"), tree).map_err(FetchError::Failed)?;
-    let gitlinks = recorded
-        .into_iter()
-        .filter(|(_, leaf)| leaf.kind == gix::objs::tree::EntryKind::Commit)
-        .collect();
-    let (on_disk, _) = hash::hash_dir(&dir, &gitlinks).map_err(FetchError::Failed)?;
-    if on_disk != tree {
-        return Err(FetchError::Refused(format!(
-            "the files checked out do not hash to the tree of {commit}; refusing rather than installing something else"
-        )));
-    }
-    Ok(Fetched {
-        _tmp: tmp,
-        _made: made,
-        dir,
-        commit: commit.to_string(),
-        tree: tree.to_string(),
-        manifest,
-        _interrupts: interrupts,
-    })
-}
-
-/// A fresh temporary directory in `root`, creating `root` if needed. Tried
-/// twice: a concurrent refused install may remove an empty `root` between
-/// the two steps (see `Made`).
-fn temp_dir_in(root: &Path) -> std::result::Result<tempfile::TempDir, String> {
-    let mut tries = 0;
-    loop {
-        tries += 1;
-        std::fs::create_dir_all(root)
-            .map_err(|e| format!("cannot create {}: {e}", root.display()))?;
-        match tempfile::Builder::new()
-            .prefix(&format!(".fetch-{}-", std::process::id()))
-            .tempdir_in(root)
-        {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound && tries < 2 => continue,
-            result => {
-                return result.map_err(|e| {
-                    format!(
-                        "cannot create a temporary directory in {}: {e}",
-                        root.display()
-                    )
-                })
-            }
-        }
-    }
-}
-
-/// The directories that did not exist yet on the way to the temporary
-/// clone. On drop each is removed if it is still empty, so a refused or
-/// failed install leaves the disk as it found it; an installed clone keeps
-/// them in use.
-struct Made(Vec<PathBuf>);
-
-impl Made {
-    fn new(dir: &Path) -> Made {
-        Made(
-            dir.ancestors()
-                .take_while(|d| !d.as_os_str().is_empty() && !d.exists())
-                .map(Path::to_path_buf)
-                .collect(),
-        )
-    }
-}
-
-impl Drop for Made {
-    fn drop(&mut self) {
-        for dir in &self.0 {
-            if std::fs::remove_dir(dir).is_err() {
-                break;
-            }
-        }
-    }
 }
 
 /// `install --link DIR`, for authors: the index points into DIR itself.

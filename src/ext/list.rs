@@ -38,7 +38,7 @@ pub fn run(a: JsonArgs) -> Result<Exit> {
         eprintln!(
             "ext.index is the file being obeyed. `roost ext verify` checks the installed files;"
         );
-        eprintln!("any install, update or remove rewrites ext.index from ext.lock.");
+        eprintln!("`roost ext repair` writes ext.index again from ext.lock.");
     }
     Ok(Exit::Ok)
 }
@@ -63,7 +63,7 @@ fn table(lock: &Lock, paths: &Paths, rows: &[Row]) -> String {
         let disabled = if r.disabled { "  (disabled)" } else { "" };
         let pin = match &r.linked {
             Some(_) => "linked".to_string(),
-            None => printable(super::short(&r.commit).as_bytes()),
+            None => printable(super::short(r.commit.as_deref().unwrap_or_default()).as_bytes()),
         };
         let linked = match &r.linked {
             Some(dir) => format!("  (linked to {}, not pinned)", printable(dir.as_bytes())),
@@ -93,20 +93,21 @@ fn table(lock: &Lock, paths: &Paths, rows: &[Row]) -> String {
 const NAME: &str = "NAME";
 const PINNED: &str = "PINNED";
 
-/// One extension as `list --json` gives it. An entry that cannot be read
-/// has every field of the record empty.
+/// One extension as `list --json` gives it: a value that is absent (a
+/// linked extension's pin, every field of an entry that cannot be read) is
+/// null, a list that is absent empty.
 #[derive(Serialize)]
 struct Row {
     name: String,
-    repo: String,
+    repo: Option<String>,
     url: Option<String>,
     #[serde(rename = "ref")]
-    reference: String,
-    commit: String,
+    reference: Option<String>,
+    commit: Option<String>,
     commands: Vec<String>,
     needs: Vec<String>,
     contract: Option<u64>,
-    installed: String,
+    installed: Option<String>,
     /// The author's checkout, for an extension installed with `--link`.
     linked: Option<String>,
     /// `roost ext disable`: its commands do not run.
@@ -122,14 +123,14 @@ struct Row {
 fn row(lock: &Lock, paths: &Paths, name: &str) -> Row {
     let mut row = Row {
         name: name.to_string(),
-        repo: String::new(),
+        repo: None,
         url: None,
-        reference: String::new(),
-        commit: String::new(),
+        reference: None,
+        commit: None,
         commands: Vec::new(),
         needs: Vec::new(),
         contract: None,
-        installed: String::new(),
+        installed: None,
         linked: None,
         disabled: false,
         previous: None,
@@ -141,15 +142,15 @@ fn row(lock: &Lock, paths: &Paths, name: &str) -> Row {
             row.commands = e.commands.clone();
             row.needs = e.needs.clone();
             row.contract = Some(e.contract.number);
-            row.installed = e.installed.clone();
+            row.installed = Some(e.installed.clone());
             row.disabled = e.disabled;
             row.previous = e.previous.as_ref().map(|p| p.pin.commit.clone());
             match &e.source {
                 Source::Pinned(pin) => {
-                    row.repo = pin.repo.clone();
+                    row.repo = Some(pin.repo.clone());
                     row.url = pin.url.clone();
-                    row.reference = pin.git_ref.clone();
-                    row.commit = pin.commit.clone();
+                    row.reference = Some(pin.git_ref.clone());
+                    row.commit = Some(pin.commit.clone());
                 }
                 Source::Linked { dir } => row.linked = Some(dir.clone()),
             }

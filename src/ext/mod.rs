@@ -13,6 +13,7 @@ mod diff;
 mod disable;
 mod enable;
 mod exec;
+mod fetch;
 pub mod git;
 mod granted;
 mod hash;
@@ -25,8 +26,10 @@ pub mod names;
 mod new;
 mod outdated;
 mod remove;
+mod repair;
 mod rollback;
 pub mod store;
+mod swap;
 mod update;
 pub mod verify;
 
@@ -55,6 +58,7 @@ pub fn run(verb: Option<ExtVerb>) -> Result<Exit> {
         ExtVerb::Install(_)
             | ExtVerb::Update(_)
             | ExtVerb::Rollback(_)
+            | ExtVerb::Repair(_)
             | ExtVerb::Disable(_)
             | ExtVerb::Enable(_)
             | ExtVerb::Remove(_)
@@ -66,6 +70,9 @@ pub fn run(verb: Option<ExtVerb>) -> Result<Exit> {
             // the verb (its entry cannot be read), in its own words.
             ExtVerb::Update(a) => ("ext update", a.name.as_deref()),
             ExtVerb::Rollback(a) => ("ext rollback", Some(a.name.as_str())),
+            // It rewrites ext.index: an unreadable entry it still runs
+            // stops it, whatever NAME is.
+            ExtVerb::Repair(_) => ("ext repair", None),
             ExtVerb::Disable(_) => ("ext disable", None),
             ExtVerb::Enable(_) => ("ext enable", None),
             ExtVerb::Remove(a) => ("ext remove", Some(a.name.as_str())),
@@ -86,6 +93,7 @@ pub fn run(verb: Option<ExtVerb>) -> Result<Exit> {
         ExtVerb::Outdated(a) => outdated::run(a),
         ExtVerb::Update(a) => update::run(a),
         ExtVerb::Rollback(a) => rollback::run(a),
+        ExtVerb::Repair(a) => repair::run(a),
         ExtVerb::Disable(a) => disable::run(a),
         ExtVerb::Enable(a) => enable::run(a),
         ExtVerb::Remove(a) => remove::run(a),

@@ -5,7 +5,7 @@
 
 use super::consent::{self, Offer, Purpose};
 use super::lock::{Pin, Previous, Source};
-use super::{git, install, store, update};
+use super::{diff, fetch, git, install, store, swap, update};
 use crate::cli::model::RollbackArgs;
 use crate::error::{Error, Exit, Result};
 use crate::untrusted::printable;
@@ -56,16 +56,15 @@ pub fn run(a: RollbackArgs) -> Result<Exit> {
         super::short(&current.commit)
     );
     let gone = "the repository may no longer hold that commit";
-    let fetched = install::fetch_commit(&paths, git::Remote::new(&url), &url, commit).map_err(
-        |e| match e {
+    let fetched =
+        fetch::fetch_commit(&paths, git::Remote::new(&url), &url, commit).map_err(|e| match e {
             // Reaching the source failed: what happened, and what to do.
-            install::FetchError::Remote(f) => fail(format!("{name}: {}", f.what))
+            fetch::FetchError::Remote(f) => fail(format!("{name}: {}", f.what))
                 .detail(f.detail)
                 .hint(format!("{}; {stays}", f.hint.as_deref().unwrap_or(gone))),
             other => fail(format!("{name}: cannot go back to {}: {other}", old.commit))
                 .hint(format!("{gone}; {stays}")),
-        },
-    )?;
+        })?;
     if fetched.tree != old.tree {
         return Err(fail(format!(
             "{name}: commit {} has tree {}, but ext.lock recorded tree {} for it; refusing to install other files than the ones agreed to",
@@ -94,6 +93,23 @@ pub fn run(a: RollbackArgs) -> Result<Exit> {
         }
     }
     let from = current.commit.clone();
+    let whole = format!("`roost ext rollback {name} --diff` prints the whole diff");
+    if a.diff {
+        update::show_change(
+            update::Out::stdout(),
+            &paths,
+            &name,
+            &from,
+            &current.tree,
+            &fetched,
+            diff::Shown::Whole,
+        )
+        .map_err(|e| Error::fail(CMD, format!("{name}: {e}")))?;
+        println!(
+            "{name}: nothing was changed (--diff); roost ext rollback {name} asks before it does"
+        );
+        return Ok(Exit::Ok);
+    }
     update::show_change(
         update::Out::stdout(),
         &paths,
@@ -101,6 +117,7 @@ pub fn run(a: RollbackArgs) -> Result<Exit> {
         &from,
         &current.tree,
         &fetched,
+        diff::Shown::Capped { whole: &whole },
     )
     .map_err(|e| Error::fail(CMD, format!("{name}: {e}")))?;
     print!(
@@ -127,7 +144,7 @@ pub fn run(a: RollbackArgs) -> Result<Exit> {
         url: Some(url),
         ..old
     };
-    let disabled = update::swap(&paths, &name, &from, &fetched, |current| {
+    let disabled = swap::swap(&paths, &name, &from, &fetched, |current| {
         let mut entry = install::entry_for(&fetched.manifest, Source::Pinned(pin));
         // So a second rollback returns to where this one started.
         entry.previous = current.as_previous().map(Box::new);
@@ -138,7 +155,7 @@ pub fn run(a: RollbackArgs) -> Result<Exit> {
     .map_err(fail)?;
     println!("rolled back {name}: {from} -> {}", fetched.commit);
     if disabled {
-        println!("{}", update::still_disabled(&name));
+        println!("{}", swap::still_disabled(&name));
     }
     Ok(Exit::Ok)
 }

@@ -4,10 +4,11 @@
 //! turn, ending with a summary. Never runs git inside the installed clone.
 
 use super::consent::{self, Answer, Offer, Purpose};
-use super::install::{self, FetchError, Fetched};
+use super::fetch::{self, FetchError, Fetched};
+use super::install;
 use super::lock::{Entry, Lock, Pin, Source};
-use super::store::{self, Action, Store};
-use super::{diff, git, hash};
+use super::store;
+use super::{diff, git, hash, swap};
 use crate::cli::model::UpdateArgs;
 use crate::error::{Error, Exit, Result};
 use crate::paths::Paths;
@@ -29,6 +30,7 @@ pub fn run(a: UpdateArgs) -> Result<Exit> {
         yes,
         grants: &grants,
         out,
+        diff: a.diff,
     };
     if one && !a.json {
         // One extension by name: its own messages, and its error as roost's.
@@ -156,13 +158,25 @@ struct Ctx<'a> {
     yes: bool,
     grants: &'a [String],
     out: Out,
+    /// `--diff`: the whole diff, and nothing changed.
+    diff: bool,
 }
 
 /// How one update ended well.
 enum Done {
-    Updated { from: String, to: String },
-    Unchanged { reference: String, commit: String },
-    Linked { dir: String },
+    Updated {
+        from: String,
+        to: String,
+    },
+    Unchanged {
+        reference: String,
+        commit: String,
+    },
+    Linked {
+        dir: String,
+    },
+    /// `--diff`: the change was shown, nothing else done.
+    Shown,
 }
 
 /// How one update ended otherwise: refused (a check or the answer said
@@ -264,6 +278,12 @@ impl Done {
                     crate::untrusted::printable(reference.as_bytes()),
                     super::short(commit)
                 )),
+            ),
+            Done::Shown => (
+                Status::Unchanged,
+                None,
+                None,
+                Some("the diff was shown".to_string()),
             ),
             Done::Linked { dir } => (
                 Status::Linked,
@@ -381,12 +401,19 @@ fn update_one(ctx: &Ctx, name: &str) -> std::result::Result<Done, Stop> {
         out.say(&format!(
             "{name}: up to date ({recorded_ref} is still {old_commit})\n"
         ));
+        // Nothing to fetch, but the files running may not be the pinned ones.
+        if !super::verify::check(&paths.ext_clone(name), &old_tree).ok {
+            out.say(&format!(
+                "{name}: its files differ from the tree pinned at install (roost ext verify {name} names them); {}\n",
+                super::verify::repair_hint(name)
+            ));
+        }
         return Ok(Done::Unchanged {
             reference: recorded_ref,
             commit: old_commit,
         });
     }
-    let fetched = install::fetch_commit(paths, remote, &url, commit)?;
+    let fetched = fetch::fetch_commit(paths, remote, &url, commit)?;
     let manifest = &fetched.manifest;
     if manifest.name != name {
         return Err(Stop::refused(format!(
@@ -405,7 +432,33 @@ fn update_one(ctx: &Ctx, name: &str) -> std::result::Result<Done, Stop> {
             )));
         }
     }
-    show_change(out, paths, name, &old_commit, &old_tree, &fetched).map_err(Stop::failed)?;
+    if ctx.diff {
+        show_change(
+            out,
+            paths,
+            name,
+            &old_commit,
+            &old_tree,
+            &fetched,
+            diff::Shown::Whole,
+        )
+        .map_err(Stop::failed)?;
+        out.say(&format!(
+            "{name}: nothing was changed (--diff); roost ext update {name} asks before it does\n"
+        ));
+        return Ok(Done::Shown);
+    }
+    let whole = format!("`roost ext update {name} --diff` prints the whole diff");
+    show_change(
+        out,
+        paths,
+        name,
+        &old_commit,
+        &old_tree,
+        &fetched,
+        diff::Shown::Capped { whole: &whole },
+    )
+    .map_err(Stop::failed)?;
     out.say(&consent::render(&Offer {
         source: install::source(&url),
         reference: &recorded_ref,
@@ -429,7 +482,7 @@ fn update_one(ctx: &Ctx, name: &str) -> std::result::Result<Done, Stop> {
         tree: fetched.tree.clone(),
         url: Some(url),
     };
-    let disabled = swap(paths, name, &old_commit, &fetched, |current| {
+    let disabled = swap::swap(paths, name, &old_commit, &fetched, |current| {
         let mut entry = install::entry_for(&fetched.manifest, Source::Pinned(new_pin));
         entry.previous = current.as_previous().map(Box::new);
         entry.disabled = current.disabled;
@@ -441,17 +494,12 @@ fn update_one(ctx: &Ctx, name: &str) -> std::result::Result<Done, Stop> {
         old_commit, fetched.commit
     ));
     if disabled {
-        out.say(&format!("{}\n", still_disabled(name)));
+        out.say(&format!("{}\n", swap::still_disabled(name)));
     }
     Ok(Done::Updated {
         from: old_commit,
         to: fetched.commit.clone(),
     })
-}
-
-/// What update and rollback add when the extension they moved is disabled.
-pub(super) fn still_disabled(name: &str) -> String {
-    format!("{name} stays disabled: roost ext enable {name} turns it on")
 }
 
 /// Calls out any authority that grew, on its own line just above the
@@ -575,6 +623,7 @@ pub(super) fn show_change(
     old_commit: &str,
     old_tree: &str,
     fetched: &Fetched,
+    cut: diff::Shown,
 ) -> std::result::Result<(), String> {
     let installed = paths.ext_clone(name);
     let shown = installed.display();
@@ -605,14 +654,14 @@ pub(super) fn show_change(
         text.push_str(&format!("  {line}\n"));
     }
     text.push('\n');
-    text.push_str(&diff::unified(old_dir, &old, &fetched.dir, &new));
+    text.push_str(&diff::unified(old_dir, &old, &fetched.dir, &new, cut));
     text.push('\n');
     page(out, &text);
     Ok(())
 }
 
 /// Through `$PAGER` (split with shell-words) when stdout is a terminal and
-/// carries the story (not the JSON summary).
+/// carries the story (not the JSON summary); LESS=FRX unless LESS is set.
 fn page(out: Out, text: &str) {
     if out.json {
         return out.say(text);
@@ -621,10 +670,15 @@ fn page(out: Out, text: &str) {
     if let (true, Some(pager)) = (std::io::stdout().is_terminal(), pager) {
         if let Ok(words) = shell_words::split(&pager) {
             if let Some((program, args)) = words.split_first() {
-                let child = std::process::Command::new(program)
-                    .args(args)
-                    .stdin(std::process::Stdio::piped())
-                    .spawn();
+                let mut command = std::process::Command::new(program);
+                command.args(args).stdin(std::process::Stdio::piped());
+                // As git does: less ends at once when it all fits, leaves
+                // the text on the screen and passes colours through, so the
+                // diff is still there when the question is asked.
+                if std::env::var_os("LESS").is_none() {
+                    command.env("LESS", "FRX");
+                }
+                let child = command.spawn();
                 if let Ok(mut child) = child {
                     if let Some(mut stdin) = child.stdin.take() {
                         let _ = stdin.write_all(text.as_bytes());
@@ -636,76 +690,4 @@ fn page(out: Out, text: &str) {
         }
     }
     print!("{text}");
-}
-
-/// Puts the new clone in place of the old one and records the entry
-/// `entry_for` makes of the current one (read under the lock); on any
-/// failure the old clone and record are restored. Returns whether the
-/// extension is disabled.
-pub(super) fn swap(
-    paths: &Paths,
-    name: &str,
-    old_commit: &str,
-    fetched: &Fetched,
-    entry_for: impl FnOnce(&Entry) -> Entry,
-) -> std::result::Result<bool, String> {
-    let store = Store::open(paths)?;
-    let mut lock = store.load()?;
-    let current = match lock.entry(name) {
-        Some(e) if e.pin().map(|pin| pin.commit.as_str()) == Some(old_commit) => e.clone(),
-        _ => {
-            return Err(format!(
-                "{name} changed while this command ran; run it again"
-            ))
-        }
-    };
-    // Another extension may have been installed since the first check.
-    let claims = lock.claims();
-    for command in &fetched.manifest.commands {
-        if let Some(owner) = claims.get(command.as_str()).filter(|o| **o != name) {
-            return Err(format!(
-                "{name}: the new commit claims {command}, which the installed extension {owner} holds; nothing was changed"
-            ));
-        }
-    }
-    // The order keeps anything half-updated from ever being dispatched: the
-    // old clone goes aside (its commands stop resolving), the record is
-    // written, and only then does the new clone take its place. A kill at
-    // any point is finished or undone by the next `roost ext` command.
-    let dest = paths.ext_clone(name);
-    let journal = format!("{old_commit} {}", fetched.dir.display());
-    let _pending = store.begin(name, Action::Update, &journal)?;
-    let aside = paths
-        .data
-        .join("ext")
-        .join(format!(".old-{}-{name}", std::process::id()));
-    let had_clone = dest.exists();
-    if had_clone {
-        std::fs::rename(&dest, &aside)
-            .map_err(|e| format!("cannot move {} aside: {e}", dest.display()))?;
-    }
-    let put_back = |why: String| {
-        if had_clone {
-            let _ = std::fs::rename(&aside, &dest);
-        }
-        format!("{why}; {name} was left as it was")
-    };
-    let before = lock.clone();
-    let entry = entry_for(&current);
-    let disabled = entry.disabled;
-    lock.insert(name, entry);
-    let state = paths.ext_state(name);
-    std::fs::create_dir_all(&state)
-        .map_err(|e| put_back(format!("cannot create {}: {e}", state.display())))?;
-    store.save(&lock).map_err(put_back)?;
-    if let Err(e) = std::fs::rename(&fetched.dir, &dest) {
-        let _ = store.save(&before);
-        return Err(put_back(format!(
-            "cannot move the new clone into place: {e}"
-        )));
-    }
-    if had_clone {
-        let _ = std::fs::remove_dir_all(&aside);
-    }
-    Ok(disabled)
 }

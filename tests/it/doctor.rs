@@ -87,9 +87,7 @@ fn agree(n: usize) -> String {
 fn disagreeing(why: &str) -> Vec<String> {
     vec![
         format!("FAIL  extensions: ext.lock and ext.index disagree: note: {why}"),
-        "      ext.index is obeyed; any roost ext install, update or remove rewrites it \
-         from ext.lock"
-            .into(),
+        "      ext.index is obeyed; roost ext repair writes it again from ext.lock".into(),
         healthy("note"),
         "1 problem found".into(),
     ]
@@ -156,7 +154,8 @@ fn doctor_fails_a_clone_whose_file_was_modified_and_points_at_verify() {
             agree(2),
             healthy("jot"),
             "FAIL  extension note: differs from the tree recorded at install (1 file)".into(),
-            "      roost ext verify note names the files".into(),
+            "      roost ext verify note names the files; roost ext repair note puts them back"
+                .into(),
             "1 problem found".into(),
         ]
     );
@@ -181,7 +180,8 @@ fn doctor_fails_a_file_whose_mode_changed() {
         [
             agree(1),
             "FAIL  extension note: differs from the tree recorded at install (1 file)".into(),
-            "      roost ext verify note names the files".into(),
+            "      roost ext verify note names the files; roost ext repair note puts them back"
+                .into(),
             "1 problem found".into(),
         ]
     );
@@ -200,7 +200,7 @@ fn doctor_fails_a_clone_that_is_missing() {
                 "FAIL  extension note: its clone {} is missing",
                 clone_dir(&env, "note").display()
             ),
-            "      roost ext remove note, then install it again".into(),
+            "      roost ext repair note fetches the pinned commit again".into(),
             "1 problem found".into(),
         ]
     );

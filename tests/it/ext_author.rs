@@ -952,6 +952,10 @@ fn the_authors_loop_from_new_to_remove_keeps_the_checkout() {
     let v: Value = serde_json::from_str(&clean(&out)).unwrap();
     assert_eq!(v[0]["linked"], dir.to_str().unwrap());
     assert_eq!(v[0]["missing"], false);
+    // Nothing is pinned: each value of a pin is null, as url is.
+    for key in ["repo", "ref", "commit", "url", "previous"] {
+        assert_eq!(v[0][key], Value::Null, "{key}");
+    }
 
     // verify: linked, not ok, and not a failure.
     let want = format!(
@@ -993,7 +997,7 @@ fn the_authors_loop_from_new_to_remove_keeps_the_checkout() {
         &lines[lines.len() - 2..],
         [
             format!("checkout   {}", dir.display()),
-            format!("data       {}", state_dir(&env, "note").display()),
+            format!("state      {}", state_dir(&env, "note").display()),
         ]
     );
     let v: Value =
@@ -1262,4 +1266,31 @@ fn link_and_ref_together_are_a_usage_error() {
         "{err}"
     );
     assert!(!lock_file(&env).exists());
+}
+
+/// check warns of a roost range this roost is outside of, or cannot read,
+/// in install's words, and still accepts it (install goes ahead too).
+#[test]
+fn check_gives_the_roost_range_warning_install_gives() {
+    let env = TestEnv::new();
+    let dir = scaffold(&env, "note");
+    let manifest = dir.join("roost-ext.json");
+    let mut m: Value = serde_json::from_slice(&std::fs::read(&manifest).unwrap()).unwrap();
+    m["roost"] = ">=99.0.0 <100.0.0".into();
+    std::fs::write(&manifest, serde_json::to_vec(&m).unwrap()).unwrap();
+    let text = clean(&check(&env, &dir, false));
+    let warning = format!(
+        "note: it says it is for roost >=99.0.0 <100.0.0; this is roost {VERSION}. The range is advisory: installing anyway.\n"
+    );
+    assert!(text.contains(&warning), "{text}");
+    let v: Value = serde_json::from_str(&clean(&check(&env, &dir, true))).unwrap();
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["notes"][0], warning["note: ".len()..warning.len() - 1]);
+    m["roost"] = "99".into();
+    std::fs::write(&manifest, serde_json::to_vec(&m).unwrap()).unwrap();
+    let text = clean(&check(&env, &dir, false));
+    assert!(
+        text.contains("note: roost cannot read its roost range (only \">=A.B.C <D.E.F\" and \"*\" are understood); the check is skipped.\n"),
+        "{text}"
+    );
 }

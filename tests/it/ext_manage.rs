@@ -232,7 +232,7 @@ fn assert_disagreement(env: &TestEnv, problem: &str) {
             "roost ext list: warning: ext.lock and ext.index disagree:",
             &format!("  {problem}"),
             "ext.index is the file being obeyed. `roost ext verify` checks the installed files;",
-            "any install, update or remove rewrites ext.index from ext.lock.",
+            "`roost ext repair` writes ext.index again from ext.lock.",
         ],
         "{}",
         describe(&out)
@@ -370,7 +370,7 @@ fn info_shows_the_lock_entry_the_manifest_and_both_directories() {
     assert_eq!(&lines(&text)[..want.len()], want, "{text}");
     assert!(text.contains("    \"contract\": 1"), "{text}");
     assert!(text.ends_with(&format!(
-        "clone        {}\ndata         {}\n",
+        "clone        {}\nstate        {}\n",
         clone.display(),
         state.display()
     )));
@@ -557,12 +557,9 @@ fn assert_differs(env: &TestEnv, details: &[&str]) {
     let out = verify_note(env);
     exits(&out, 1);
     let mut want = format!(
-        "note: differs from the tree recorded at install ({})\n",
-        if details.len() == 1 {
-            "1 file".to_string()
-        } else {
-            format!("{} files", details.len())
-        }
+        "note: differs from the tree recorded at install ({} {})\n",
+        details.len(),
+        if details.len() == 1 { "file" } else { "files" }
     );
     for d in details {
         want.push_str(&format!("  {d}\n"));
@@ -673,6 +670,47 @@ fn verify_reports_a_missing_clone() {
     assert_eq!(
         stdout(&out),
         format!("note: missing ({} does not exist)\n", clone.display())
+    );
+}
+
+/// `verify --json`: each entry, whether it is ok, its verdict and the
+/// files that differ; the exit status and the repair hint as in text.
+#[test]
+fn verify_json_lists_each_entry_with_its_verdict_and_files() {
+    let env = TestEnv::new();
+    installed(&env, "owner/roost-note", "note", &["note"], &[]);
+    installed(&env, "owner/roost-mark", "mark", &["mark"], &[]);
+    std::fs::write(clone_dir(&env, "mark").join("new"), "").unwrap();
+    std::fs::write(
+        clone_dir(&env, "mark").join("bin/roost-mark"),
+        "#!/bin/sh\n",
+    )
+    .unwrap();
+    let out = env.run(["ext", "verify", "--json"]);
+    assert_eq!(
+        exits(&out, 1),
+        "roost ext repair mark puts back the files pinned in ext.lock\n"
+    );
+    assert_eq!(
+        serde_json::from_slice::<Value>(&out.stdout).unwrap(),
+        serde_json::json!([
+            {
+                "name": "mark",
+                "ok": false,
+                "verdict": "differs from the tree recorded at install (2 files)",
+                "files": [
+                    {"change": "modified", "path": "bin/roost-mark", "what": "content"},
+                    {"change": "added", "path": "new", "what": null},
+                ],
+            },
+            {"name": "note", "ok": true, "verdict": "ok", "files": []},
+        ])
+    );
+    let out = env.run(["ext", "verify", "note", "--json"]);
+    assert_eq!(exits(&out, 0), "");
+    assert_eq!(
+        serde_json::from_slice::<Value>(&out.stdout).unwrap(),
+        serde_json::json!([{"name": "note", "ok": true, "verdict": "ok", "files": []}])
     );
 }
 
@@ -1280,8 +1318,105 @@ fn update_caps_a_long_diff() {
     f.write("big.txt", &big);
     f.commit("big");
     let text = env.ok(["ext", "update", "note", "--yes"]);
-    assert!(text.contains("[diff cut at 2000 of "), "{}", &text[..2000]);
+    assert!(
+        text.contains(
+            "[diff cut at 2000 lines; not shown in full: big.txt; \
+             `roost ext update note --diff` prints the whole diff]\n"
+        ),
+        "{}",
+        &text[..2000]
+    );
     assert!(!text.contains("+line 4999\n"));
+}
+
+/// What runs comes first under the cap, and the files it cut are named;
+/// `--diff` prints all of it and changes nothing.
+#[test]
+fn update_shows_the_manifest_and_bin_before_the_cap_and_names_the_files_it_cut() {
+    let env = TestEnv::new();
+    let f = installed(&env, "owner/roost-note", "note", &["note"], &[]);
+    let old = f.head();
+    let big: String = (0..3000).map(|i| format!("line {i}\n")).collect();
+    // Both sort before bin/ by path.
+    f.write("aaa.txt", &big);
+    f.write("README", "read me\n");
+    f.write("zzz.txt", "last\n");
+    f.exec("bin/roost-note", "#!/bin/sh\necho changed\n");
+    f.manifest("note", &["note"], &["fleet"]);
+    f.commit("big, and a changed command");
+    let out = env.run(["ext", "update", "note"]);
+    exits(&out, 1);
+    let text = stdout(&out);
+    let at = |needle: &str| {
+        text.find(needle)
+            .unwrap_or_else(|| panic!("no {needle:?} in {text}"))
+    };
+    assert!(at("+++ b/roost-ext.json") < at("+echo changed\n"), "{text}");
+    assert!(at("+echo changed\n") < at("+++ b/README"), "{text}");
+    assert!(at("+++ b/README") < at("+++ b/aaa.txt"), "{text}");
+    assert!(
+        text.contains(
+            "[diff cut at 2000 lines; not shown in full: aaa.txt, zzz.txt; \
+             `roost ext update note --diff` prints the whole diff]\n"
+        ),
+        "{text}"
+    );
+    let before = crate::common::snapshot(&env);
+    let whole = env.ok(["ext", "update", "note", "--diff"]);
+    for line in [
+        "+line 2999\n",
+        "+++ b/zzz.txt\n",
+        "+last\n",
+        "+echo changed\n",
+    ] {
+        assert!(whole.contains(line), "{line:?} not in the whole diff");
+    }
+    assert!(!whole.contains("[diff cut") && !whole.contains("Update?"));
+    assert!(whole.ends_with(
+        "note: nothing was changed (--diff); roost ext update note asks before it does\n"
+    ));
+    assert_eq!(crate::common::snapshot(&env), before);
+    assert_eq!(lock(&env)["note"]["commit"], old.as_str());
+}
+
+/// A pager of `less` gets LESS=FRX when LESS is unset, as git gives it: a
+/// short diff stays on the screen for the question. A LESS of one's own
+/// is passed on as it is.
+#[test]
+fn update_pages_with_less_told_to_leave_the_diff_on_screen() {
+    let env = TestEnv::new();
+    let f = installed(&env, "owner/roost-note", "note", &["note"], &[]);
+    let saw = env.path("pager-saw");
+    let pager = env.write(
+        "pager.sh",
+        &format!(
+            "#!/bin/sh\necho \"LESS=[$LESS]\" >> '{}'\ncat\n",
+            saw.display()
+        ),
+    );
+    std::fs::set_permissions(&pager, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let pager = pager.to_string_lossy().into_owned();
+    f.exec("bin/roost-note", "#!/bin/sh\necho two\n");
+    f.commit("two");
+    let Some(out) =
+        env.on_a_terminal_with("ext update note --yes", b"", &[("PAGER", pager.as_str())])
+    else {
+        return;
+    };
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert!(stdout(&out).contains("+echo two"), "{}", describe(&out));
+    assert_eq!(env.read("pager-saw"), "LESS=[FRX]\n");
+    f.exec("bin/roost-note", "#!/bin/sh\necho three\n");
+    f.commit("three");
+    let out = env
+        .on_a_terminal_with(
+            "ext update note --yes",
+            b"",
+            &[("PAGER", pager.as_str()), ("LESS", "-S")],
+        )
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(env.read("pager-saw"), "LESS=[FRX]\nLESS=[-S]\n");
 }
 
 #[test]
@@ -1666,7 +1801,7 @@ fn update_names_a_file_too_large_to_diff_and_stops_diffing_past_the_cap() {
         &text[..text.len().min(3000)]
     );
     assert!(
-        text.contains(" more changed files not shown]\n"),
+        text.contains(", and 211 more; `roost ext update note --diff` prints the whole diff]\n"),
         "{}",
         &text[text.len().saturating_sub(3000)..]
     );
@@ -1764,6 +1899,9 @@ fn an_entry_that_cannot_be_read_is_reported_with_what_the_index_runs() {
     let listed: Value = serde_json::from_str(&env.ok(["ext", "list", "--json"])).unwrap();
     assert_eq!(listed[0]["name"], "note");
     assert_eq!(listed[0]["commands"], serde_json::json!([]));
+    for key in ["repo", "ref", "commit", "installed", "url", "contract"] {
+        assert_eq!(listed[0][key], Value::Null, "{key}");
+    }
 
     let out = env.run(["ext", "verify"]);
     exits(&out, 1);

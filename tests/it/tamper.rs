@@ -90,18 +90,16 @@ fn run_matrix(mutations: Vec<Mutation>) -> usize {
     for mu in &mutations {
         (mu.apply)(&clone);
         let mut want = format!(
-            "note: differs from the tree recorded at install ({})\n",
-            if mu.want.len() == 1 {
-                "1 file".to_string()
-            } else {
-                format!("{} files", mu.want.len())
-            }
+            "note: differs from the tree recorded at install ({} {})\n",
+            mu.want.len(),
+            if mu.want.len() == 1 { "file" } else { "files" }
         );
         for d in &mu.want {
             want.push_str(&format!("  {d}\n"));
         }
         let got = verify(&env);
-        if got != (Some(1), want.clone(), String::new()) {
+        let hint = "roost ext repair note puts back the files pinned in ext.lock\n".to_string();
+        if got != (Some(1), want.clone(), hint) {
             misses.push(format!("{}: want\n{want}got {got:?}", mu.what));
         }
         std::fs::remove_dir_all(&clone).unwrap();

@@ -246,7 +246,7 @@ impl Remote {
         if extra > 0 {
             return Err(format!(
                 "the server sent {} that commit {commit} does not use; refusing them",
-                crate::commands::count(extra, "object")
+                crate::words::count(extra, "object")
             ));
         }
         // The pack is reachable from HEAD now: gc may keep it without a
@@ -646,7 +646,7 @@ fn check_out(repo: &gix::Repository, commit: ObjectId) -> Result<ObjectId> {
     if let Some(first) = failed.first() {
         return Err(format!(
             "checkout failed for {} (first: {})",
-            crate::commands::count(failed.len(), "file"),
+            crate::words::count(failed.len(), "file"),
             crate::untrusted::printable(first)
         ));
     }

@@ -229,6 +229,16 @@ impl TestEnv {
     /// the status is roost's (never a panic). None (after a note) without
     /// script(1).
     pub fn on_a_terminal(&self, args: &str, typed: &[u8]) -> Option<Output> {
+        self.on_a_terminal_with(args, typed, &[])
+    }
+
+    /// `on_a_terminal`, with these variables added to the environment.
+    pub fn on_a_terminal_with(
+        &self,
+        args: &str,
+        typed: &[u8],
+        vars: &[(&str, &str)],
+    ) -> Option<Output> {
         if !on_path("script") {
             skip_without("util-linux script(1) is not installed");
             return None;
@@ -237,6 +247,7 @@ impl TestEnv {
         cmd.args(["-qefc", &format!("'{ROOST}' {args}"), "/dev/null"])
             .env_clear()
             .envs(self.vars())
+            .envs(vars.iter().copied())
             .current_dir(self.path("work"));
         let out = bounded_typed(cmd, Some(typed), Duration::from_secs(60)).out;
         let seen = String::from_utf8_lossy(&out.stdout);

@@ -1,0 +1,85 @@
+//! Putting a fetched clone in place of an installed one and recording its
+//! entry, in an order that never lets anything half-replaced be dispatched;
+//! undone on failure. What update, rollback and repair share.
+
+use super::fetch::Fetched;
+use super::lock::Entry;
+use super::store::{Action, Store};
+use crate::paths::Paths;
+
+/// What update and rollback add when the extension they moved is disabled.
+pub fn still_disabled(name: &str) -> String {
+    format!("{name} stays disabled: roost ext enable {name} turns it on")
+}
+
+/// Puts the new clone in place of the old one and records the entry
+/// `entry_for` makes of the current one (read under the lock); on any
+/// failure the old clone and record are restored. Returns whether the
+/// extension is disabled.
+pub fn swap(
+    paths: &Paths,
+    name: &str,
+    old_commit: &str,
+    fetched: &Fetched,
+    entry_for: impl FnOnce(&Entry) -> Entry,
+) -> std::result::Result<bool, String> {
+    let store = Store::open(paths)?;
+    let mut lock = store.load()?;
+    let current = match lock.entry(name) {
+        Some(e) if e.pin().map(|pin| pin.commit.as_str()) == Some(old_commit) => e.clone(),
+        _ => {
+            return Err(format!(
+                "{name} changed while this command ran; run it again"
+            ))
+        }
+    };
+    // Another extension may have been installed since the first check.
+    let claims = lock.claims();
+    for command in &fetched.manifest.commands {
+        if let Some(owner) = claims.get(command.as_str()).filter(|o| **o != name) {
+            return Err(format!(
+                "{name}: the new commit claims {command}, which the installed extension {owner} holds; nothing was changed"
+            ));
+        }
+    }
+    // The order keeps anything half-updated from ever being dispatched: the
+    // old clone goes aside (its commands stop resolving), the record is
+    // written, and only then does the new clone take its place. A kill at
+    // any point is finished or undone by the next `roost ext` command.
+    let dest = paths.ext_clone(name);
+    let journal = format!("{old_commit} {}", fetched.dir.display());
+    let _pending = store.begin(name, Action::Update, &journal)?;
+    let aside = paths
+        .data
+        .join("ext")
+        .join(format!(".old-{}-{name}", std::process::id()));
+    let had_clone = dest.exists();
+    if had_clone {
+        std::fs::rename(&dest, &aside)
+            .map_err(|e| format!("cannot move {} aside: {e}", dest.display()))?;
+    }
+    let put_back = |why: String| {
+        if had_clone {
+            let _ = std::fs::rename(&aside, &dest);
+        }
+        format!("{why}; {name} was left as it was")
+    };
+    let before = lock.clone();
+    let entry = entry_for(&current);
+    let disabled = entry.disabled;
+    lock.insert(name, entry);
+    let state = paths.ext_state(name);
+    std::fs::create_dir_all(&state)
+        .map_err(|e| put_back(format!("cannot create {}: {e}", state.display())))?;
+    store.save(&lock).map_err(put_back)?;
+    if let Err(e) = std::fs::rename(&fetched.dir, &dest) {
+        let _ = store.save(&before);
+        return Err(put_back(format!(
+            "cannot move the new clone into place: {e}"
+        )));
+    }
+    if had_clone {
+        let _ = std::fs::remove_dir_all(&aside);
+    }
+    Ok(disabled)
+}
