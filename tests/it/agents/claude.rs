@@ -143,8 +143,8 @@ fn blocked_while_a_tool_waits_for_a_person() {
         rig.server.describe()
     );
     rig.report("send-to-blocked", t.elapsed());
-    let screen = rig.env.screen(&pane);
-    eprintln!("SCREEN:\n{screen}");
+    // What a person sees: Claude Code's question, the command not yet run.
+    rig.env.wait_for_screen(&pane, "Do you want to proceed?");
     assert!(!made.exists(), "the command ran before anyone said yes");
     let status = rig.ok(["status"]);
     let fields = status_fields(&status, &pane).unwrap_or_default();
@@ -159,7 +159,7 @@ fn blocked_while_a_tool_waits_for_a_person() {
         "{}",
         describe(&refused)
     );
-    // A person says yes: the dialog's first choice.
+    // A person says yes: Enter takes the dialog's first choice, "Yes".
     rig.env.tmux_ok(&["send-keys", "-t", &pane, "Enter"]);
     rig.finish_as(&pane, &prompt, false);
     assert!(made.exists(), "the command never ran after the yes");
