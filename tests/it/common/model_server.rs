@@ -8,8 +8,8 @@
 //!
 //! Two prompt forms ask for something else. `TOOL: COMMAND` is answered
 //! with a call of the agent's shell tool running COMMAND (Anthropic
-//! Messages), and the request that brings the tool's result back with the
-//! `ACK:` text. `FAIL: STATUS` is answered with that HTTP status and an
+//! Messages and OpenAI Responses), and the request that brings the tool's
+//! result back with the `ACK:` text. `FAIL: STATUS` is answered with that HTTP status and an
 //! error body every dialect reads.
 
 use serde_json::{json, Value};
@@ -160,6 +160,9 @@ fn serve(stream: TcpStream, log: &Mutex<Vec<Logged>>) {
                     .ends_with("/messages") =>
             {
                 tool_call(&body, &command)
+            }
+            Asked::Tool(command) if req.path.contains("/responses") => {
+                function_call(&body, &command)
             }
             _ => {
                 let (status, ctype, payload) = answer(&req, &body, &text);
@@ -388,9 +391,20 @@ fn asked(prompt: &str) -> Asked {
     }
 }
 
-/// Whether the request's last message is the user's side bringing back a
-/// tool's result (Anthropic Messages: a `tool_result` part).
+/// Whether the request's last message brings back a tool's result
+/// (Responses: a `function_call_output` item; Messages: a `tool_result` part).
 fn brings_tool_result(body: &Value) -> bool {
+    let last_input = body
+        .get("input")
+        .and_then(Value::as_array)
+        .and_then(|i| i.last());
+    if last_input
+        .and_then(|i| i.get("type"))
+        .and_then(Value::as_str)
+        == Some("function_call_output")
+    {
+        return true;
+    }
     let last = body
         .get("messages")
         .and_then(Value::as_array)
@@ -487,6 +501,80 @@ fn tool_call(body: &Value, command: &str) -> (String, &'static str, Vec<u8>) {
                    "usage": {"output_tokens": 8}}),
         ),
         ("message_stop", json!({"type": "message_stop"})),
+    ]);
+    ("200 OK".into(), "text/event-stream", events)
+}
+
+/// An OpenAI Responses answer calling the first function tool whose
+/// parameters take a command (`cmd` or `command`, a shell line or an argv
+/// list) to run it, outside the sandbox where the tool can ask for that (so
+/// an agent asks its user first).
+fn function_call(body: &Value, command: &str) -> (String, &'static str, Vec<u8>) {
+    let tools = body.get("tools").and_then(Value::as_array);
+    let found = tools.and_then(|t| {
+        t.iter().find_map(|tool| {
+            let name = tool.get("name").and_then(Value::as_str)?;
+            let props = tool.pointer("/parameters/properties")?;
+            let key = ["cmd", "command"]
+                .into_iter()
+                .find(|k| props.get(k).is_some())?;
+            let argv = props
+                .pointer(&format!("/{key}/type"))
+                .and_then(Value::as_str)
+                == Some("array");
+            Some((
+                name.to_string(),
+                key,
+                argv,
+                props.get("sandbox_permissions").is_some(),
+            ))
+        })
+    });
+    let (name, key, argv, escalate) =
+        found.unwrap_or_else(|| ("shell".to_string(), "command", true, false));
+    let mut args = json!({});
+    args[key] = if argv {
+        json!(["bash", "-lc", command])
+    } else {
+        json!(command)
+    };
+    if escalate {
+        args["sandbox_permissions"] = json!("require_escalated");
+        args["justification"] = json!("The stand-in's command runs outside the sandbox");
+    }
+    let model = body
+        .get("model")
+        .and_then(Value::as_str)
+        .unwrap_or("stand-in");
+    let item = json!({"type": "function_call", "id": "fc_stand_in", "call_id": "call_stand_in",
+                      "status": "completed", "name": name, "arguments": args.to_string()});
+    let done = json!({
+        "id": "resp_stand_in_tool", "object": "response", "status": "completed", "model": model,
+        "output": [item],
+        "usage": {"input_tokens": 12, "input_tokens_details": {"cached_tokens": 0},
+                  "output_tokens": 8, "output_tokens_details": {"reasoning_tokens": 0},
+                  "total_tokens": 20},
+    });
+    let mut created = done.clone();
+    created["status"] = json!("in_progress");
+    created["output"] = json!([]);
+    let events = sse(&[
+        (
+            "response.created",
+            json!({"type": "response.created", "response": created}),
+        ),
+        (
+            "response.output_item.added",
+            json!({"type": "response.output_item.added", "output_index": 0, "item": item}),
+        ),
+        (
+            "response.output_item.done",
+            json!({"type": "response.output_item.done", "output_index": 0, "item": item}),
+        ),
+        (
+            "response.completed",
+            json!({"type": "response.completed", "response": done}),
+        ),
     ]);
     ("200 OK".into(), "text/event-stream", events)
 }
