@@ -108,3 +108,111 @@ fn hooks_remove_restores_the_configuration() {
         &[("home/.claude/settings.json", settings)],
     );
 }
+
+/// With roost's hooks and Claude Code's default permission mode, a tool
+/// call that needs a person's yes: the pane goes blocked (its permission
+/// hook), a send without --force is refused with exit 3 and nothing
+/// typed, the command has not run; a person's yes in the dialog runs it,
+/// and the turn ends done with the model's answer, its prompt seen once.
+#[test]
+fn blocked_while_a_tool_waits_for_a_person() {
+    let Some(rig) = Rig::new(&CLAUDE) else { return };
+    // Claude Code's own default is auto mode, which runs what it judges
+    // low-risk without asking; with auto mode off it asks before a command
+    // (naming "default" as the mode instead makes it offer auto mode first).
+    let asks = json!({"permissions": {"disableAutoMode": "disable"}});
+    rig.env
+        .write("home/.claude/settings.json", &asks.to_string());
+    rig.install_hooks();
+    let t = Instant::now();
+    let pane = rig.spawn("alice", &[]);
+    rig.report("spawn-to-ready", rig.ready(&pane, t));
+    let made = rig.work().join("granted");
+    let prompt = format!("TOOL: touch {}", made.display());
+    rig.send(&pane, &prompt);
+    let t = Instant::now();
+    let mut seen = String::new();
+    let asked = wait_until(Duration::from_secs(120), || {
+        seen = rig.state(&pane);
+        seen == "blocked" || seen == "done"
+    });
+    assert!(
+        asked && seen == "blocked",
+        "the pane never went blocked (state {seen:?}); screen:\n{}\nmodel server:\n{}",
+        rig.env.screen(&pane),
+        rig.server.describe()
+    );
+    rig.report("send-to-blocked", t.elapsed());
+    // What a person sees: Claude Code's question, the command not yet run.
+    rig.env.wait_for_screen(&pane, "Do you want to proceed?");
+    assert!(!made.exists(), "the command ran before anyone said yes");
+    let status = rig.ok(["status"]);
+    let fields = status_fields(&status, &pane).unwrap_or_default();
+    assert!(
+        fields.iter().any(|f| f.contains("blocked")),
+        "status: {status}"
+    );
+    let refused = rig.run(["send", &pane, "--", "Never typed"]);
+    assert_eq!(refused.status.code(), Some(3), "{}", describe(&refused));
+    assert!(
+        stderr(&refused).contains("blocked"),
+        "{}",
+        describe(&refused)
+    );
+    // A person says yes: Enter takes the dialog's first choice, "Yes".
+    rig.env.tmux_ok(&["send-keys", "-t", &pane, "Enter"]);
+    rig.finish_as(&pane, &prompt, false);
+    assert!(made.exists(), "the command never ran after the yes");
+    assert!(
+        !rig.env.screen(&pane).contains("Never typed"),
+        "the refused send was typed"
+    );
+    let results = rig.server.log().iter().filter(|l| l.tool_result).count();
+    assert_eq!(results, 1, "{}", rig.server.describe());
+    rig.stayed_local();
+}
+
+/// With roost's hooks, a turn the model's API refuses (HTTP 400 with an
+/// error body): Claude Code's StopFailure hook stamps error, wait-done
+/// exits 1 saying so, and the error is kept as the reply. (Claude Code
+/// asks again several times before it gives up, so the prompt reaches the
+/// model more than once.)
+#[test]
+fn error_when_the_api_refuses_the_turn() {
+    let Some(rig) = Rig::new(&CLAUDE) else { return };
+    rig.install_hooks();
+    let t = Instant::now();
+    let pane = rig.spawn("alice", &[]);
+    rig.report("spawn-to-ready", rig.ready(&pane, t));
+    let prompt = "FAIL: 400";
+    rig.send(&pane, prompt);
+    let t = Instant::now();
+    let mut seen = String::new();
+    let failed = wait_until(Duration::from_secs(120), || {
+        seen = rig.state(&pane);
+        seen == "error" || seen == "done"
+    });
+    assert!(
+        failed && seen == "error",
+        "the pane never reported the error (state {seen:?}); screen:\n{}\nmodel server:\n{}",
+        rig.env.screen(&pane),
+        rig.server.describe()
+    );
+    rig.report("send-to-error", t.elapsed());
+    let out = rig.run(["wait-done", &pane, "10"]);
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert!(
+        stderr(&out).contains("reported an error"),
+        "{}",
+        describe(&out)
+    );
+    let reply = rig.option(&pane, "@roost-reply");
+    assert!(!reply.is_empty(), "no error was kept as the reply");
+    assert!(reply.contains("400"), "the reply kept: {reply:?}");
+    assert!(
+        rig.server.turns_with(prompt) >= 1,
+        "{}",
+        rig.server.describe()
+    );
+    rig.stayed_local();
+}

@@ -229,3 +229,54 @@ fn a_roost_command_in_codex_sandbox_is_told_the_sandbox_keeps_it_out() {
     let status: serde_json::Value = serde_json::from_str(&rig.ok(["status", "--json"])).unwrap();
     assert_eq!(super::find_pane(&status, "a"), Some(pane));
 }
+
+/// With roost's hooks and codex's `approval_policy = "on-request"`, a
+/// command the model asks to run outside the sandbox: the pane goes blocked
+/// at codex's approval question (its PermissionRequest hook), a send
+/// without --force exits 3 with nothing typed, the command has not run; a
+/// person's yes runs it, and the turn ends done, its prompt seen once.
+#[test]
+fn blocked_while_a_command_waits_for_a_person() {
+    let Some(rig) = Rig::new(&CODEX) else { return };
+    let asks = base(&rig).replace(
+        "approval_policy = \"never\"",
+        "approval_policy = \"on-request\"",
+    );
+    rig.env.write("home/.codex/config.toml", &asks);
+    rig.install_hooks();
+    let t = Instant::now();
+    let pane = rig.spawn("alice", &[]);
+    rig.report("spawn-to-ready", rig.ready(&pane, t));
+    let made = rig.work().join("granted");
+    let prompt = format!("TOOL: touch {}", made.display());
+    rig.send(&pane, &prompt);
+    let t = Instant::now();
+    let mut seen = String::new();
+    let asked = wait_until(Duration::from_secs(120), || {
+        seen = rig.state(&pane);
+        seen == "blocked" || seen == "done"
+    });
+    assert!(
+        asked && seen == "blocked",
+        "the pane never went blocked (state {seen:?}); screen:\n{}\nmodel server:\n{}",
+        rig.env.screen(&pane),
+        rig.server.describe()
+    );
+    rig.report("send-to-blocked", t.elapsed());
+    rig.env
+        .wait_for_screen(&pane, "Would you like to run the following command?");
+    assert!(!made.exists(), "the command ran before anyone said yes");
+    let refused = rig.run(["send", &pane, "--", "Never typed"]);
+    assert_eq!(refused.status.code(), Some(3), "{}", describe(&refused));
+    // A person says yes: `y` is the dialog's "Yes, proceed".
+    rig.env.tmux_ok(&["send-keys", "-t", &pane, "y"]);
+    rig.finish_as(&pane, &prompt, false);
+    assert!(made.exists(), "the command never ran after the yes");
+    assert!(
+        !rig.env.screen(&pane).contains("Never typed"),
+        "the refused send was typed"
+    );
+    let results = rig.server.log().iter().filter(|l| l.tool_result).count();
+    assert_eq!(results, 1, "{}", rig.server.describe());
+    rig.stayed_local();
+}

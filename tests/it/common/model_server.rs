@@ -5,6 +5,12 @@
 //! streamed as SSE when asked), and Gemini's generateContent and
 //! streamGenerateContent. It logs every request, so a test can assert which
 //! prompts reached it and how often.
+//!
+//! Two prompt forms ask for something else. `TOOL: COMMAND` is answered
+//! with a call of the agent's shell tool running COMMAND (Anthropic
+//! Messages and OpenAI Responses), and the request that brings the tool's
+//! result back with the `ACK:` text. `FAIL: STATUS` is answered with that HTTP status and an
+//! error body every dialect reads.
 
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -29,6 +35,8 @@ pub struct Logged {
     pub system: String,
     /// The whole request body, as text (a resumed session's history is in it).
     pub body: String,
+    /// The request brings back a tool call's result: the same turn, going on.
+    pub tool_result: bool,
     pub at: Instant,
 }
 
@@ -66,11 +74,12 @@ impl ModelServer {
         self.log.lock().unwrap().clone()
     }
 
-    /// How many user turns (side requests left out) carried exactly `prompt`.
+    /// How many user turns (side requests and a turn's tool results left
+    /// out) carried exactly `prompt`.
     pub fn turns_with(&self, prompt: &str) -> usize {
         self.log()
             .iter()
-            .filter(|l| !l.side && l.prompt.as_deref() == Some(prompt))
+            .filter(|l| !l.side && !l.tool_result && l.prompt.as_deref() == Some(prompt))
             .count()
     }
 
@@ -91,8 +100,8 @@ impl ModelServer {
         let mut s = String::new();
         for l in self.log() {
             s.push_str(&format!(
-                "{} {} side={} prompt={:?} system={:?}\n",
-                l.method, l.path, l.side, l.prompt, l.system
+                "{} {} side={} tool_result={} prompt={:?} system={:?}\n",
+                l.method, l.path, l.side, l.tool_result, l.prompt, l.system
             ));
         }
         s
@@ -116,6 +125,7 @@ fn serve(stream: TcpStream, log: &Mutex<Vec<Logged>>) {
         let body: Value = serde_json::from_slice(&req.body).unwrap_or(Value::Null);
         let (prompt, system) = find_prompt(&req.path, &body);
         let side = is_side(&req.path, &body, prompt.as_deref(), &system);
+        let tool_result = brings_tool_result(&body);
         log.lock().unwrap().push(Logged {
             method: req.method.clone(),
             path: req.path.clone(),
@@ -123,6 +133,7 @@ fn serve(stream: TcpStream, log: &Mutex<Vec<Logged>>) {
             side,
             system: system.chars().take(160).collect(),
             body: String::from_utf8_lossy(&req.body).into_owned(),
+            tool_result,
             at: Instant::now(),
         });
         if !side {
@@ -133,7 +144,31 @@ fn serve(stream: TcpStream, log: &Mutex<Vec<Logged>>) {
         } else {
             format!("ACK: {}", prompt.as_deref().unwrap_or(""))
         };
-        let (status, ctype, payload) = answer(&req, &body, &text);
+        let asked = match prompt.as_deref() {
+            _ if side || tool_result => Asked::Text,
+            Some(p) => asked(p),
+            None => Asked::Text,
+        };
+        let (status, ctype, payload) = match asked {
+            Asked::Fail(status) => failure(status),
+            Asked::Tool(command)
+                if req
+                    .path
+                    .split('?')
+                    .next()
+                    .unwrap_or("")
+                    .ends_with("/messages") =>
+            {
+                tool_call(&body, &command)
+            }
+            Asked::Tool(command) if req.path.contains("/responses") => {
+                function_call(&body, &command)
+            }
+            _ => {
+                let (status, ctype, payload) = answer(&req, &body, &text);
+                (status.to_string(), ctype, payload)
+            }
+        };
         let head = format!(
             "HTTP/1.1 {status}\r\ncontent-type: {ctype}\r\ncontent-length: {}\r\n\
              cache-control: no-cache\r\nrequest-id: req_stand_in\r\n\r\n",
@@ -329,6 +364,219 @@ fn is_side(path: &str, body: &Value, prompt: Option<&str>, system: &str) -> bool
             .iter()
             .any(|w| first_line.contains(w))
         || (lower.len() < 2000 && (lower.contains("title") || lower.contains("summarize")))
+}
+
+/// What a user's prompt asks of the server.
+enum Asked {
+    Text,
+    /// `TOOL: COMMAND`: a shell tool call running COMMAND.
+    Tool(String),
+    /// `FAIL: STATUS`: that HTTP status, with an error body.
+    Fail(String),
+}
+
+fn asked(prompt: &str) -> Asked {
+    if let Some(command) = prompt.strip_prefix("TOOL: ") {
+        return Asked::Tool(command.trim().to_string());
+    }
+    match prompt.strip_prefix("FAIL: ") {
+        Some(status) => {
+            let code = status.split_whitespace().next().unwrap_or("");
+            match code.parse::<u16>() {
+                Ok(c) if (400..600).contains(&c) => Asked::Fail(code.to_string()),
+                _ => Asked::Text,
+            }
+        }
+        None => Asked::Text,
+    }
+}
+
+/// Whether the request's last message brings back a tool's result
+/// (Responses: a `function_call_output` item; Messages: a `tool_result` part).
+fn brings_tool_result(body: &Value) -> bool {
+    let last_input = body
+        .get("input")
+        .and_then(Value::as_array)
+        .and_then(|i| i.last());
+    if last_input
+        .and_then(|i| i.get("type"))
+        .and_then(Value::as_str)
+        == Some("function_call_output")
+    {
+        return true;
+    }
+    let last = body
+        .get("messages")
+        .and_then(Value::as_array)
+        .and_then(|m| m.last());
+    let Some(last) = last.filter(|m| m.get("role").and_then(Value::as_str) == Some("user")) else {
+        return false;
+    };
+    last.get("content")
+        .and_then(Value::as_array)
+        .is_some_and(|parts| {
+            parts
+                .iter()
+                .any(|p| p.get("type").and_then(Value::as_str) == Some("tool_result"))
+        })
+}
+
+/// An HTTP error: `{"type":"error","error":{"type":…,"message":…}}` is the
+/// Anthropic form, and OpenAI's clients read its `error.message` too.
+fn failure(status: String) -> (String, &'static str, Vec<u8>) {
+    let (reason, kind) = match status.as_str() {
+        "400" => ("Bad Request", "invalid_request_error"),
+        "401" => ("Unauthorized", "authentication_error"),
+        "403" => ("Forbidden", "permission_error"),
+        "429" => ("Too Many Requests", "rate_limit_error"),
+        "529" => ("Overloaded", "overloaded_error"),
+        _ => ("Error", "api_error"),
+    };
+    let body = json!({"type": "error", "error": {"type": kind,
+        "message": format!("the stand-in refuses this prompt with {status}")}});
+    (
+        format!("{status} {reason}"),
+        "application/json",
+        body.to_string().into(),
+    )
+}
+
+/// An Anthropic Messages answer calling the `Bash` tool (the first tool
+/// the request offers whose input takes a `command`) to run `command`.
+fn tool_call(body: &Value, command: &str) -> (String, &'static str, Vec<u8>) {
+    let tools = body.get("tools").and_then(Value::as_array);
+    let name = tools
+        .and_then(|t| {
+            t.iter().find_map(|tool| {
+                let name = tool.get("name").and_then(Value::as_str)?;
+                tool.pointer("/input_schema/properties/command")?;
+                Some(name.to_string())
+            })
+        })
+        .unwrap_or_else(|| "Bash".to_string());
+    let model = body
+        .get("model")
+        .and_then(Value::as_str)
+        .unwrap_or("stand-in");
+    let input = json!({"command": command, "description": "Run the stand-in's command"});
+    let block = json!({"type": "tool_use", "id": "toolu_stand_in", "name": name, "input": input});
+    let message = json!({
+        "id": "msg_stand_in_tool", "type": "message", "role": "assistant", "model": model,
+        "content": [block], "stop_reason": "tool_use", "stop_sequence": null,
+        "usage": {"input_tokens": 12, "output_tokens": 8},
+    });
+    if body.get("stream").and_then(Value::as_bool) != Some(true) {
+        return (
+            "200 OK".into(),
+            "application/json",
+            message.to_string().into(),
+        );
+    }
+    let mut start = message.clone();
+    start["content"] = json!([]);
+    start["stop_reason"] = Value::Null;
+    let opened = json!({"type": "tool_use", "id": "toolu_stand_in", "name": name, "input": {}});
+    let events = sse(&[
+        (
+            "message_start",
+            json!({"type": "message_start", "message": start}),
+        ),
+        (
+            "content_block_start",
+            json!({"type": "content_block_start", "index": 0, "content_block": opened}),
+        ),
+        (
+            "content_block_delta",
+            json!({"type": "content_block_delta", "index": 0,
+                   "delta": {"type": "input_json_delta", "partial_json": input.to_string()}}),
+        ),
+        (
+            "content_block_stop",
+            json!({"type": "content_block_stop", "index": 0}),
+        ),
+        (
+            "message_delta",
+            json!({"type": "message_delta",
+                   "delta": {"stop_reason": "tool_use", "stop_sequence": null},
+                   "usage": {"output_tokens": 8}}),
+        ),
+        ("message_stop", json!({"type": "message_stop"})),
+    ]);
+    ("200 OK".into(), "text/event-stream", events)
+}
+
+/// An OpenAI Responses answer calling the first function tool whose
+/// parameters take a command (`cmd` or `command`, a shell line or an argv
+/// list) to run it, outside the sandbox where the tool can ask for that (so
+/// an agent asks its user first).
+fn function_call(body: &Value, command: &str) -> (String, &'static str, Vec<u8>) {
+    let tools = body.get("tools").and_then(Value::as_array);
+    let found = tools.and_then(|t| {
+        t.iter().find_map(|tool| {
+            let name = tool.get("name").and_then(Value::as_str)?;
+            let props = tool.pointer("/parameters/properties")?;
+            let key = ["cmd", "command"]
+                .into_iter()
+                .find(|k| props.get(k).is_some())?;
+            let argv = props
+                .pointer(&format!("/{key}/type"))
+                .and_then(Value::as_str)
+                == Some("array");
+            Some((
+                name.to_string(),
+                key,
+                argv,
+                props.get("sandbox_permissions").is_some(),
+            ))
+        })
+    });
+    let (name, key, argv, escalate) =
+        found.unwrap_or_else(|| ("shell".to_string(), "command", true, false));
+    let mut args = json!({});
+    args[key] = if argv {
+        json!(["bash", "-lc", command])
+    } else {
+        json!(command)
+    };
+    if escalate {
+        args["sandbox_permissions"] = json!("require_escalated");
+        args["justification"] = json!("The stand-in's command runs outside the sandbox");
+    }
+    let model = body
+        .get("model")
+        .and_then(Value::as_str)
+        .unwrap_or("stand-in");
+    let item = json!({"type": "function_call", "id": "fc_stand_in", "call_id": "call_stand_in",
+                      "status": "completed", "name": name, "arguments": args.to_string()});
+    let done = json!({
+        "id": "resp_stand_in_tool", "object": "response", "status": "completed", "model": model,
+        "output": [item],
+        "usage": {"input_tokens": 12, "input_tokens_details": {"cached_tokens": 0},
+                  "output_tokens": 8, "output_tokens_details": {"reasoning_tokens": 0},
+                  "total_tokens": 20},
+    });
+    let mut created = done.clone();
+    created["status"] = json!("in_progress");
+    created["output"] = json!([]);
+    let events = sse(&[
+        (
+            "response.created",
+            json!({"type": "response.created", "response": created}),
+        ),
+        (
+            "response.output_item.added",
+            json!({"type": "response.output_item.added", "output_index": 0, "item": item}),
+        ),
+        (
+            "response.output_item.done",
+            json!({"type": "response.output_item.done", "output_index": 0, "item": item}),
+        ),
+        (
+            "response.completed",
+            json!({"type": "response.completed", "response": done}),
+        ),
+    ]);
+    ("200 OK".into(), "text/event-stream", events)
 }
 
 fn sse(events: &[(&str, Value)]) -> Vec<u8> {
