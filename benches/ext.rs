@@ -16,6 +16,11 @@
 //!       fresh data and state directories every round
 //!   (I) git clone --quiet file://… of the same repository into a fresh
 //!       directory every round.
+//!   (h) roost ext install as (i), 19,900 files: with their 50 directories,
+//!       the manifest and bin/, as near the 20,000 entries a tree may hold
+//!       as this layout goes (20,000 files would be refused)
+//!   (H) git clone as (I), the same repository as (h); ROUNDS / 10 rounds
+//!       (at least 3) for this pair
 //!       Nothing of either is deleted until the end: on ext4, creating
 //!       files where many were deleted seconds before is several times
 //!       slower (the allocator skips recently freed inodes), which would
@@ -35,6 +40,11 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 type Env = Vec<(String, OsString)>;
+
+/// Files in the largest repository installed: with its 50 directories, the
+/// manifest, bin/ and its one program, 19,953 entries, just under the
+/// 20,000 a tree may hold.
+const HUGE: usize = 19_900;
 
 /// One measured case: `run` does its own untimed preparation and cleanup
 /// and returns the time of the timed part only.
@@ -58,10 +68,12 @@ fn main() {
     let sb = sandbox.path();
     let base = setup(sb);
 
-    // The repositories: big (5,000 files, verified) and mid (500, installed).
+    // The repositories: big (5,000 files, verified), mid (500, installed)
+    // and huge (19,900, installed).
     eprintln!("building the fixture repositories...");
     make_repo(sb, &base, "bench/big", "big", "x", 5_000);
     make_repo(sb, &base, "bench/mid", "mid", "y", 500);
+    make_repo(sb, &base, "bench/huge", "huge", "z", HUGE);
     let out = run(&base, &[roost, "ext", "install", "bench/big", "--yes"]);
     assert!(out.status.success(), "install big: {}", text(&out.stderr));
     let clone = sb.join("data/roost/ext/big");
@@ -118,42 +130,70 @@ fn main() {
         fresh.set(fresh.get() + 1);
         sb.join(format!("installs/{}", fresh.get()))
     };
+    let install_case = |repo: &'static str| {
+        let base = &base;
+        let next = &next;
+        move || {
+            let dir = next();
+            let mut cmd = command(base, &[roost, "ext", "install", repo, "--yes"]);
+            cmd.env("XDG_DATA_HOME", dir.join("data"))
+                .env("XDG_STATE_HOME", dir.join("state"));
+            let start = Instant::now();
+            let status = cmd.status().unwrap();
+            let t = start.elapsed();
+            assert!(status.success(), "roost ext install {repo} failed");
+            t
+        }
+    };
+    let clone_case = |url: String| {
+        let base = &base;
+        let next = &next;
+        move || {
+            let dest = next().join("clone");
+            let dest = dest.to_str().unwrap();
+            let mut cmd = command(base, &["git", "clone", "--quiet", &url, dest]);
+            let start = Instant::now();
+            let status = cmd.status().unwrap();
+            let t = start.elapsed();
+            assert!(status.success(), "git clone {url} failed");
+            t
+        }
+    };
     let mut install = vec![
         Case {
             label: "i",
             what: "roost ext install, 500 files, file://",
-            run: Box::new(|| {
-                let dir = next();
-                let mut cmd = command(&base, &[roost, "ext", "install", "bench/mid", "--yes"]);
-                cmd.env("XDG_DATA_HOME", dir.join("data"))
-                    .env("XDG_STATE_HOME", dir.join("state"));
-                let start = Instant::now();
-                let status = cmd.status().unwrap();
-                let t = start.elapsed();
-                assert!(status.success(), "roost ext install failed");
-                t
-            }),
+            run: Box::new(install_case("bench/mid")),
             times: Vec::new(),
         },
         Case {
             label: "I",
             what: "git clone, same repository, file://",
-            run: Box::new(|| {
-                let dest = next().join("clone");
-                let dest = dest.to_str().unwrap();
-                let mut cmd = command(&base, &["git", "clone", "--quiet", &url, dest]);
-                let start = Instant::now();
-                let status = cmd.status().unwrap();
-                let t = start.elapsed();
-                assert!(status.success(), "git clone failed");
-                t
-            }),
+            run: Box::new(clone_case(url)),
             times: Vec::new(),
         },
     ];
     let install_rounds = rounds;
     eprintln!("measuring install...");
     measure(&mut install, install_rounds, 2);
+    let huge_url = format!("file://{}", sb.join("remote/bench/huge").display());
+    let mut huge = vec![
+        Case {
+            label: "h",
+            what: "roost ext install, 19,900 files, file://",
+            run: Box::new(install_case("bench/huge")),
+            times: Vec::new(),
+        },
+        Case {
+            label: "H",
+            what: "git clone, same repository, file://",
+            run: Box::new(clone_case(huge_url)),
+            times: Vec::new(),
+        },
+    ];
+    let huge_rounds = (rounds / 10).max(3);
+    eprintln!("measuring install of {HUGE} files...");
+    measure(&mut huge, huge_rounds, 1);
 
     // 3. completion: 1,000 commands vs an empty index.
     let exe = sb.join("data/roost/ext/many/bin/roost-many");
@@ -220,13 +260,14 @@ fn main() {
 
     println!(
         "\nroost {}, {} cores, medians of interleaved rounds ({rounds} verify, \
-         {install_rounds} install, {completion_rounds} completion)\n",
+         {install_rounds} install, {huge_rounds} install of {HUGE} files, \
+         {completion_rounds} completion)\n",
         env!("CARGO_PKG_VERSION"),
         cores()
     );
     println!("| case | median | ratio to its peer |");
     println!("|---|---|---|");
-    for pair in [&verify, &install, &completion] {
+    for pair in [&verify, &install, &huge, &completion] {
         let (a, b) = (median(&pair[0]), median(&pair[1]));
         println!(
             "| ({}) {} | {:.2} ms | {:.2}x ({}) |",

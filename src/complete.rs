@@ -673,7 +673,7 @@ mod tests {
         assert!(values(&["send", "%1"], "--", &src).is_empty());
         assert!(values(&["send", "%1", "hi"], "--", &src).is_empty());
         assert!(values(&["send", "--"], "-", &src).is_empty());
-        assert_eq!(values(&["spawn"], "-", &src), ["--cwd"]);
+        assert_eq!(values(&["spawn"], "-", &src), ["--cwd", "--session"]);
         // spawn's CMD and its arguments are the shell's (see below).
         assert_eq!(values(&["spawn", "alice", "cat"], "-", &src), ["\tline 1"]);
     }
@@ -819,6 +819,7 @@ mod tests {
         assert_eq!(values(&["send", "--wait", "5"], "w", &src), ["work:bob"]);
         assert!(values(&["send", "alice"], "", &src).is_empty());
         assert_eq!(values(&["kill", "--session"], "", &src), ["main", "work"]);
+        assert_eq!(values(&["spawn", "--session"], "w", &src), ["work"]);
         assert_eq!(
             values(&["kill"], "", &src),
             ["%1", "%2", "alice", "work:bob", "main", "work"]

@@ -4,6 +4,7 @@
 
 mod agents;
 pub mod cli;
+mod colour;
 mod commands;
 mod complete;
 pub mod contract;

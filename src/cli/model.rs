@@ -53,9 +53,11 @@ pub enum Command {
     #[command(verbatim_doc_comment)]
     /// open window NAME running CMD; prints the new pane id
     ///
-    /// Open window NAME running CMD (your shell without one) in the caller's
-    /// session inside roost, else in session main, and print the new pane id
-    /// (%N). The pane starts in DIR (--cwd), else in the current directory,
+    /// Open window NAME running CMD (your shell without one) in session
+    /// SESSION (--session), else in the caller's session inside roost, else
+    /// in session main, and print the new pane id (%N). A SESSION that does
+    /// not exist is made first, as `roost session` makes it, but nothing
+    /// attaches to it. The pane starts in DIR (--cwd), else in the current directory,
     /// whatever characters its name holds. A window name must be unique in
     /// its session, must not contain `:`, `.`, `#` or control, direction or
     /// invisible characters, must not start with `%`, `@`, `=` or `-`, and
@@ -303,6 +305,9 @@ pub struct SpawnArgs {
     /// the pane's working directory (default: the current one)
     #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
     pub cwd: Option<PathBuf>,
+    /// the session to open it in, made if missing (default: the caller's, else main)
+    #[arg(long, value_name = "SESSION")]
+    pub session: Option<String>,
     /// the window's name
     pub name: String,
     /// the program and its arguments (default: your shell)

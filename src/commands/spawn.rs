@@ -1,4 +1,6 @@
-//! `spawn NAME [CMD...]`: a new window running an agent; prints its pane id.
+//! `spawn [--session SESSION] NAME [CMD...]`: a new window running an
+//! agent, in SESSION (made when missing), the caller's session or main;
+//! prints its pane id.
 //! A program that cannot be run is refused before any window exists, and
 //! the window outlives its program (tmux's remain-on-exit), so an agent that
 //! stops keeps its last words on screen until it is killed or replaced.
@@ -13,17 +15,24 @@ pub fn run(ctx: &Ctx, a: SpawnArgs) -> Result<Exit> {
     let (command, agent) = crate::agents::commands::spawn_command(a.cmd);
     let name = a.name;
     target::check_window_name(ctx, &name)?;
+    if let Some(session) = &a.session {
+        target::check_name(ctx, "session name", session)?;
+    }
     let cwd = working_directory(ctx, a.cwd)?;
     let start = ctx.server_start()?;
     check_program(ctx, &command, &start.path, cwd.as_deref())?;
-    let session = match ctx.tmux.caller_pane() {
-        Some(pane) => ctx
+    let session = match (a.session, ctx.tmux.caller_pane()) {
+        (Some(session), _) => {
+            session::ensure(ctx, &session)?;
+            session
+        }
+        (None, Some(pane)) => ctx
             .tmux
             .run(&["display-message", "-p", "-t", &pane, "#{session_name}"])
             .map_err(|e| ctx.tmux_err(e))?
             .trim_end()
             .to_string(),
-        None => {
+        (None, None) => {
             session::ensure(ctx, target::DEFAULT_SESSION)?;
             target::DEFAULT_SESSION.to_string()
         }

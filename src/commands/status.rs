@@ -2,6 +2,7 @@
 
 use super::Ctx;
 use crate::cli::model::JsonArgs;
+use crate::colour::{Colour, Paint};
 use crate::error::{Exit, Result};
 use crate::tmux::{Pane, Session};
 use serde::Serialize;
@@ -24,7 +25,12 @@ pub fn run(ctx: &Ctx, a: JsonArgs) -> Result<Exit> {
     } else {
         print!(
             "{}",
-            render(&socket, fleet.as_ref(), crate::locale::is_utf8())
+            render(
+                &socket,
+                fleet.as_ref(),
+                crate::locale::is_utf8(),
+                crate::colour::Paint::stdout()
+            )
         );
     }
     Ok(Exit::Ok)
@@ -34,7 +40,14 @@ pub fn run(ctx: &Ctx, a: JsonArgs) -> Result<Exit> {
 /// conformance test compare it. It is for people, so everything in it that
 /// tmux holds (names, commands) is shown printable (`untrusted`), whether
 /// stdout is a terminal or not, and outside a UTF-8 locale it is ASCII.
-pub fn render(socket: &str, fleet: Option<&(Vec<Session>, Vec<Pane>)>, utf8: bool) -> String {
+/// `paint` colours the state a person acts on: blocked yellow, done
+/// green, error red.
+pub fn render(
+    socket: &str,
+    fleet: Option<&(Vec<Session>, Vec<Pane>)>,
+    utf8: bool,
+    paint: Paint,
+) -> String {
     let Some((sessions, panes)) = fleet else {
         return "roost: not running\n".to_string();
     };
@@ -84,7 +97,14 @@ pub fn render(socket: &str, fleet: Option<&(Vec<Session>, Vec<Pane>)>, utf8: boo
                 let pad = w - cell.chars().count();
                 out.push_str(&format!("{cell}{:pad$}  ", ""));
             }
-            out.push_str(&format!("[{}]\n", shown_state(p)));
+            let state = shown(&shown_state(p));
+            let state = match (p.dead, p.state.as_str()) {
+                (false, "blocked") => paint.paint(Colour::Yellow, &state),
+                (false, "done") => paint.paint(Colour::Green, &state),
+                (false, "error") => paint.paint(Colour::Red, &state),
+                _ => state,
+            };
+            out.push_str(&format!("[{state}]\n"));
         }
     }
     out

@@ -4,6 +4,7 @@
 
 use super::git::INTERRUPTED;
 use super::manifest::{check_range, Manifest, RangeCheck};
+use crate::colour::{Colour, Paint};
 use crate::untrusted::printable;
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::Ordering;
@@ -71,8 +72,9 @@ const NOTHING_RUNS: &str = "Nothing runs during WHEN. Code runs when you type th
 /// What the `fleet` authority lets an extension's code do, in a few words.
 pub const FLEET_MEANS: &str = "its code could read any pane's screen and send prompts to any agent";
 
-/// The consent block (without the question).
-pub fn render(offer: &Offer) -> String {
+/// The consent block (without the question); `paint` colours its warnings
+/// (a `warn` status, the note on the roost range, the fleet paragraph).
+pub fn render(offer: &Offer, paint: Paint) -> String {
     let m = offer.manifest;
     let version = crate::VERSION;
     let mut rows: Vec<(&str, String, &str)> = match offer.commit {
@@ -134,6 +136,10 @@ pub fn render(offer: &Offer) -> String {
         let line = if status.is_empty() {
             format!("  {label:<9} {value}")
         } else {
+            let status = match *status {
+                "warn" => paint.paint(Colour::Yellow, status),
+                _ => status.to_string(),
+            };
             format!("  {label:<9} {value:<width$}  {status}")
         };
         out.push_str(line.trim_end());
@@ -141,7 +147,8 @@ pub fn render(offer: &Offer) -> String {
     }
     match check_range(m.roost.as_deref(), version) {
         RangeCheck::OutOfRange | RangeCheck::Unreadable => out.push_str(&format!(
-            "\nNote: {}\n",
+            "\n{} {}\n",
+            paint.paint(Colour::Yellow, "Note:"),
             range_warning(m).unwrap_or_default()
         )),
         _ => {}
@@ -157,13 +164,20 @@ pub fn render(offer: &Offer) -> String {
         LINKED
     };
     for paragraph in [authority, DID_NOT_ASK, pinned, NOTHING_RUNS] {
+        let text = paragraph
+            .replace("ACT", offer.purpose.if_you())
+            .replace("WHEN", offer.purpose.during());
         out.push('\n');
-        out.push_str(
-            &paragraph
-                .replace("ACT", offer.purpose.if_you())
-                .replace("WHEN", offer.purpose.during()),
-        );
-        out.push('\n');
+        for line in text.lines() {
+            // Each line painted on its own, so a pager's line never
+            // carries a colour it did not start.
+            if paragraph == FLEET {
+                out.push_str(&paint.paint(Colour::Yellow, line));
+            } else {
+                out.push_str(line);
+            }
+            out.push('\n');
+        }
     }
     out
 }
@@ -266,13 +280,16 @@ mod tests {
             (manifest(&[], Some("junk")), Purpose::Update),
             (manifest(&["fleet"], None), Purpose::Rollback),
         ] {
-            let text = render(&Offer {
-                source: "github.com/o/r".into(),
-                reference: "HEAD",
-                commit: Some("0123456789012345678901234567890123456789"),
-                manifest: &m,
-                purpose,
-            })
+            let text = render(
+                &Offer {
+                    source: "github.com/o/r".into(),
+                    reference: "HEAD",
+                    commit: Some("0123456789012345678901234567890123456789"),
+                    manifest: &m,
+                    purpose,
+                },
+                Paint::default(),
+            )
             .to_lowercase();
             for word in ["safe", "trusted", "scanned", "clean", "secure", "verified"] {
                 assert!(!text.contains(word), "{word} in {text}");
@@ -284,13 +301,16 @@ mod tests {
     fn the_block_speaks_of_what_it_asks_about() {
         let m = manifest(&["fleet"], None);
         let text = |purpose| {
-            render(&Offer {
-                source: "github.com/o/r".into(),
-                reference: "HEAD",
-                commit: Some("0123456789012345678901234567890123456789"),
-                manifest: &m,
-                purpose,
-            })
+            render(
+                &Offer {
+                    source: "github.com/o/r".into(),
+                    reference: "HEAD",
+                    commit: Some("0123456789012345678901234567890123456789"),
+                    manifest: &m,
+                    purpose,
+                },
+                Paint::default(),
+            )
         };
         let rollback = text(Purpose::Rollback);
         assert!(

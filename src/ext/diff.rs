@@ -1,10 +1,11 @@
 //! The change between two extension trees as people read it: the list of
 //! changed files and a unified diff (capped, the manifest and bin/ first,
 //! the files cut named), with every control character
-//! neutralised. Both sides are plain directories (the installed files and a
+//! neutralised, then coloured as git colours it when `Paint` allows. Both sides are plain directories (the installed files and a
 //! fresh fetch): no git runs inside the installed clone.
 
 use super::git::{Leaf, Leaves};
+use crate::colour::{Colour, Paint};
 use crate::untrusted::printable;
 use gix::bstr::ByteSlice;
 use gix::diff::blob::unified_diff::{ConsumeHunk, ContextSize, DiffLineKind, HunkHeader};
@@ -51,8 +52,17 @@ pub enum Shown<'a> {
 const NAMED: usize = 10;
 
 /// The unified diff from `old_dir` to `new_dir`: the manifest first, then
-/// `bin/` (what runs), then the rest, each in path order.
-pub fn unified(old_dir: &Path, old: &Leaves, new_dir: &Path, new: &Leaves, shown: Shown) -> String {
+/// `bin/` (what runs), then the rest, each in path order. `paint` colours
+/// it as git does: headers bold, hunk headers cyan, removed lines red,
+/// added lines green.
+pub fn unified(
+    old_dir: &Path,
+    old: &Leaves,
+    new_dir: &Path,
+    new: &Leaves,
+    shown: Shown,
+    paint: Paint,
+) -> String {
     let mut changed: Vec<&gix::bstr::BString> = old
         .keys()
         .chain(new.keys().filter(|p| !old.contains_key(*p)))
@@ -65,7 +75,14 @@ pub fn unified(old_dir: &Path, old: &Leaves, new_dir: &Path, new: &Leaves, shown
     };
     changed.sort_by(|a, b| (rank(a), a).cmp(&(rank(b), b)));
     let diff = |path: &&gix::bstr::BString| {
-        file_diff(path, old_dir, old.get(*path), new_dir, new.get(*path))
+        file_diff(
+            path,
+            old_dir,
+            old.get(*path),
+            new_dir,
+            new.get(*path),
+            paint,
+        )
     };
     let Shown::Capped { whole } = shown else {
         return changed.iter().map(diff).collect();
@@ -131,19 +148,23 @@ fn file_diff(
     a: Option<&Leaf>,
     new_dir: &Path,
     b: Option<&Leaf>,
+    paint: Paint,
 ) -> String {
     let p = printable(path);
-    let mut out = format!("diff --git a/{p} b/{p}\n");
+    let meta = |text: String| format!("{}\n", paint.paint(Colour::Bold, &text));
+    let mut out = meta(format!("diff --git a/{p} b/{p}"));
     match (a, b) {
-        (None, Some(n)) => out.push_str(&format!("new file mode {}\n", super::git::mode(n.kind))),
-        (Some(o), None) => {
-            out.push_str(&format!("deleted file mode {}\n", super::git::mode(o.kind)))
+        (None, Some(n)) => {
+            out.push_str(&meta(format!("new file mode {}", super::git::mode(n.kind))))
         }
-        (Some(o), Some(n)) if o.kind != n.kind => out.push_str(&format!(
-            "old mode {}\nnew mode {}\n",
-            super::git::mode(o.kind),
-            super::git::mode(n.kind)
-        )),
+        (Some(o), None) => out.push_str(&meta(format!(
+            "deleted file mode {}",
+            super::git::mode(o.kind)
+        ))),
+        (Some(o), Some(n)) if o.kind != n.kind => {
+            out.push_str(&meta(format!("old mode {}", super::git::mode(o.kind))));
+            out.push_str(&meta(format!("new mode {}", super::git::mode(n.kind))));
+        }
         _ => {}
     }
     if a.map(|l| l.id) == b.map(|l| l.id) {
@@ -171,34 +192,40 @@ fn file_diff(
         out.push_str(&format!("Binary files a/{p} and b/{p} differ\n"));
         return out;
     }
-    out.push_str(&format!(
-        "--- {}\n",
+    out.push_str(&meta(format!(
+        "--- {}",
         if a.is_some() {
             format!("a/{p}")
         } else {
             "/dev/null".into()
         }
-    ));
-    out.push_str(&format!(
-        "+++ {}\n",
+    )));
+    out.push_str(&meta(format!(
+        "+++ {}",
         if b.is_some() {
             format!("b/{p}")
         } else {
             "/dev/null".into()
         }
-    ));
+    )));
     let input = InternedInput::new(before.as_slice(), after.as_slice());
     let diff = Diff::compute(Algorithm::Histogram, &input);
-    match UnifiedDiff::new(&diff, &input, Hunks::default(), ContextSize::symmetrical(3)).consume() {
+    match UnifiedDiff::new(
+        &diff,
+        &input,
+        Hunks(String::new(), paint),
+        ContextSize::symmetrical(3),
+    )
+    .consume()
+    {
         Ok(text) => out.push_str(&text),
         Err(e) => out.push_str(&format!("(no diff: {e})\n")),
     }
     out
 }
 
-/// git's hunk format, each line made printable.
-#[derive(Default)]
-struct Hunks(String);
+/// git's hunk format, each line made printable, then painted whole.
+struct Hunks(String, Paint);
 
 impl ConsumeHunk for Hunks {
     type Out = String;
@@ -213,15 +240,22 @@ impl ConsumeHunk for Hunks {
             1 => start.to_string(),
             n => format!("{start},{n}"),
         };
-        self.0.push_str(&format!(
-            "@@ -{} +{} @@\n",
+        let paint = self.1;
+        let header = format!(
+            "@@ -{} +{} @@",
             range(h.before_hunk_start, h.before_hunk_len),
             range(h.after_hunk_start, h.after_hunk_len)
-        ));
+        );
+        self.0.push_str(&paint.paint(Colour::Cyan, &header));
+        self.0.push('\n');
         for (kind, line) in lines {
-            self.0.push(kind.to_prefix());
             let text = line.strip_suffix(b"\n").unwrap_or(line);
-            self.0.push_str(&printable(text.as_bytes()));
+            let shown = format!("{}{}", kind.to_prefix(), printable(text.as_bytes()));
+            match kind {
+                DiffLineKind::Add => self.0.push_str(&paint.paint(Colour::Green, &shown)),
+                DiffLineKind::Remove => self.0.push_str(&paint.paint(Colour::Red, &shown)),
+                DiffLineKind::Context => self.0.push_str(&shown),
+            }
             self.0.push('\n');
             if !line.ends_with(b"\n") {
                 self.0.push_str("\\ No newline at end of file\n");

@@ -93,7 +93,7 @@ pub fn fetch_commit(
         .into_iter()
         .filter(|(_, leaf)| leaf.kind == gix::objs::tree::EntryKind::Commit)
         .collect();
-    let (on_disk, _) = hash::hash_dir(&dir, &gitlinks).map_err(FetchError::Failed)?;
+    let (on_disk, _) = hash::hash_dir_shown(&dir, &gitlinks).map_err(FetchError::Failed)?;
     if on_disk != tree {
         return Err(FetchError::Refused(format!(
             "the files checked out do not hash to the tree of {commit}; refusing rather than installing something else"

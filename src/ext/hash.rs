@@ -1,6 +1,7 @@
 //! git's ids of a directory as it is on disk, computed in-process with no
 //! filters (what `verify` and install's second look compare with a pinned
-//! tree): the tree is walked once, then its files are hashed on all cores.
+//! tree): the tree is walked once, then its files are hashed on all cores,
+//! counted on the progress line when a fetch hashes what it checked out.
 
 use super::git::{io, Leaf, Leaves, Result};
 use gix::bstr::BString;
@@ -17,9 +18,30 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 /// submodule paths of the pinned tree: roost never fetches them, so each is
 /// an empty directory standing for the recorded commit.
 pub fn hash_dir(dir: &Path, gitlinks: &Leaves) -> Result<(ObjectId, Leaves)> {
+    hash_dir_counted(dir, gitlinks, None)
+}
+
+/// `hash_dir`, counting the files hashed on the progress line.
+pub fn hash_dir_shown(dir: &Path, gitlinks: &Leaves) -> Result<(ObjectId, Leaves)> {
+    let ticker = super::git::progress::ticking("hashing", 0);
+    hash_dir_counted(dir, gitlinks, Some(&ticker))
+}
+
+fn hash_dir_counted(
+    dir: &Path,
+    gitlinks: &Leaves,
+    ticker: Option<&super::git::progress::Ticker>,
+) -> Result<(ObjectId, Leaves)> {
     let mut files = Vec::new();
     let root = walk(dir, b"", gitlinks, &mut files)?;
-    let hashed = hash_files(&files)?;
+    let done = match ticker {
+        Some(ticker) => {
+            ticker.set_total(files.len());
+            ticker.counter()
+        }
+        None => Default::default(),
+    };
+    let hashed = hash_files(&files, &done)?;
     let mut leaves = Leaves::new();
     let id = tree_of(&root, b"", &hashed, &mut leaves)?
         .unwrap_or_else(|| ObjectId::empty_tree(gix::hash::Kind::Sha1));
@@ -159,28 +181,36 @@ fn tree_of(
 
 /// The leaf of every file, in order. Reading and hashing many small
 /// files is mostly waiting on system calls, so it is spread over the cores;
-/// the first failure (in walk order) is the one reported.
-fn hash_files(files: &[PathBuf]) -> Result<Vec<Leaf>> {
+/// the first failure (in walk order) is the one reported. Each file hashed
+/// adds one to `done`.
+fn hash_files(files: &[PathBuf], done: &AtomicUsize) -> Result<Vec<Leaf>> {
     const PER_THREAD: usize = 64;
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(files.len().div_ceil(PER_THREAD))
         .max(1);
     if threads == 1 {
-        return files.iter().map(|f| hash_file(f)).collect();
+        return files
+            .iter()
+            .map(|f| {
+                done.fetch_add(1, Ordering::Relaxed);
+                hash_file(f)
+            })
+            .collect();
     }
     let next = AtomicUsize::new(0);
     let mut results: Vec<(usize, Result<Leaf>)> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 scope.spawn(|| {
-                    let mut done = Vec::new();
+                    let mut hashed = Vec::new();
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(file) = files.get(i) else {
-                            return done;
+                            return hashed;
                         };
-                        done.push((i, hash_file(file)));
+                        hashed.push((i, hash_file(file)));
+                        done.fetch_add(1, Ordering::Relaxed);
                     }
                 })
             })

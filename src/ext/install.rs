@@ -94,7 +94,7 @@ fn agreed(offer: &Offer, paths: &Paths, yes: bool, clone: bool) -> Result<(Store
         paths,
         clone,
     )?;
-    print!("{}", consent::render(offer));
+    print!("{}", consent::render(offer, crate::colour::Paint::stdout()));
     if let Some(note) = inherited(paths, &offer.manifest.name) {
         print!("\n{note}");
     }

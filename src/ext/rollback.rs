@@ -122,13 +122,16 @@ pub fn run(a: RollbackArgs) -> Result<Exit> {
     .map_err(|e| Error::fail(CMD, format!("{name}: {e}")))?;
     print!(
         "{}",
-        consent::render(&Offer {
-            source: install::source(&url),
-            reference: &old.git_ref,
-            commit: Some(&fetched.commit),
-            manifest,
-            purpose: Purpose::Rollback,
-        })
+        consent::render(
+            &Offer {
+                source: install::source(&url),
+                reference: &old.git_ref,
+                commit: Some(&fetched.commit),
+                manifest,
+                purpose: Purpose::Rollback,
+            },
+            crate::colour::Paint::stdout()
+        )
     );
     update::agreed(
         CMD,

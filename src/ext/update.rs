@@ -143,6 +143,15 @@ impl Out {
         }
     }
 
+    /// Colour for the stream the story goes to.
+    fn paint(self) -> crate::colour::Paint {
+        if self.json {
+            crate::colour::Paint::stderr()
+        } else {
+            crate::colour::Paint::stdout()
+        }
+    }
+
     fn writer(self) -> Box<dyn Write> {
         if self.json {
             Box::new(std::io::stderr())
@@ -459,13 +468,16 @@ fn update_one(ctx: &Ctx, name: &str) -> std::result::Result<Done, Stop> {
         diff::Shown::Capped { whole: &whole },
     )
     .map_err(Stop::failed)?;
-    out.say(&consent::render(&Offer {
-        source: install::source(&url),
-        reference: &recorded_ref,
-        commit: Some(&fetched.commit),
-        manifest,
-        purpose: Purpose::Update,
-    }));
+    out.say(&consent::render(
+        &Offer {
+            source: install::source(&url),
+            reference: &recorded_ref,
+            commit: Some(&fetched.commit),
+            manifest,
+            purpose: Purpose::Update,
+        },
+        out.paint(),
+    ));
     out.say("\n");
     agree(
         out,
@@ -529,7 +541,8 @@ fn agree(
             String::new()
         };
         out.say(&format!(
-            "NOTE: it now asks for more than before: {} (it had: {}){means}\n",
+            "{} it now asks for more than before: {} (it had: {}){means}\n",
+            out.paint().paint(crate::colour::Colour::Yellow, "NOTE:"),
             grown.join(", "),
             describe(old_needs)
         ));
@@ -654,7 +667,14 @@ pub(super) fn show_change(
         text.push_str(&format!("  {line}\n"));
     }
     text.push('\n');
-    text.push_str(&diff::unified(old_dir, &old, &fetched.dir, &new, cut));
+    text.push_str(&diff::unified(
+        old_dir,
+        &old,
+        &fetched.dir,
+        &new,
+        cut,
+        out.paint(),
+    ));
     text.push('\n');
     page(out, &text);
     Ok(())

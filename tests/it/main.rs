@@ -8,6 +8,7 @@ mod oracles;
 mod agents;
 mod bounds;
 mod cli;
+mod colour;
 mod completions;
 mod core;
 mod crash;

@@ -343,3 +343,64 @@ fn resume_leaves_a_record_spawn_would_never_write_and_says_so() {
     );
     assert_eq!(canaries(&env), Vec::<PathBuf>::new());
 }
+
+/// `spawn --session` opens the window in that session, from outside roost
+/// and from inside a pane of another session, making a missing session
+/// without attaching; resume's record names that session. A session name
+/// spawn could not use is refused before anything starts.
+#[test]
+fn spawn_session_opens_the_window_there_and_records_that_session() {
+    let env = TestEnv::new();
+    let out = env.run(["spawn", "--session", "a:b", "alice", "cat"]);
+    assert_refusal(&out, 1, "roost spawn: invalid session name \"a:b\"");
+    assert!(
+        !env.server_running(),
+        "a refused session started the server"
+    );
+    let path = stand_in_claude(&env);
+    let out = env
+        .roost(["spawn", "--session", "work", "alice", "claude"])
+        .env("PATH", &path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let pane = stdout(&out).trim_end().to_string();
+    assert_eq!(
+        pane_format(&env, &pane, "#{session_name}:#{window_name}"),
+        "work:alice"
+    );
+    let sessions = || env.tmux_ok(&["list-sessions", "-F", "#{session_name}"]);
+    assert_eq!(sessions(), "work\n", "only the session asked for is made");
+    // From inside a pane of main, --session still decides.
+    let inside = env.spawn("bob", "cat");
+    assert_eq!(pane_format(&env, &inside, "#{session_name}"), "main");
+    let tmux_var = format!("{},1,0", env.socket_file().display());
+    let carol = env
+        .roost(["spawn", "--session", "work", "carol", "cat"])
+        .env("TMUX", &tmux_var)
+        .env("TMUX_PANE", &inside)
+        .output()
+        .unwrap();
+    let carol = succeeded(&carol).trim_end().to_string();
+    assert_eq!(
+        pane_format(&env, &carol, "#{session_name}:#{window_name}"),
+        "work:carol"
+    );
+    let dave = env
+        .roost(["spawn", "dave", "cat"])
+        .env("TMUX", &tmux_var)
+        .env("TMUX_PANE", &inside)
+        .output()
+        .unwrap();
+    let dave = succeeded(&dave).trim_end().to_string();
+    assert_eq!(pane_format(&env, &dave, "#{session_name}"), "main");
+    // The name is unique per session: alice may be spawned in main too.
+    env.spawn("alice", "cat");
+    let record: serde_json::Value =
+        serde_json::from_str(&env.read("state/roost/agents.json")).unwrap();
+    let socket = env.socket_file().to_string_lossy().into_owned();
+    let entries = record["servers"][socket.as_str()].as_array().unwrap();
+    assert_eq!(entries.len(), 1, "{record}");
+    assert_eq!(entries[0]["session"], "work", "{record}");
+    assert_eq!(entries[0]["name"], "alice", "{record}");
+}

@@ -616,7 +616,7 @@ fn check_out(repo: &gix::Repository, commit: ObjectId) -> Result<ObjectId> {
     std::fs::write(repo.git_dir().join("HEAD"), format!("{commit}\n"))
         .map_err(|e| io("cannot write HEAD", e))?;
     let mut index = repo.index_from_tree(&tree).map_err(|e| chain(&e))?;
-    progress::step(&format!("checking out {} files", index.entries().len()));
+    let files = progress::ticking("checking out", index.entries().len());
     let mut options = repo
         .checkout_options(gix::worktree::stack::state::attributes::Source::IdMapping)
         .map_err(|e| chain(&e))?;
@@ -631,12 +631,13 @@ fn check_out(repo: &gix::Repository, commit: ObjectId) -> Result<ObjectId> {
         &mut index,
         workdir,
         objects,
-        &gix::progress::Discard,
+        &files,
         &gix::progress::Discard,
         &INTERRUPTED,
         options,
     )
     .map_err(|e| chain(&e))?;
+    drop(files);
     if INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst) {
         return Err("interrupted".into());
     }
