@@ -191,7 +191,7 @@ fn help_for_one_command_prints_its_usage_line() {
     let env = TestEnv::new();
     let text = env.ok(["help", "spawn"]);
     assert!(
-        text.contains("\nUsage: roost spawn [--cwd DIR] NAME [CMD...]\n"),
+        text.contains("\nUsage: roost spawn [--cwd DIR] [--session SESSION] NAME [CMD...]\n"),
         "{text}"
     );
     let out = env.run(["help", "nope"]);
@@ -260,7 +260,7 @@ fn spawn_without_a_name_is_a_usage_error_with_exit_2() {
     assert_refusal(&out, 2, "roost spawn: missing NAME\n");
     assert_eq!(
         stderr(&out).lines().nth(1),
-        Some("usage: roost spawn [--cwd DIR] NAME [CMD...]")
+        Some("usage: roost spawn [--cwd DIR] [--session SESSION] NAME [CMD...]")
     );
 }
 
