@@ -132,7 +132,11 @@ pub fn wait(
             continue;
         }
         if now.reading.takes(one_line) {
-            return Ok(Ok(now));
+            // Asked again now that the program is seen to read: an agent's
+            // start hook marks the pane before it draws, which may be after
+            // this look's question to tmux and before its look at the screen.
+            let hooked = tmux.pane_format(pane, "#{?@roost-hooked,1,0}")? == "1";
+            return Ok(Ok(Look { hooked, ..now }));
         }
         if Instant::now() >= deadline {
             return Ok(Err(now.reading));
