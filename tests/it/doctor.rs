@@ -475,3 +475,31 @@ fn doctor_notes_a_locale_that_is_not_installed() {
         "{missing}"
     );
 }
+
+/// With no tmux on PATH while roost's server runs, doctor says tmux is
+/// missing and that a server listens that it cannot talk to: never that
+/// the socket is stale (the next command would not start a new server).
+#[test]
+fn doctor_without_tmux_names_the_listening_server_not_a_stale_socket() {
+    let env = TestEnv::new();
+    env.spawn("alice", "sleep 30");
+    let out = env
+        .roost(["doctor"])
+        .env("PATH", env.path("empty-path"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(!text.contains("stale"), "{text}");
+    let line = text
+        .lines()
+        .find(|l| l[6..].starts_with("socket "))
+        .unwrap_or_else(|| panic!("no socket line in\n{text}"));
+    assert!(line.starts_with("FAIL  socket "), "{text}");
+    assert!(
+        line.contains(": a server listens (process ")
+            && line.ends_with("), but the tmux on PATH could not talk to it"),
+        "{text}"
+    );
+    assert!(env.server_running());
+}
