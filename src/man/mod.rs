@@ -138,9 +138,9 @@ fn tag(synopsis: &str) -> String {
         if !tag.is_empty() {
             tag.push(' ');
         }
-        let start = word.len() - word.trim_start_matches('[').len();
+        let start = word.len() - word.trim_start_matches(['[', '(']).len();
         let (open, rest) = word.split_at(start);
-        let core = rest.trim_end_matches(['.', ']', ',']);
+        let core = rest.trim_end_matches(['.', ']', ')', ',']);
         let close = &rest[core.len()..];
         tag.push_str(open);
         if core.starts_with('-') {
