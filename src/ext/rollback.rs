@@ -94,22 +94,10 @@ pub fn run(a: RollbackArgs) -> Result<Exit> {
     }
     let from = current.commit.clone();
     let whole = format!("`roost ext rollback {name} --diff` prints the whole diff");
-    if a.diff {
-        update::show_change(
-            update::Out::stdout(),
-            &paths,
-            &name,
-            &from,
-            &current.tree,
-            &fetched,
-            diff::Shown::Whole,
-        )
-        .map_err(|e| Error::fail(CMD, format!("{name}: {e}")))?;
-        println!(
-            "{name}: nothing was changed (--diff); roost ext rollback {name} asks before it does"
-        );
-        return Ok(Exit::Ok);
-    }
+    let shown = match a.diff {
+        true => diff::Shown::Whole,
+        false => diff::Shown::Capped { whole: &whole },
+    };
     update::show_change(
         update::Out::stdout(),
         &paths,
@@ -117,9 +105,15 @@ pub fn run(a: RollbackArgs) -> Result<Exit> {
         &from,
         &current.tree,
         &fetched,
-        diff::Shown::Capped { whole: &whole },
+        shown,
     )
     .map_err(|e| Error::fail(CMD, format!("{name}: {e}")))?;
+    if a.diff {
+        println!(
+            "{name}: nothing was changed (--diff); roost ext rollback {name} asks before it does"
+        );
+        return Ok(Exit::Ok);
+    }
     print!(
         "{}",
         consent::render(

@@ -441,33 +441,18 @@ fn update_one(ctx: &Ctx, name: &str) -> std::result::Result<Done, Stop> {
             )));
         }
     }
+    let whole = format!("`roost ext update {name} --diff` prints the whole diff");
+    let shown = match ctx.diff {
+        true => diff::Shown::Whole,
+        false => diff::Shown::Capped { whole: &whole },
+    };
+    show_change(out, paths, name, &old_commit, &old_tree, &fetched, shown).map_err(Stop::failed)?;
     if ctx.diff {
-        show_change(
-            out,
-            paths,
-            name,
-            &old_commit,
-            &old_tree,
-            &fetched,
-            diff::Shown::Whole,
-        )
-        .map_err(Stop::failed)?;
         out.say(&format!(
             "{name}: nothing was changed (--diff); roost ext update {name} asks before it does\n"
         ));
         return Ok(Done::Shown);
     }
-    let whole = format!("`roost ext update {name} --diff` prints the whole diff");
-    show_change(
-        out,
-        paths,
-        name,
-        &old_commit,
-        &old_tree,
-        &fetched,
-        diff::Shown::Capped { whole: &whole },
-    )
-    .map_err(Stop::failed)?;
     out.say(&consent::render(
         &Offer {
             source: install::source(&url),
