@@ -158,6 +158,9 @@ fn two_panes_at_once_each_report_through_their_own_hooks() {
 
 /// Trusts roost's new hooks in codex's own dialog, as a person does once
 /// after `roost hooks install codex` (codex keeps the trust in its home).
+/// A key pressed while codex draws the dialog can be lost, so each key is
+/// pressed again until the screen shows it took: the cursor on "Trust
+/// all", then the dialog gone.
 pub fn trust_hooks(rig: &Rig) {
     let pane = rig.spawn("trust", &[]);
     let mut screen = String::new();
@@ -169,8 +172,24 @@ pub fn trust_hooks(rig: &Rig) {
         asked,
         "codex never asked to trust the hooks; screen:\n{screen}"
     );
-    rig.env
-        .tmux_ok(&["send-keys", "-t", &pane, "Down", "Enter"]);
+    let trusted = wait_until(Duration::from_secs(60), || {
+        screen = rig.env.screen(&pane);
+        let key = if !screen.contains("Trust all and continue") {
+            return true;
+        } else if screen.contains("\u{203a} 2. Trust all") {
+            "Enter"
+        } else {
+            "Down"
+        };
+        rig.env.tmux_ok(&["send-keys", "-t", &pane, key]);
+        // Time for codex to draw what the key did before looking again.
+        std::thread::sleep(Duration::from_millis(700));
+        false
+    });
+    assert!(
+        trusted,
+        "codex's trust dialog never took the keys; screen:\n{screen}"
+    );
     let t = std::time::Instant::now();
     rig.ready(&pane, t);
     rig.env.tmux_ok(&["kill-window", "-t", &pane]);
