@@ -58,6 +58,15 @@ impl Exit {
 /// The commands agents' hooks run: they never exit 2 (see `exit_code`).
 pub const HOOK_COMMANDS: [&str; 3] = ["state", "reply", "hook"];
 
+/// Whether the input or the state said no (refused), or something broke
+/// (failed). Both exit 1 unless a command documents another status; the
+/// difference travels with the error for whoever handles it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Refused,
+    Failed,
+}
+
 /// What went wrong, and how roost exits because of it.
 #[derive(Debug)]
 pub enum Error {
@@ -68,6 +77,7 @@ pub enum Error {
     /// command documents another (send: no target, blocked, …).
     Fail {
         cmd: &'static str,
+        kind: Kind,
         code: Exit,
         msg: String,
         hint: Option<String>,
@@ -89,10 +99,32 @@ impl Error {
     pub fn fail(cmd: &'static str, msg: impl Into<String>) -> Error {
         Error::Fail {
             cmd,
+            kind: Kind::Failed,
             code: Exit::Failed,
             msg: msg.into(),
             hint: None,
             detail: None,
+        }
+    }
+
+    /// A refusal: the input or the state says no (exits 1, like a failure).
+    pub fn refuse(cmd: &'static str, msg: impl Into<String>) -> Error {
+        Error::fail(cmd, msg).with_kind(Kind::Refused)
+    }
+
+    /// The same error, marked refused or failed.
+    pub fn with_kind(mut self, new: Kind) -> Error {
+        if let Error::Fail { kind, .. } = &mut self {
+            *kind = new;
+        }
+        self
+    }
+
+    /// Whether it was refused or failed (a malformed command line is refused).
+    pub fn kind(&self) -> Kind {
+        match self {
+            Error::Usage { .. } => Kind::Refused,
+            Error::Fail { kind, .. } => *kind,
         }
     }
 

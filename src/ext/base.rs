@@ -3,17 +3,18 @@
 //! ext.lock, or a directory, taken as the `file://` URL of its absolute
 //! path (so an update run from anywhere finds it again).
 
+use super::error::ExtError;
 use super::names;
 
 pub const DEFAULT: &str = "https://github.com/";
 
 /// What to do about a base `get` refuses.
-pub const HINT: &str =
+const HINT: &str =
     "set it to an https:// or ssh:// URL, file:///DIR/ or an existing directory, or unset it";
 
 /// The base, `DEFAULT` when unset or empty; the error says what is wrong
-/// and what to set.
-pub fn get() -> Result<String, String> {
+/// and, in its hint, what to set.
+pub fn get() -> Result<String, ExtError> {
     match std::env::var(crate::contract::env::GIT_BASE) {
         Ok(b) if !b.is_empty() => normalize(&b),
         Ok(_) | Err(std::env::VarError::NotPresent) => Ok(DEFAULT.to_string()),
@@ -21,12 +22,15 @@ pub fn get() -> Result<String, String> {
     }
 }
 
-fn bad(shown: &str, why: &str) -> String {
-    format!("ROOST_EXT_GIT_BASE={shown} is not a base roost can fetch from{why}")
+fn bad(shown: &str, why: &str) -> ExtError {
+    ExtError::refused(format!(
+        "ROOST_EXT_GIT_BASE={shown} is not a base roost can fetch from{why}"
+    ))
+    .hint(HINT)
 }
 
 /// `base` as a URL ending in `/`.
-pub fn normalize(base: &str) -> Result<String, String> {
+pub fn normalize(base: &str) -> Result<String, ExtError> {
     let shown = crate::untrusted::printable(base.as_bytes());
     let url = if base.contains("://") || looks_scp(base) {
         base.to_string()

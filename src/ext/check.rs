@@ -29,7 +29,7 @@ pub fn run(a: CheckArgs) -> Result<Exit> {
         let out = Verdict {
             dir: &shown,
             ok: verdict.is_ok(),
-            refusal: verdict.as_ref().err().map(String::as_str),
+            refusal: verdict.as_ref().err().map(|e| e.message()),
             accepted: verdict.as_ref().ok().map(|m| Accepted {
                 name: &m.name,
                 contract: m.contract,

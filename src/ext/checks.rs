@@ -3,6 +3,7 @@
 //! no file may be setuid or setgid, the manifest must be valid, and every
 //! claimed command must be an executable `bin/roost-CMD`.
 
+use super::error::ExtError;
 use super::manifest::{self, Manifest};
 use crate::untrusted::printable;
 use std::ffi::OsString;
@@ -14,7 +15,7 @@ use std::path::{Component, Path, PathBuf};
 const MAX_LINK_DEPTH: u32 = 40;
 
 /// Runs every gate on the extension in `dir`; returns its manifest.
-pub fn check_dir(dir: &Path) -> Result<Manifest, String> {
+pub fn check_dir(dir: &Path) -> Result<Manifest, ExtError> {
     walk(dir, dir)?;
     let manifest = read_manifest(dir)?;
     for command in &manifest.commands {
@@ -24,26 +25,28 @@ pub fn check_dir(dir: &Path) -> Result<Manifest, String> {
 }
 
 /// `roost-ext.json`, which must be a regular file of at most 1 MiB.
-pub fn read_manifest(dir: &Path) -> Result<Manifest, String> {
+pub fn read_manifest(dir: &Path) -> Result<Manifest, ExtError> {
     let path = dir.join(crate::contract::MANIFEST);
-    let meta = std::fs::symlink_metadata(&path)
-        .map_err(|_| "there is no roost-ext.json at the top of the repository".to_string())?;
+    let meta = std::fs::symlink_metadata(&path).map_err(|_| {
+        ExtError::refused("there is no roost-ext.json at the top of the repository")
+    })?;
     if !meta.file_type().is_file() {
-        return Err("roost-ext.json is not a regular file".into());
+        return Err(ExtError::refused("roost-ext.json is not a regular file"));
     }
     if meta.len() > manifest::MAX_BYTES as u64 {
-        return Err(format!(
+        return Err(ExtError::refused(format!(
             "roost-ext.json is {} bytes; the limit is 1 MiB",
             meta.len()
-        ));
+        )));
     }
-    let bytes = std::fs::read(&path).map_err(|e| format!("cannot read roost-ext.json: {e}"))?;
-    manifest::parse(&bytes).map_err(|e| format!("roost-ext.json: {e}"))
+    let bytes = std::fs::read(&path)
+        .map_err(|e| ExtError::failed(format!("cannot read roost-ext.json: {e}")))?;
+    manifest::parse(&bytes).map_err(|e| e.within("roost-ext.json"))
 }
 
-fn check_command(dir: &Path, command: &str) -> Result<(), String> {
+fn check_command(dir: &Path, command: &str) -> Result<(), ExtError> {
     let rel = format!("bin/{}{command}", crate::contract::PROGRAM_PREFIX);
-    let refuse = |why: &str| Err(format!("command {command}: {rel} {why}"));
+    let refuse = |why: &str| Err(ExtError::refused(format!("command {command}: {rel} {why}")));
     match std::fs::symlink_metadata(dir.join(&rel)) {
         Err(_) => refuse("is missing"),
         Ok(m) if m.file_type().is_symlink() => {
@@ -58,28 +61,28 @@ fn check_command(dir: &Path, command: &str) -> Result<(), String> {
 }
 
 /// Every entry below `dir` (not `.git` at the top), without following links.
-fn walk(root: &Path, dir: &Path) -> Result<(), String> {
-    let entries =
-        std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+fn walk(root: &Path, dir: &Path) -> Result<(), ExtError> {
+    let entries = std::fs::read_dir(dir)
+        .map_err(|e| ExtError::failed(format!("cannot read {}: {e}", dir.display())))?;
     for entry in entries {
-        let entry = entry.map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+        let entry =
+            entry.map_err(|e| ExtError::failed(format!("cannot read {}: {e}", dir.display())))?;
         let path = entry.path();
         if dir == root && entry.file_name() == ".git" {
             continue;
         }
         let meta = std::fs::symlink_metadata(&path)
-            .map_err(|e| format!("cannot stat {}: {e}", path.display()))?;
+            .map_err(|e| ExtError::failed(format!("cannot stat {}: {e}", path.display())))?;
         let rel = path.strip_prefix(root).unwrap_or(&path);
         let shown = printable(rel.as_os_str().as_bytes());
         let ft = meta.file_type();
         if ft.is_symlink() {
-            if let Err(why) = link_stays_inside(root, rel) {
-                return Err(format!("the symlink {shown} {why}"));
-            }
+            link_stays_inside(root, rel)
+                .map_err(|why| why.reword(|m| format!("the symlink {shown} {m}")))?;
         } else if ft.is_dir() {
             walk(root, &path)?;
         } else if ft.is_file() && meta.permissions().mode() & 0o6000 != 0 {
-            return Err(format!("{shown} is setuid or setgid"));
+            return Err(ExtError::refused(format!("{shown} is setuid or setgid")));
         }
     }
     Ok(())
@@ -87,13 +90,14 @@ fn walk(root: &Path, dir: &Path) -> Result<(), String> {
 
 /// Resolves the link at `rel` (relative to `root`) the way the kernel would,
 /// following links inside the tree, and fails if any step leaves `root`.
-fn link_stays_inside(root: &Path, rel: &Path) -> Result<(), String> {
+fn link_stays_inside(root: &Path, rel: &Path) -> Result<(), ExtError> {
     let mut depth = 0;
     let parent: Vec<OsString> = rel
         .parent()
         .map(|p| p.components().map(|c| c.as_os_str().to_owned()).collect())
         .unwrap_or_default();
-    let target = std::fs::read_link(root.join(rel)).map_err(|e| format!("cannot be read: {e}"))?;
+    let target = std::fs::read_link(root.join(rel))
+        .map_err(|e| ExtError::failed(format!("cannot be read: {e}")))?;
     resolve(root, parent, &target, &mut depth).map(drop)
 }
 
@@ -102,22 +106,22 @@ fn resolve(
     mut at: Vec<OsString>,
     target: &Path,
     depth: &mut u32,
-) -> Result<Vec<OsString>, String> {
+) -> Result<Vec<OsString>, ExtError> {
     for component in target.components() {
         match component {
             Component::RootDir | Component::Prefix(_) => {
-                return Err(format!(
+                return Err(ExtError::refused(format!(
                     "points to the absolute path {}",
                     printable(target.as_os_str().as_bytes())
-                ))
+                )))
             }
             Component::CurDir => {}
             Component::ParentDir => {
                 if at.pop().is_none() {
-                    return Err(format!(
+                    return Err(ExtError::refused(format!(
                         "points to {}, outside the extension",
                         printable(target.as_os_str().as_bytes())
-                    ));
+                    )));
                 }
             }
             Component::Normal(name) => {
@@ -126,10 +130,10 @@ fn resolve(
                 // not hash it, and it can be swapped): a path through it
                 // leaves the tree.
                 if at.len() == 1 && name.as_bytes().eq_ignore_ascii_case(b".git") {
-                    return Err(format!(
+                    return Err(ExtError::refused(format!(
                         "points to {}, through the clone's .git, outside the extension",
                         printable(target.as_os_str().as_bytes())
-                    ));
+                    )));
                 }
                 let here: PathBuf = at.iter().fold(root.to_path_buf(), |p, c| p.join(c));
                 let is_link =
@@ -137,10 +141,12 @@ fn resolve(
                 if is_link {
                     *depth += 1;
                     if *depth > MAX_LINK_DEPTH {
-                        return Err("is part of a chain of more than 40 symlinks".into());
+                        return Err(ExtError::refused(
+                            "is part of a chain of more than 40 symlinks",
+                        ));
                     }
-                    let next =
-                        std::fs::read_link(&here).map_err(|e| format!("cannot be read: {e}"))?;
+                    let next = std::fs::read_link(&here)
+                        .map_err(|e| ExtError::failed(format!("cannot be read: {e}")))?;
                     at.pop();
                     at = resolve(root, at, &next, depth)?;
                 }
@@ -162,7 +168,7 @@ mod tests {
         dir
     }
 
-    fn check(dir: &tempfile::TempDir) -> Result<(), String> {
+    fn check(dir: &tempfile::TempDir) -> Result<(), ExtError> {
         walk(dir.path(), dir.path())
     }
 
@@ -186,7 +192,7 @@ mod tests {
         ] {
             let d = tree();
             symlink(target, d.path().join(name)).unwrap();
-            let err = check(&d).unwrap_err();
+            let err = check(&d).unwrap_err().to_string();
             assert!(err.contains(name), "{err}");
         }
     }
@@ -197,7 +203,7 @@ mod tests {
         let d = tree();
         symlink(".", d.path().join("here")).unwrap();
         symlink("here/../secret", d.path().join("x")).unwrap();
-        assert!(check(&d).unwrap_err().contains("outside"));
+        assert!(check(&d).unwrap_err().to_string().contains("outside"));
     }
 
     #[test]
@@ -211,7 +217,7 @@ mod tests {
             let d = tree();
             std::fs::create_dir_all(d.path().join(".git")).unwrap();
             symlink(target, d.path().join(name)).unwrap();
-            let err = check(&d).unwrap_err();
+            let err = check(&d).unwrap_err().to_string();
             assert!(err.contains("through the clone's .git"), "{target}: {err}");
         }
         // A directory named .git below the top is only a name.
@@ -230,7 +236,7 @@ mod tests {
         let d = tree();
         symlink("loop2", d.path().join("loop1")).unwrap();
         symlink("loop1", d.path().join("loop2")).unwrap();
-        assert!(check(&d).unwrap_err().contains("chain"));
+        assert!(check(&d).unwrap_err().to_string().contains("chain"));
     }
 
     #[test]
@@ -239,7 +245,10 @@ mod tests {
             let d = tree();
             let f = d.path().join("sub/file");
             std::fs::set_permissions(&f, std::fs::Permissions::from_mode(mode)).unwrap();
-            assert!(check(&d).unwrap_err().contains("setuid or setgid"));
+            assert!(check(&d)
+                .unwrap_err()
+                .to_string()
+                .contains("setuid or setgid"));
         }
     }
 
@@ -249,17 +258,20 @@ mod tests {
         std::fs::create_dir_all(d.path().join("bin")).unwrap();
         assert!(check_command(d.path(), "note")
             .unwrap_err()
+            .message()
             .contains("missing"));
         let exe = d.path().join("bin/roost-note");
         std::fs::write(&exe, "#!/bin/sh\n").unwrap();
         assert!(check_command(d.path(), "note")
             .unwrap_err()
+            .message()
             .contains("not executable"));
         std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
         assert_eq!(check_command(d.path(), "note"), Ok(()));
         symlink("roost-note", d.path().join("bin/roost-alias")).unwrap();
         assert!(check_command(d.path(), "alias")
             .unwrap_err()
+            .message()
             .contains("symlink"));
     }
 }

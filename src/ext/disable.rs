@@ -6,7 +6,7 @@ use super::lock::{Entry, Lock};
 use super::store::{self, Store};
 use super::update;
 use crate::cli::model::ExtNameArgs;
-use crate::error::{Error, Exit, Result};
+use crate::error::{Exit, Result};
 use crate::paths::Paths;
 
 const CMD: &str = "ext disable";
@@ -40,16 +40,15 @@ pub(super) fn switch(
     disabled: bool,
     check: impl Fn(&Lock, &Entry) -> Result<()>,
 ) -> Result<Option<Entry>> {
-    let fail = |e: String| Error::fail(cmd, e);
     // Decided first without the lock, so a refusal or a no-op writes nothing.
-    let lock = store::read_lock(paths).map_err(fail)?;
+    let lock = store::read_lock(paths).map_err(|e| e.at(cmd))?;
     let entry = update::readable(cmd, &lock, name)?;
     if entry.disabled == disabled {
         return Ok(None);
     }
     check(&lock, entry)?;
-    let store = Store::open(paths).map_err(fail)?;
-    let mut lock = store.load().map_err(fail)?;
+    let store = Store::open(paths).map_err(|e| e.at(cmd))?;
+    let mut lock = store.load().map_err(|e| e.at(cmd))?;
     let mut entry = update::readable(cmd, &lock, name)?.clone();
     if entry.disabled == disabled {
         return Ok(None);
@@ -57,9 +56,10 @@ pub(super) fn switch(
     check(&lock, &entry)?;
     entry.disabled = disabled;
     lock.insert(name, entry.clone());
-    store
-        .save(&lock)
-        .map_err(|e| fail(format!("{e}; {name} was left as it was")))?;
+    store.save(&lock).map_err(|e| {
+        e.reword(|m| format!("{m}; {name} was left as it was"))
+            .at(cmd)
+    })?;
     Ok(Some(entry))
 }
 

@@ -6,7 +6,7 @@
 use super::lock::{Entry, Slot, Source};
 use super::store;
 use crate::cli::model::InfoArgs;
-use crate::error::{Error, Exit, Result};
+use crate::error::{Exit, Result};
 use crate::untrusted::printable;
 use serde::Serialize;
 use serde_json::Value;
@@ -36,7 +36,7 @@ pub fn run(a: InfoArgs) -> Result<Exit> {
         return Err(super::no_such(CMD, &name));
     }
     let paths = super::paths(CMD)?;
-    let lock = store::read_lock(&paths).map_err(|e| Error::fail(CMD, e))?;
+    let lock = store::read_lock(&paths).map_err(|e| e.at(CMD))?;
     let Some(slot) = lock.get(&name) else {
         return Err(super::no_such(CMD, &name));
     };

@@ -4,6 +4,7 @@
 //! record it. Nothing of the extension runs.
 
 use super::consent::{self, Answer, Offer};
+use super::error::ExtError;
 use super::fetch::{fetch, FetchError};
 use super::lock::{utc_timestamp, Contract, Entry, Lock, Pin, Source};
 use super::manifest::Manifest;
@@ -29,21 +30,21 @@ pub fn run(a: InstallArgs) -> Result<Exit> {
         // A checkout on disk is run in place with --link, never installed.
         let dir = std::path::Path::new(&given);
         if dir.is_dir() {
-            fail(e).hint(format!(
+            e.at(CMD).hint(format!(
                 "to run a local checkout in place: roost ext install --link {}",
                 crate::untrusted::printable(given.as_bytes())
             ))
         } else {
-            fail(e)
+            e.at(CMD)
         }
     })?;
     if let Some(r) = &reference {
-        names::check_ref(r).map_err(fail)?;
+        names::check_ref(r).map_err(|e| e.at(CMD))?;
     }
     let paths = super::writable_paths(CMD)?;
     let url = match url {
         Some(url) => url,
-        None => super::url_for(&repo).map_err(|e| fail(e).hint(super::base::HINT))?,
+        None => super::url_for(&repo).map_err(|e| e.at(CMD))?,
     };
     let shown_ref = reference.clone().unwrap_or_else(|| "HEAD".to_string());
     let fetched = fetch(&paths, &url, reference.as_deref()).map_err(|e| match e {
@@ -69,7 +70,7 @@ pub fn run(a: InstallArgs) -> Result<Exit> {
             url: Some(url.clone()),
         }),
     );
-    let state = commit(&store, &mut lock, &fetched.dir, manifest, entry).map_err(fail)?;
+    let state = commit(&store, &mut lock, &fetched.dir, manifest, entry).map_err(|e| e.at(CMD))?;
     println!(
         "installed {} at {}: {}",
         manifest.name,
@@ -86,10 +87,9 @@ pub fn run(a: InstallArgs) -> Result<Exit> {
 /// the store, still locked, and the lock file as read under it. `clone` as
 /// for `conflicts`.
 fn agreed(offer: &Offer, paths: &Paths, yes: bool, clone: bool) -> Result<(Store, Lock)> {
-    let fail = |msg: String| Error::fail(CMD, msg);
     let manifest = offer.manifest;
     conflicts(
-        &store::read_lock(paths).map_err(fail)?,
+        &store::read_lock(paths).map_err(|e| e.at(CMD))?,
         manifest,
         paths,
         clone,
@@ -108,8 +108,8 @@ fn agreed(offer: &Offer, paths: &Paths, yes: bool, clone: bool) -> Result<(Store
                 .hint("read the block above, then pass --yes to install from a script"))
         }
     }
-    let store = Store::open(paths).map_err(fail)?;
-    let lock = store.load().map_err(fail)?;
+    let store = Store::open(paths).map_err(|e| e.at(CMD))?;
+    let lock = store.load().map_err(|e| e.at(CMD))?;
     conflicts(&lock, manifest, paths, clone)?;
     Ok((store, lock))
 }
@@ -162,7 +162,8 @@ fn link(dir: &std::path::Path, yes: bool) -> Result<Exit> {
             crate::untrusted::printable(std::os::unix::ffi::OsStrExt::as_bytes(dir.as_os_str()))
         )));
     };
-    let manifest = checks::check_dir(&dir).map_err(|e| fail(format!("refusing {shown}: {e}")))?;
+    let manifest = checks::check_dir(&dir)
+        .map_err(|e| e.reword(|m| format!("refusing {shown}: {m}")).at(CMD))?;
     let offer = Offer {
         source: shown.to_string(),
         reference: "",
@@ -180,7 +181,7 @@ fn link(dir: &std::path::Path, yes: bool) -> Result<Exit> {
         },
     );
     let result = std::fs::create_dir_all(&state)
-        .map_err(|e| format!("cannot create {}: {e}", state.display()))
+        .map_err(|e| ExtError::failed(format!("cannot create {}: {e}", state.display())))
         .and_then(|()| {
             lock.insert(&manifest.name, entry);
             store.save(&lock)
@@ -189,7 +190,7 @@ fn link(dir: &std::path::Path, yes: bool) -> Result<Exit> {
         if !state_existed {
             let _ = std::fs::remove_dir_all(&state);
         }
-        return Err(fail(format!("{e}; nothing was installed")));
+        return Err(e.reword(|m| format!("{m}; nothing was installed")).at(CMD));
     }
     println!(
         "linked {} to {shown}: {}",
@@ -252,16 +253,17 @@ fn commit(
     dir: &Path,
     manifest: &Manifest,
     entry: Entry,
-) -> std::result::Result<PathBuf, String> {
+) -> std::result::Result<PathBuf, ExtError> {
     let paths = &store.paths;
     let dest = paths.ext_clone(&manifest.name);
     let _pending = store.begin(&manifest.name, Action::Install, "")?;
-    std::fs::rename(dir, &dest)
-        .map_err(|e| format!("cannot move the clone to {}: {e}", dest.display()))?;
+    std::fs::rename(dir, &dest).map_err(|e| {
+        ExtError::failed(format!("cannot move the clone to {}: {e}", dest.display()))
+    })?;
     let state = paths.ext_state(&manifest.name);
     let state_existed = state.exists();
     let result = std::fs::create_dir_all(&state)
-        .map_err(|e| format!("cannot create {}: {e}", state.display()))
+        .map_err(|e| ExtError::failed(format!("cannot create {}: {e}", state.display())))
         .and_then(|()| {
             lock.insert(&manifest.name, entry);
             store.save(lock)
@@ -271,7 +273,7 @@ fn commit(
         if !state_existed {
             let _ = std::fs::remove_dir_all(&state);
         }
-        return Err(format!("{e}; nothing was installed"));
+        return Err(e.reword(|m| format!("{m}; nothing was installed")));
     }
     Ok(state)
 }

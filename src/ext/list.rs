@@ -5,7 +5,7 @@
 use super::lock::{IndexLine, Lock, Slot, Source};
 use super::store;
 use crate::cli::model::JsonArgs;
-use crate::error::{Error, Exit, Result};
+use crate::error::{Exit, Result};
 use crate::index::Entry;
 use crate::paths::Paths;
 use crate::untrusted::printable;
@@ -17,7 +17,7 @@ const CMD: &str = "ext list";
 pub fn run(a: JsonArgs) -> Result<Exit> {
     let as_json = a.json;
     let paths = super::paths(CMD)?;
-    let lock = store::read_lock(&paths).map_err(|e| Error::fail(CMD, e))?;
+    let lock = store::read_lock(&paths).map_err(|e| e.at(CMD))?;
     let rows: Vec<Row> = lock
         .valid_names()
         .map(|name| row(&lock, &paths, name))

@@ -4,6 +4,7 @@
 //! Every refusal is one line naming the field and the reason; text taken
 //! from the manifest is escaped before it is put into a message.
 
+use super::error::ExtError;
 use crate::contract::AUTHORITIES as KNOWN_AUTHORITIES;
 use crate::index::valid_name;
 use crate::untrusted::printable;
@@ -41,20 +42,20 @@ pub struct Manifest {
 }
 
 /// Parses and validates `roost-ext.json`.
-pub fn parse(bytes: &[u8]) -> Result<Manifest, String> {
+pub fn parse(bytes: &[u8]) -> Result<Manifest, ExtError> {
     if bytes.len() > MAX_BYTES {
-        return Err(format!(
+        return Err(ExtError::refused(format!(
             "the manifest is {} bytes; the limit is 1 MiB",
             bytes.len()
-        ));
+        )));
     }
     let value: Value = serde_json::from_slice(bytes)
-        .map_err(|e| format!("the manifest is not valid JSON: {e}"))?;
+        .map_err(|e| ExtError::refused(format!("the manifest is not valid JSON: {e}")))?;
     let Value::Object(fields) = &value else {
-        return Err(format!(
+        return Err(ExtError::refused(format!(
             "the manifest must be a JSON object, not {}",
             type_name(&value)
-        ));
+        )));
     };
     refuse_controls(&value, "")?;
     Ok(Manifest {
@@ -69,12 +70,12 @@ pub fn parse(bytes: &[u8]) -> Result<Manifest, String> {
 
 /// Refuses a control character (C0, DEL, C1) in any string or key, at any
 /// depth, naming where it is. `path` is the field path so far.
-fn refuse_controls(value: &Value, path: &str) -> Result<(), String> {
+fn refuse_controls(value: &Value, path: &str) -> Result<(), ExtError> {
     match value {
-        Value::String(s) if s.chars().any(char::is_control) => Err(format!(
+        Value::String(s) if s.chars().any(char::is_control) => Err(ExtError::refused(format!(
             "field \"{}\" contains a control character",
             printable(path.as_bytes())
-        )),
+        ))),
         Value::Array(items) => items
             .iter()
             .enumerate()
@@ -86,10 +87,10 @@ fn refuse_controls(value: &Value, path: &str) -> Result<(), String> {
                 format!("{path}.{key}")
             };
             if key.chars().any(char::is_control) {
-                return Err(format!(
+                return Err(ExtError::refused(format!(
                     "field name \"{}\" contains a control character",
                     printable(inner.as_bytes())
-                ));
+                )));
             }
             refuse_controls(item, &inner)
         }),
@@ -97,13 +98,13 @@ fn refuse_controls(value: &Value, path: &str) -> Result<(), String> {
     }
 }
 
-fn name(fields: &Map<String, Value>) -> Result<String, String> {
+fn name(fields: &Map<String, Value>) -> Result<String, ExtError> {
     let name = required_string(fields, "name")?;
     if !valid_name(name.as_bytes()) {
-        return Err(format!(
+        return Err(ExtError::refused(format!(
             "field \"name\": \"{}\" is not a valid name ({GRAMMAR})",
             printable(name.as_bytes())
-        ));
+        )));
     }
     Ok(name.to_string())
 }
@@ -113,10 +114,10 @@ const GRAMMAR: &str = "a lowercase letter, then a-z, 0-9 or '-', at most 32 char
 
 /// The contract gate: integer 1 or string "1"; anything else refuses naming
 /// what the manifest says and what this roost speaks.
-fn contract(fields: &Map<String, Value>) -> Result<u32, String> {
+fn contract(fields: &Map<String, Value>) -> Result<u32, ExtError> {
     let value = fields
         .get("contract")
-        .ok_or_else(|| "field \"contract\" is required".to_string())?;
+        .ok_or_else(|| ExtError::refused("field \"contract\" is required"))?;
     let said = match value {
         Value::Number(n) if n.as_u64() == Some(u64::from(CONTRACT)) => return Ok(CONTRACT),
         Value::String(s) if s == "1" => return Ok(CONTRACT),
@@ -124,15 +125,15 @@ fn contract(fields: &Map<String, Value>) -> Result<u32, String> {
         Value::String(s) if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => s.clone(),
         Value::String(s) => format!("\"{}\"", printable(s.as_bytes())),
         other => {
-            return Err(format!(
+            return Err(ExtError::refused(format!(
                 "field \"contract\" must be the number {CONTRACT}, not {}",
                 type_name(other)
-            ))
+            )))
         }
     };
-    Err(format!(
+    Err(ExtError::refused(format!(
         "contract {said}: this roost speaks contract {CONTRACT}"
-    ))
+    )))
 }
 
 /// The advisory range, which never refuses: a value that cannot be a range
@@ -152,18 +153,20 @@ fn roost(fields: &Map<String, Value>) -> Option<String> {
 }
 
 /// Authorities; each must be one this roost knows, and appear once.
-fn needs(fields: &Map<String, Value>) -> Result<Vec<String>, String> {
+fn needs(fields: &Map<String, Value>) -> Result<Vec<String>, ExtError> {
     let needs = optional_strings(fields, "needs")?;
     for (i, need) in needs.iter().enumerate() {
         let shown = printable(need.as_bytes());
         if !KNOWN_AUTHORITIES.contains(&need.as_str()) {
-            return Err(format!(
+            return Err(ExtError::refused(format!(
                 "field \"needs\": unknown authority \"{shown}\" (this roost knows: {})",
                 KNOWN_AUTHORITIES.join(", ")
-            ));
+            )));
         }
         if needs[..i].contains(need) {
-            return Err(format!("field \"needs\": \"{shown}\" appears twice"));
+            return Err(ExtError::refused(format!(
+                "field \"needs\": \"{shown}\" appears twice"
+            )));
         }
     }
     Ok(needs)
@@ -171,87 +174,92 @@ fn needs(fields: &Map<String, Value>) -> Result<Vec<String>, String> {
 
 /// The commands claimed: at least one, each a valid name, no core command,
 /// none twice. (Claims of other installed extensions are the caller's check.)
-fn commands(fields: &Map<String, Value>) -> Result<Vec<String>, String> {
+fn commands(fields: &Map<String, Value>) -> Result<Vec<String>, ExtError> {
     let commands = match fields.get("commands") {
-        None => return Err("field \"commands\" is required".to_string()),
+        None => return Err(ExtError::refused("field \"commands\" is required")),
         Some(_) => optional_strings(fields, "commands")?,
     };
     if commands.is_empty() {
-        return Err("field \"commands\" must name at least one command".to_string());
+        return Err(ExtError::refused(
+            "field \"commands\" must name at least one command",
+        ));
     }
     if commands.len() > MAX_COMMANDS {
-        return Err(format!(
+        return Err(ExtError::refused(format!(
             "field \"commands\" names {} commands; the limit for one extension is {MAX_COMMANDS}",
             commands.len()
-        ));
+        )));
     }
     let mut seen = std::collections::HashSet::new();
     for command in &commands {
         let shown = printable(command.as_bytes());
         if !valid_name(command.as_bytes()) {
-            return Err(format!(
+            return Err(ExtError::refused(format!(
                 "command \"{shown}\" is not a valid name ({GRAMMAR})"
-            ));
+            )));
         }
         if let Some(what) = crate::cli::reserved_as(command) {
-            return Err(format!(
+            return Err(ExtError::refused(format!(
                 "command \"{shown}\" is {what}; an extension cannot claim it"
-            ));
+            )));
         }
         if !seen.insert(command.as_str()) {
-            return Err(format!("command \"{shown}\" appears twice in \"commands\""));
+            return Err(ExtError::refused(format!(
+                "command \"{shown}\" appears twice in \"commands\""
+            )));
         }
     }
     Ok(commands)
 }
 
-fn description(fields: &Map<String, Value>) -> Result<Option<String>, String> {
+fn description(fields: &Map<String, Value>) -> Result<Option<String>, ExtError> {
     let Some(text) = optional_string(fields, "description")? else {
         return Ok(None);
     };
     // Control characters (newlines included) were refused already; these
     // are the other characters that end a line.
     if text.contains(['\u{2028}', '\u{2029}']) {
-        return Err("field \"description\" must be one line".to_string());
+        return Err(ExtError::refused("field \"description\" must be one line"));
     }
     let len = text.chars().count();
     if len > MAX_DESCRIPTION {
-        return Err(format!(
+        return Err(ExtError::refused(format!(
             "field \"description\" is {len} characters; the limit is {MAX_DESCRIPTION}"
-        ));
+        )));
     }
     Ok(Some(text.to_string()))
 }
 
-fn required_string<'a>(fields: &'a Map<String, Value>, key: &str) -> Result<&'a str, String> {
-    optional_string(fields, key)?.ok_or_else(|| format!("field \"{key}\" is required"))
+fn required_string<'a>(fields: &'a Map<String, Value>, key: &str) -> Result<&'a str, ExtError> {
+    optional_string(fields, key)?
+        .ok_or_else(|| ExtError::refused(format!("field \"{key}\" is required")))
 }
 
 /// A string field; absent or `null` is `None`.
 fn optional_string<'a>(
     fields: &'a Map<String, Value>,
     key: &str,
-) -> Result<Option<&'a str>, String> {
+) -> Result<Option<&'a str>, ExtError> {
     match fields.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s)),
-        Some(other) => Err(format!(
+        Some(other) => Err(ExtError::refused(format!(
             "field \"{key}\" must be a string, not {}",
             type_name(other)
-        )),
+        ))),
     }
 }
 
 /// An array-of-strings field; absent or `null` is empty.
-fn optional_strings(fields: &Map<String, Value>, key: &str) -> Result<Vec<String>, String> {
+fn optional_strings(fields: &Map<String, Value>, key: &str) -> Result<Vec<String>, ExtError> {
     let items = match fields.get(key) {
         None | Some(Value::Null) => return Ok(Vec::new()),
         Some(Value::Array(items)) => items,
         Some(other) => {
-            return Err(format!(
+            return Err(ExtError::refused(format!(
                 "field \"{key}\" must be an array of strings, not {}",
                 type_name(other)
-            ))
+            )))
         }
     };
     items
@@ -259,10 +267,10 @@ fn optional_strings(fields: &Map<String, Value>, key: &str) -> Result<Vec<String
         .enumerate()
         .map(|(i, item)| match item {
             Value::String(s) => Ok(s.clone()),
-            other => Err(format!(
+            other => Err(ExtError::refused(format!(
                 "field \"{key}[{i}]\" must be a string, not {}",
                 type_name(other)
-            )),
+            ))),
         })
         .collect()
 }
@@ -370,14 +378,14 @@ impl Version {
 mod tests {
     use super::*;
 
-    fn parse_str(text: &str) -> Result<Manifest, String> {
+    fn parse_str(text: &str) -> Result<Manifest, ExtError> {
         parse(text.as_bytes())
     }
 
     fn refusal(text: &str) -> String {
         match parse_str(text) {
             Ok(m) => panic!("accepted {text}: {m:?}"),
-            Err(e) => e,
+            Err(e) => e.to_string(),
         }
     }
 

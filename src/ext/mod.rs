@@ -12,6 +12,7 @@ pub mod consent;
 mod diff;
 mod disable;
 mod enable;
+pub mod error;
 mod exec;
 mod fetch;
 pub mod git;
@@ -36,6 +37,7 @@ pub mod verify;
 use crate::cli::model::ExtVerb;
 use crate::error::{Error, Exit, Result};
 use crate::paths::Paths;
+use error::ExtError;
 
 /// `roost ext [VERB ARGS...]`: without a verb, the list of verbs.
 pub fn run(verb: Option<ExtVerb>) -> Result<Exit> {
@@ -63,7 +65,7 @@ pub fn run(verb: Option<ExtVerb>) -> Result<Exit> {
             | ExtVerb::Enable(_)
             | ExtVerb::Remove(_)
     ) {
-        store::recover_leftovers(&paths("ext")?).map_err(|e| Error::fail("ext", e))?;
+        store::recover_leftovers(&paths("ext")?).map_err(|e| e.at("ext"))?;
         let (cmd, about) = match &verb {
             ExtVerb::Install(_) => ("ext install", None),
             // Updating or rolling back the entry itself is refused by
@@ -130,22 +132,22 @@ fn writable_paths(cmd: &'static str) -> Result<Paths> {
 
 /// Where OWNER/REPO is fetched from: `${ROOST_EXT_GIT_BASE:-https://github.com/}`
 /// (see `base`), or why that base cannot be used.
-pub fn url_for(repo: &str) -> std::result::Result<String, String> {
+pub fn url_for(repo: &str) -> std::result::Result<String, ExtError> {
     Ok(format!("{}{repo}", base::get()?))
 }
 
 /// Where a pinned entry is fetched from: its recorded source, or for an
 /// entry from before sources were recorded, the base + its OWNER/REPO.
 /// ext.lock is untrusted: what it holds passes the checks typed input does.
-fn recorded_url(pin: &lock::Pin) -> std::result::Result<String, String> {
-    names::check_recorded_repo(&pin.repo).map_err(|e| format!("ext.lock's repo: {e}"))?;
+fn recorded_url(pin: &lock::Pin) -> std::result::Result<String, ExtError> {
+    names::check_recorded_repo(&pin.repo).map_err(|e| e.within("ext.lock's repo"))?;
     match &pin.url {
         Some(url) => {
-            names::check_recorded_url(url).map_err(|e| format!("ext.lock's url: {e}"))?;
+            names::check_recorded_url(url).map_err(|e| e.within("ext.lock's url"))?;
             Ok(url.clone())
         }
         None => {
-            names::parse_repo(&pin.repo).map_err(|e| format!("ext.lock's repo: {e}"))?;
+            names::parse_repo(&pin.repo).map_err(|e| e.within("ext.lock's repo"))?;
             url_for(&pin.repo)
         }
     }
@@ -153,24 +155,24 @@ fn recorded_url(pin: &lock::Pin) -> std::result::Result<String, String> {
 
 /// A pin's commit and tree as ext.lock holds them: 40 lowercase hex digits
 /// each (ext.lock is untrusted, and both are printed and compared).
-fn recorded_ids(pin: &lock::Pin) -> std::result::Result<(), String> {
+fn recorded_ids(pin: &lock::Pin) -> std::result::Result<(), ExtError> {
     for (what, id) in [("commit", &pin.commit), ("tree", &pin.tree)] {
         if !names::is_full_sha(id) || id.bytes().any(|b| b.is_ascii_uppercase()) {
-            return Err(format!(
+            return Err(ExtError::refused(format!(
                 "ext.lock's {what} '{}' is not 40 lowercase hex digits",
                 crate::untrusted::printable(id.as_bytes())
-            ));
+            )));
         }
     }
     Ok(())
 }
 
 /// The ref a pinned entry follows: `None` for the remote's HEAD.
-fn recorded_ref(pin: &lock::Pin) -> std::result::Result<Option<&str>, String> {
+fn recorded_ref(pin: &lock::Pin) -> std::result::Result<Option<&str>, ExtError> {
     if pin.git_ref == "HEAD" {
         return Ok(None);
     }
-    names::check_ref(&pin.git_ref).map_err(|e| format!("ext.lock's ref: {e}"))?;
+    names::check_ref(&pin.git_ref).map_err(|e| e.within("ext.lock's ref"))?;
     Ok(Some(&pin.git_ref))
 }
 

@@ -3,6 +3,7 @@
 //! and the same checks on what ext.lock records. Pure; every refusal is one
 //! line that names the input (escaped) and what is wrong with it.
 
+use super::error::ExtError;
 use crate::untrusted::printable;
 
 /// Longest OWNER or REPO accepted: a path component (NAME_MAX) when the
@@ -45,19 +46,19 @@ pub struct Source {
 /// option). Each path segment is letters, digits, `.`, `_` and `-`.
 /// `file://` is not a SOURCE: local repositories are reached through
 /// ROOST_EXT_GIT_BASE.
-pub fn parse_source(s: &str) -> Result<Source, String> {
+pub fn parse_source(s: &str) -> Result<Source, ExtError> {
     if let Some((scheme, rest)) = s.split_once("://") {
         let url = parse_url(s, scheme, rest)?;
         if let Some((owner, repo)) = url.github() {
             let repo = format!("{owner}/{repo}");
-            parse_repo(&repo).map_err(|e| format!("\"{}\": {e}", printable(s.as_bytes())))?;
+            parse_repo(&repo).map_err(|e| e.within(format!("\"{}\"", printable(s.as_bytes()))))?;
             return Ok(Source { repo, url: None });
         }
         if url.scheme == "https" && url.host.eq_ignore_ascii_case("github.com") {
-            return Err(format!(
+            return Err(ExtError::refused(format!(
                 "\"{}\": a GitHub repository is https://github.com/OWNER/REPO (nothing after REPO)",
                 printable(s.as_bytes())
-            ));
+            )));
         }
         return Ok(Source {
             repo: url.display(),
@@ -72,10 +73,10 @@ pub fn parse_source(s: &str) -> Result<Source, String> {
         });
     }
     if s.contains('@') && !s.contains('/') {
-        return Err(format!(
+        return Err(ExtError::refused(format!(
             "\"{}\" is neither OWNER/REPO nor a URL (the ssh form is USER@HOST:PATH)",
             printable(s.as_bytes())
-        ));
+        )));
     }
     let (owner, repo) = parse_repo(s)?;
     Ok(Source {
@@ -155,40 +156,40 @@ impl std::fmt::Display for Url {
 }
 
 /// `SCHEME://AUTHORITY/PATH`, checked.
-fn parse_url(s: &str, scheme: &str, rest: &str) -> Result<Url, String> {
+fn parse_url(s: &str, scheme: &str, rest: &str) -> Result<Url, ExtError> {
     let shown = printable(s.as_bytes());
-    let bad = |why: String| format!("\"{shown}\": {why}");
+    let bad = |why: ExtError| why.within(format!("\"{shown}\""));
     let scheme = match scheme.to_ascii_lowercase().as_str() {
         "https" => "https",
         "ssh" => "ssh",
         "file" => {
-            return Err(bad(
+            return Err(bad(ExtError::refused(
                 "a file:// URL is not a source; to install from a local bare repository, set \
                  ROOST_EXT_GIT_BASE=file:///DIR/ and give OWNER/REPO (or link a checkout with --link DIR)"
                     .to_string(),
-            ))
+            )))
         }
         _ => {
-            return Err(bad(format!(
+            return Err(bad(ExtError::refused(format!(
                 "the {}:// scheme is not accepted: give OWNER/REPO, or an https:// or ssh:// URL",
                 printable(scheme.as_bytes())
-            )))
+            ))))
         }
     };
     url_chars(s).map_err(bad)?;
     let Some((authority, path)) = rest.split_once('/') else {
-        return Err(bad(
-            "it names no repository (no path after the host)".to_string()
-        ));
+        return Err(bad(ExtError::refused(
+            "it names no repository (no path after the host)".to_string(),
+        )));
     };
     let (user, host_port) = match authority.rsplit_once('@') {
         None => (None, authority),
         Some(_) if scheme == "https" => {
-            return Err(bad(
+            return Err(bad(ExtError::refused(
                 "credentials in an https URL (user@ or user:password@) are not accepted: \
                  roost never sends credentials; give the URL without them"
                     .to_string(),
-            ))
+            )))
         }
         Some((user, host_port)) => (Some(check_user(user).map_err(bad)?), host_port),
     };
@@ -209,9 +210,9 @@ fn parse_url(s: &str, scheme: &str, rest: &str) -> Result<Url, String> {
 }
 
 /// `[USER@]HOST:PATH`, checked.
-fn parse_scp(s: &str) -> Result<Url, String> {
+fn parse_scp(s: &str) -> Result<Url, ExtError> {
     let shown = printable(s.as_bytes());
-    let bad = |why: String| format!("\"{shown}\": {why}");
+    let bad = |why: ExtError| why.within(format!("\"{shown}\""));
     url_chars(s).map_err(bad)?;
     let (login, path) = s.split_once(':').expect("scp-like: it has a colon");
     let (user, host) = match login.rsplit_once('@') {
@@ -233,103 +234,110 @@ fn parse_scp(s: &str) -> Result<Url, String> {
 
 /// What no URL may hold, whatever its part: named by the first character
 /// that is not allowed.
-fn url_chars(s: &str) -> Result<(), String> {
+fn url_chars(s: &str) -> Result<(), ExtError> {
     if s.len() > MAX_URL {
-        return Err(format!("a URL may be at most {MAX_URL} characters long"));
+        return Err(ExtError::refused(format!(
+            "a URL may be at most {MAX_URL} characters long"
+        )));
     }
     match s.chars().find(|&c| !is_repo_char(c) && !"/:@".contains(c)) {
         None => Ok(()),
-        Some(c @ ('?' | '#')) => Err(format!(
+        Some(c @ ('?' | '#')) => Err(ExtError::refused(format!(
             "a URL with a query or fragment ('{c}') does not name a repository; leave it out"
+        ))),
+        Some('%') => Err(ExtError::refused(
+            "percent-escapes ('%') are not accepted; write the URL plainly",
         )),
-        Some('%') => {
-            Err("percent-escapes ('%') are not accepted; write the URL plainly".to_string())
-        }
-        Some(c) if c.is_whitespace() || c.is_control() => {
-            Err("a URL may not contain spaces or control characters".to_string())
-        }
-        Some(c) => Err(format!(
+        Some(c) if c.is_whitespace() || c.is_control() => Err(ExtError::refused(
+            "a URL may not contain spaces or control characters",
+        )),
+        Some(c) => Err(ExtError::refused(format!(
             "a URL may not contain '{}' (only letters, digits, '.', '_', '-', '/', ':' and '@')",
             printable(c.to_string().as_bytes())
-        )),
+        ))),
     }
 }
 
 /// An ssh login name: a plain word; never a password, never an option.
-fn check_user(user: &str) -> Result<String, String> {
+fn check_user(user: &str) -> Result<String, ExtError> {
     if user.contains(':') {
-        return Err(
-            "a password in a URL (user:password@) is not accepted: roost never sends credentials"
-                .to_string(),
-        );
+        return Err(ExtError::refused(
+            "a password in a URL (user:password@) is not accepted: roost never sends credentials",
+        ));
     }
     if user.is_empty() || user.contains('@') {
-        return Err("the user before '@' must be one plain name".to_string());
+        return Err(ExtError::refused(
+            "the user before '@' must be one plain name",
+        ));
     }
     if user.starts_with('-') {
-        return Err("the user may not start with '-'".to_string());
+        return Err(ExtError::refused("the user may not start with '-'"));
     }
     Ok(user.to_string())
 }
 
-fn check_port(port: &str) -> Result<u16, String> {
+fn check_port(port: &str) -> Result<u16, ExtError> {
     match port.parse::<u16>() {
         Ok(n) if n > 0 && port.bytes().all(|b| b.is_ascii_digit()) => Ok(n),
-        _ => Err(format!(
+        _ => Err(ExtError::refused(format!(
             "the port '{}' is not a number from 1 to 65535",
             printable(port.as_bytes())
-        )),
+        ))),
     }
 }
 
 /// A host name or IPv4 address: dot-separated labels of letters, digits
 /// and '-', none empty, none starting with '-'.
-fn check_host(host: &str) -> Result<(), String> {
+fn check_host(host: &str) -> Result<(), ExtError> {
     if host.is_empty() {
-        return Err("the host is empty".to_string());
+        return Err(ExtError::refused("the host is empty"));
     }
     if host.starts_with('-') {
-        return Err("the host may not start with '-'".to_string());
+        return Err(ExtError::refused("the host may not start with '-'"));
     }
     if let Some(c) = host
         .chars()
         .find(|&c| !(c.is_ascii_alphanumeric() || c == '.' || c == '-'))
     {
-        return Err(format!(
+        return Err(ExtError::refused(format!(
             "the host may not contain '{}'",
             printable(c.to_string().as_bytes())
-        ));
+        )));
     }
     if host
         .split('.')
         .any(|label| label.is_empty() || label.starts_with('-'))
         || host.len() > 253
     {
-        return Err(format!(
+        return Err(ExtError::refused(format!(
             "'{}' is not a host name",
             printable(host.as_bytes())
-        ));
+        )));
     }
     Ok(())
 }
 
 /// A URL's path without its leading '/': one or more segments, a trailing
 /// '/' allowed and dropped.
-fn check_path(path: &str) -> Result<Vec<String>, String> {
+fn check_path(path: &str) -> Result<Vec<String>, ExtError> {
     let path = path.strip_suffix('/').unwrap_or(path);
     if path.is_empty() {
-        return Err("it names no repository (the path is empty)".to_string());
+        return Err(ExtError::refused(
+            "it names no repository (the path is empty)",
+        ));
     }
     let segments: Vec<&str> = path.split('/').collect();
     if segments.len() > MAX_SEGMENTS {
-        return Err(format!("the path has more than {MAX_SEGMENTS} segments"));
+        return Err(ExtError::refused(format!(
+            "the path has more than {MAX_SEGMENTS} segments"
+        )));
     }
     for segment in &segments {
         if segment.is_empty() {
-            return Err("the path has an empty segment ('//')".to_string());
+            return Err(ExtError::refused("the path has an empty segment ('//')"));
         }
         if let Some(problem) = part_problem(segment) {
-            return Err(format!("a path segment {problem}"));
+            return Err(ExtError::refused(format!("a path segment {problem}")));
         }
     }
     Ok(segments.iter().map(|s| s.to_string()).collect())
@@ -337,12 +345,12 @@ fn check_path(path: &str) -> Result<Vec<String>, String> {
 
 /// ext.lock's `repo`, which only names the source: OWNER/REPO, or the
 /// HOST[:PORT]/PATH a URL install records.
-pub fn check_recorded_repo(repo: &str) -> Result<(), String> {
+pub fn check_recorded_repo(repo: &str) -> Result<(), ExtError> {
     if parse_repo(repo).is_ok() {
         return Ok(());
     }
     let shown = printable(repo.as_bytes());
-    let not = || format!("\"{shown}\" is neither OWNER/REPO nor HOST/PATH");
+    let not = || ExtError::refused(format!("\"{shown}\" is neither OWNER/REPO nor HOST/PATH"));
     let (host_port, path) = repo.split_once('/').ok_or_else(not)?;
     let host = match host_port.split_once(':') {
         Some((host, port)) => {
@@ -359,20 +367,20 @@ pub fn check_recorded_repo(repo: &str) -> Result<(), String> {
 /// ext.lock's `url`, the source fetched from: an https or ssh URL that
 /// would pass as a SOURCE, or a `file://` URL (what a file:// base gives),
 /// which may hold no control characters.
-pub fn check_recorded_url(url: &str) -> Result<(), String> {
+pub fn check_recorded_url(url: &str) -> Result<(), ExtError> {
     let shown = printable(url.as_bytes());
     if let Some(path) = url.strip_prefix("file://") {
         if !path.starts_with('/') || url.chars().any(char::is_control) {
-            return Err(format!(
+            return Err(ExtError::refused(format!(
                 "\"{shown}\" is not a file:// URL roost would have written"
-            ));
+            )));
         }
         return Ok(());
     }
     match url.split_once("://") {
         Some((scheme, rest)) => parse_url(url, scheme, rest).map(|_| ()),
         None if is_scp_like(url) => parse_scp(url).map(|_| ()),
-        None => Err(format!("\"{shown}\" is not a URL")),
+        None => Err(ExtError::refused(format!("\"{shown}\" is not a URL"))),
     }
 }
 
@@ -381,25 +389,29 @@ pub fn check_recorded_url(url: &str) -> Result<(), String> {
 /// Each part is `[A-Za-z0-9._-]+`, does not start with `-`, and is not `.`
 /// or `..`; exactly one `/`. That leaves no room for a URL, a path that
 /// climbs out, an option to git, or anything a shell would interpret.
-pub fn parse_repo(s: &str) -> Result<(String, String), String> {
+pub fn parse_repo(s: &str) -> Result<(String, String), ExtError> {
     if s.is_empty() {
-        return Err("the repository is empty: give it as OWNER/REPO".to_string());
+        return Err(ExtError::refused(
+            "the repository is empty: give it as OWNER/REPO",
+        ));
     }
     let shown = printable(s.as_bytes());
     if s.contains("://") || s.starts_with("git@") {
-        return Err(format!(
+        return Err(ExtError::refused(format!(
             "\"{shown}\" is a URL: give the repository as OWNER/REPO"
-        ));
+        )));
     }
     let parts: Vec<&str> = s.split('/').collect();
     let [owner, repo] = parts[..] else {
-        return Err(format!(
+        return Err(ExtError::refused(format!(
             "\"{shown}\" is not OWNER/REPO: it must contain exactly one '/'"
-        ));
+        )));
     };
     for (label, part) in [("OWNER", owner), ("REPO", repo)] {
         if let Some(problem) = part_problem(part) {
-            return Err(format!("\"{shown}\" is not OWNER/REPO: {label} {problem}"));
+            return Err(ExtError::refused(format!(
+                "\"{shown}\" is not OWNER/REPO: {label} {problem}"
+            )));
         }
     }
     Ok((owner.to_string(), repo.to_string()))
@@ -436,13 +448,13 @@ fn is_repo_char(c: char) -> bool {
 /// Checks that `s` is a plain git ref name (`v0.1.0`, `main`, `feature/x`,
 /// `refs/tags/v1`, a commit SHA): git's own ref-name rules, plus no leading
 /// `-` so that it can never be read as an option.
-pub fn check_ref(s: &str) -> Result<(), String> {
+pub fn check_ref(s: &str) -> Result<(), ExtError> {
     match ref_problem(s) {
         None => Ok(()),
-        Some(problem) => Err(format!(
+        Some(problem) => Err(ExtError::refused(format!(
             "invalid ref \"{}\": {problem}",
             printable(s.as_bytes())
-        )),
+        ))),
     }
 }
 
@@ -547,7 +559,7 @@ mod tests {
     fn parse_repo_refuses_overlong_parts() {
         let long = "r".repeat(MAX_PART);
         assert!(parse_repo(&format!("o/{long}")).is_ok());
-        let err = parse_repo(&format!("o/{long}r")).unwrap_err();
+        let err = parse_repo(&format!("o/{long}r")).unwrap_err().to_string();
         assert!(err.ends_with("REPO is longer than 255 characters"), "{err}");
     }
 
@@ -596,10 +608,10 @@ mod tests {
 
     #[test]
     fn refusals_escape_control_characters_and_stay_one_line() {
-        let err = parse_repo("o/r\x1b[2J\nx").unwrap_err();
+        let err = parse_repo("o/r\x1b[2J\nx").unwrap_err().to_string();
         assert!(!err.chars().any(char::is_control), "{err:?}");
         assert!(err.contains("\\x1b[2J\\x0ax"), "{err}");
-        let err = check_ref("v1\x1b]0;x\x07").unwrap_err();
+        let err = check_ref("v1\x1b]0;x\x07").unwrap_err().to_string();
         assert!(!err.chars().any(char::is_control), "{err:?}");
     }
 
@@ -719,7 +731,7 @@ mod tests {
             ("git@github.com", "neither OWNER/REPO nor a URL"),
         ];
         for (input, want) in cases {
-            let err = parse_source(input).unwrap_err();
+            let err = parse_source(input).unwrap_err().to_string();
             let shown = printable(input.as_bytes());
             assert!(err.starts_with(&format!("\"{shown}\"")), "{input}: {err}");
             assert!(err.contains(want), "{input}: {err}");
@@ -728,6 +740,7 @@ mod tests {
         let long = format!("https://host/{}", "a/".repeat(MAX_URL));
         assert!(parse_source(&long)
             .unwrap_err()
+            .message()
             .contains("at most 2048 characters"));
     }
 

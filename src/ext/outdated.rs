@@ -18,7 +18,7 @@ const NEEDS_UNKNOWN: &str = "unknown without a fetch";
 
 pub fn run(a: OutdatedArgs) -> Result<Exit> {
     let paths = super::paths(CMD)?;
-    let lock = store::read_lock(&paths).map_err(|e| Error::fail(CMD, e))?;
+    let lock = store::read_lock(&paths).map_err(|e| e.at(CMD))?;
     let names = chosen(&lock, a.names)?;
     if names.is_empty() && !a.json {
         println!("no extensions installed");
@@ -132,27 +132,29 @@ fn check(lock: &Lock, name: &str) -> Row {
     row.repo = Some(pin.repo.clone());
     row.reference = Some(pin.git_ref.clone());
     row.pinned = Some(pin.commit.clone());
-    let asked = super::recorded_url(pin).and_then(|url| {
-        row.url = Some(url.clone());
-        let reference = super::recorded_ref(pin)?;
-        if let Some(commit) = reference.filter(|r| names::is_full_sha(r)) {
-            // A commit id names itself: there is nothing to ask.
-            return Ok(commit.to_ascii_lowercase());
-        }
-        let shown = reference.unwrap_or("HEAD");
-        git::Remote::new(&url)
-            .advertised(reference)
-            .map(|id| id.to_string())
-            .map_err(|e| {
-                let f = git::failure::explain(&format!("cannot resolve {shown} at"), &url, &e);
-                let hint = f.hint.map(|h| format!("; {h}")).unwrap_or_default();
-                if crate::error::verbose() {
-                    format!("{}{hint}; the whole error: {}", f.what, f.detail)
-                } else {
-                    format!("{}{hint}", f.what)
-                }
-            })
-    });
+    let asked = super::recorded_url(pin)
+        .map_err(|e| e.to_string())
+        .and_then(|url| {
+            row.url = Some(url.clone());
+            let reference = super::recorded_ref(pin).map_err(|e| e.to_string())?;
+            if let Some(commit) = reference.filter(|r| names::is_full_sha(r)) {
+                // A commit id names itself: there is nothing to ask.
+                return Ok(commit.to_ascii_lowercase());
+            }
+            let shown = reference.unwrap_or("HEAD");
+            git::Remote::new(&url)
+                .advertised(reference)
+                .map(|id| id.to_string())
+                .map_err(|e| {
+                    let f = git::failure::explain(&format!("cannot resolve {shown} at"), &url, &e);
+                    let hint = f.hint.map(|h| format!("; {h}")).unwrap_or_default();
+                    if crate::error::verbose() {
+                        format!("{}{hint}; the whole error: {}", f.what, f.detail)
+                    } else {
+                        format!("{}{hint}", f.what)
+                    }
+                })
+        });
     match asked {
         Ok(now) => {
             let same = now == pin.commit;

@@ -15,8 +15,8 @@ pub fn run(a: RemoveArgs) -> Result<Exit> {
     }
     let fail = |e: String| Error::fail(CMD, e);
     let paths = super::paths(CMD)?;
-    let store = Store::open(&paths).map_err(fail)?;
-    let mut lock = store.load().map_err(fail)?;
+    let store = Store::open(&paths).map_err(|e| e.at(CMD))?;
+    let mut lock = store.load().map_err(|e| e.at(CMD))?;
     let clone = paths.ext_clone(&name);
     let state = paths.ext_state(&name);
     // A linked extension's directory is the author's checkout: never deleted.
@@ -38,8 +38,10 @@ pub fn run(a: RemoveArgs) -> Result<Exit> {
         }
         return Err(super::no_such(CMD, &name));
     }
-    let _pending = store.begin(&name, Action::Remove, "").map_err(fail)?;
-    store.save(&lock).map_err(fail)?;
+    let _pending = store
+        .begin(&name, Action::Remove, "")
+        .map_err(|e| e.at(CMD))?;
+    store.save(&lock).map_err(|e| e.at(CMD))?;
     if linked.is_none() {
         if let Err(e) = remove_tree(&clone) {
             eprintln!(

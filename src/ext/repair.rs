@@ -4,6 +4,7 @@
 //! write ext.index again from ext.lock. Nothing new is agreed to, so nothing
 //! is asked; never runs git inside the installed clone.
 
+use super::error::ExtError;
 use super::fetch::{self, FetchError};
 use super::lock::{Lock, Source};
 use super::store::{self, Store};
@@ -17,7 +18,7 @@ const CMD: &str = "ext repair";
 
 pub fn run(a: RepairArgs) -> Result<Exit> {
     let paths = super::writable_paths(CMD)?;
-    let lock = store::read_lock(&paths).map_err(|e| Error::fail(CMD, e))?;
+    let lock = store::read_lock(&paths).map_err(|e| e.at(CMD))?;
     let names = super::chosen(CMD, &lock, a.name)?;
     let mut failed = 0;
     for name in &names {
@@ -32,10 +33,7 @@ pub fn run(a: RepairArgs) -> Result<Exit> {
     if names.is_empty() {
         println!("no extensions installed");
     }
-    println!(
-        "{}",
-        rewrite_index(&paths).map_err(|e| Error::fail(CMD, e))?
-    );
+    println!("{}", rewrite_index(&paths).map_err(|e| e.at(CMD))?);
     match failed {
         0 => Ok(Exit::Ok),
         _ if names.len() == 1 => Ok(Exit::Failed),
@@ -64,7 +62,7 @@ fn repair_one(paths: &Paths, lock: &Lock, name: &str) -> Result<String> {
             ))
         }
     };
-    super::recorded_ids(pin).map_err(|e| fail(e).hint(again.clone()))?;
+    super::recorded_ids(pin).map_err(|e| fail(e.to_string()).hint(again.clone()))?;
     let clone = paths.ext_clone(name);
     if super::verify::check(&clone, &pin.tree).ok {
         return Ok(format!(
@@ -72,7 +70,7 @@ fn repair_one(paths: &Paths, lock: &Lock, name: &str) -> Result<String> {
             super::short(&pin.commit)
         ));
     }
-    let url = super::recorded_url(pin).map_err(fail)?;
+    let url = super::recorded_url(pin).map_err(|e| fail(e.to_string()))?;
     let commit = gix::ObjectId::from_hex(pin.commit.as_bytes())
         .map_err(|e| fail(format!("ext.lock's commit: {e}")))?;
     let stays = format!("nothing was changed; {} is as it was", clone.display());
@@ -97,7 +95,7 @@ fn repair_one(paths: &Paths, lock: &Lock, name: &str) -> Result<String> {
     swap::swap(paths, name, &pin.commit, &fetched, |current| {
         current.clone()
     })
-    .map_err(fail)?;
+    .map_err(|e| fail(e.to_string()))?;
     Ok(format!(
         "put back the files pinned at {} (fetched again from {})",
         super::short(&pin.commit),
@@ -107,7 +105,7 @@ fn repair_one(paths: &Paths, lock: &Lock, name: &str) -> Result<String> {
 
 /// Writes ext.index again from ext.lock (both files, as every write does),
 /// and says whether that changed it.
-fn rewrite_index(paths: &Paths) -> std::result::Result<String, String> {
+fn rewrite_index(paths: &Paths) -> std::result::Result<String, ExtError> {
     let store = Store::open(paths)?;
     let lock = store.load()?;
     let before = std::fs::read(paths.ext_index()).ok();

@@ -4,6 +4,7 @@
 //! checks and consent. Never runs git inside the installed clone.
 
 use super::consent::{self, Offer, Purpose};
+use super::error::ExtError;
 use super::lock::{Pin, Previous, Source};
 use super::{diff, fetch, git, install, store, swap, update};
 use crate::cli::model::RollbackArgs;
@@ -17,7 +18,7 @@ pub fn run(a: RollbackArgs) -> Result<Exit> {
     let name = a.name;
     let fail = |e: String| Error::fail(CMD, e);
     let paths = super::writable_paths(CMD)?;
-    let lock = store::read_lock(&paths).map_err(fail)?;
+    let lock = store::read_lock(&paths).map_err(|e| e.at(CMD))?;
     let entry = update::readable(CMD, &lock, &name)?;
     let current = match &entry.source {
         Source::Pinned(pin) => pin,
@@ -40,7 +41,7 @@ pub fn run(a: RollbackArgs) -> Result<Exit> {
     super::recorded_ids(current).map_err(|e| {
         fail(format!("{name}: {e}")).hint(format!("roost ext remove {name}, then install it again"))
     })?;
-    let (old, url) = checked(&name, previous).map_err(fail)?;
+    let (old, url) = checked(&name, previous).map_err(|e| fail(e.to_string()))?;
     if old.commit == current.commit {
         return Err(fail(format!(
             "{name}: the pin ext.lock records before the last update is {}, the commit it is pinned to now; nothing to roll back",
@@ -149,7 +150,7 @@ pub fn run(a: RollbackArgs) -> Result<Exit> {
         entry.extra = extra;
         entry
     })
-    .map_err(fail)?;
+    .map_err(|e| e.at(CMD))?;
     println!("rolled back {name}: {from} -> {}", fetched.commit);
     if disabled {
         println!("{}", swap::still_disabled(&name));
@@ -160,9 +161,9 @@ pub fn run(a: RollbackArgs) -> Result<Exit> {
 /// The recorded earlier pin, its values held to the same rules as the ones
 /// typed on a command line (ext.lock is untrusted).
 /// Returns it with the URL to fetch it from.
-fn checked(name: &str, previous: &Previous) -> std::result::Result<(Pin, String), String> {
+fn checked(name: &str, previous: &Previous) -> std::result::Result<(Pin, String), ExtError> {
     let pin = &previous.pin;
-    let earlier = |e: String| format!("{name}: the pin before the last update: {e}");
+    let earlier = |e: ExtError| e.within(format!("{name}: the pin before the last update"));
     super::recorded_ids(pin).map_err(earlier)?;
     let url = super::recorded_url(pin).map_err(earlier)?;
     super::recorded_ref(pin).map_err(earlier)?;

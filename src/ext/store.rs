@@ -4,6 +4,7 @@
 //! journal that lets the next command finish or undo one that was killed
 //! half-way.
 
+use super::error::{ExtError, Result};
 use super::lock::{render_index, Lock};
 use crate::fsutil;
 use crate::paths::Paths;
@@ -19,9 +20,10 @@ pub struct Store {
 
 impl Store {
     /// Takes the lock, waiting for another `roost ext` command to finish.
-    pub fn open(paths: &Paths) -> Result<Store, String> {
-        std::fs::create_dir_all(&paths.state)
-            .map_err(|e| format!("cannot create {}: {e}", paths.state.display()))?;
+    pub fn open(paths: &Paths) -> Result<Store> {
+        std::fs::create_dir_all(&paths.state).map_err(|e| {
+            ExtError::failed(format!("cannot create {}: {e}", paths.state.display()))
+        })?;
         let path = lock_path(paths);
         let file = std::fs::OpenOptions::new()
             .create(true)
@@ -29,9 +31,11 @@ impl Store {
             .write(true)
             .truncate(false)
             .open(&path)
-            .map_err(|e| format!("cannot open the lock file {}: {e}", path.display()))?;
+            .map_err(|e| {
+                ExtError::failed(format!("cannot open the lock file {}: {e}", path.display()))
+            })?;
         let guard = Flock::lock(file, FlockArg::LockExclusive)
-            .map_err(|(_, e)| format!("cannot lock {}: {e}", path.display()))?;
+            .map_err(|(_, e)| ExtError::failed(format!("cannot lock {}: {e}", path.display())))?;
         let store = Store {
             paths: paths.clone(),
             _guard: guard,
@@ -45,11 +49,11 @@ impl Store {
     /// `roost ext` command can finish or undo it. The note goes away when the
     /// returned value is dropped (the work done, or undone by the code that
     /// failed).
-    pub fn begin(&self, name: &str, action: Action, detail: &str) -> Result<Pending, String> {
+    pub fn begin(&self, name: &str, action: Action, detail: &str) -> Result<Pending> {
         let path = self.paths.data.join("ext").join(format!(".pending-{name}"));
         let text = format!("{} {} {detail}\n", action.word(), std::process::id());
         fsutil::write_atomic(&path, text.as_bytes(), 0o644)
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            .map_err(|e| ExtError::failed(format!("cannot write {}: {e}", path.display())))?;
         Ok(Pending { path })
     }
 
@@ -59,7 +63,7 @@ impl Store {
     /// the two files (`save`'s marker says so; a hand edit of ext.lock alone
     /// is not obeyed until a command writes the pair). State data is never
     /// touched.
-    fn recover(&self) -> Result<(), String> {
+    fn recover(&self) -> Result<()> {
         let root = self.paths.data.join("ext");
         let entries: Vec<String> = match std::fs::read_dir(&root) {
             Ok(dir) => dir
@@ -124,7 +128,7 @@ impl Store {
         pid: &str,
         old: &str,
         waiting: Option<&Path>,
-    ) -> Result<(), String> {
+    ) -> Result<()> {
         let lock = self.load()?;
         let slot = lock.get(name);
         let clone = self.paths.ext_clone(name);
@@ -146,15 +150,17 @@ impl Store {
                     // Recorded: finish by putting the new clone in place.
                     if let Some(new) = waiting.filter(|_| !clone.exists()) {
                         if new.is_dir() {
-                            std::fs::rename(new, &clone)
-                                .map_err(|e| format!("cannot finish updating {name}: {e}"))?;
+                            std::fs::rename(new, &clone).map_err(|e| {
+                                ExtError::failed(format!("cannot finish updating {name}: {e}"))
+                            })?;
                         }
                     }
                     remove_tree(&aside)
                 } else if aside.exists() {
                     remove_tree(&clone)?;
-                    std::fs::rename(&aside, &clone)
-                        .map_err(|e| format!("cannot put {} back: {e}", clone.display()))
+                    std::fs::rename(&aside, &clone).map_err(|e| {
+                        ExtError::failed(format!("cannot put {} back: {e}", clone.display()))
+                    })
                 } else {
                     Ok(())
                 }
@@ -163,13 +169,13 @@ impl Store {
         }
     }
 
-    pub fn load(&self) -> Result<Lock, String> {
+    pub fn load(&self) -> Result<Lock> {
         read_lock(&self.paths)
     }
 
     /// Writes `lock` and the ext.index derived from it. When either write
     /// fails, both files are put back as they were.
-    pub fn save(&self, lock: &Lock) -> Result<(), String> {
+    pub fn save(&self, lock: &Lock) -> Result<()> {
         let lock_file = self.paths.ext_lock();
         let index_file = self.paths.ext_index();
         let old_lock = read_optional(&lock_file)?;
@@ -179,7 +185,8 @@ impl Store {
         // While it exists, the pair may disagree: a writer killed before it
         // is gone leaves the index for the next command to derive again.
         let marker = saving_marker(&self.paths);
-        write(&marker, b"").map_err(|e| format!("{e}; {} was not written", lock_file.display()))?;
+        write(&marker, b"")
+            .map_err(|e| e.reword(|m| format!("{m}; {} was not written", lock_file.display())))?;
         let result = if lock.is_empty() {
             remove_if_present(&lock_file).and_then(|()| remove_if_present(&index_file))
         } else {
@@ -251,18 +258,21 @@ fn alive(pid: &str) -> bool {
     }
 }
 
-fn remove_tree(path: &Path) -> Result<(), String> {
+fn remove_tree(path: &Path) -> Result<()> {
     match std::fs::remove_dir_all(path) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(format!("cannot remove {}: {e}", path.display())),
+        Err(e) => Err(ExtError::failed(format!(
+            "cannot remove {}: {e}",
+            path.display()
+        ))),
     }
 }
 
 /// Finishes or undoes what a killed `roost ext` command left behind, taking
 /// the lock only when there is something to do (so a command that is then
 /// refused has written nothing).
-pub fn recover_leftovers(paths: &Paths) -> Result<(), String> {
+pub fn recover_leftovers(paths: &Paths) -> Result<()> {
     let stray = |dir: &Path, prefixes: &[&str]| {
         std::fs::read_dir(dir).is_ok_and(|listing| {
             listing.filter_map(|e| e.ok()).any(|e| {
@@ -283,15 +293,17 @@ pub fn recover_leftovers(paths: &Paths) -> Result<(), String> {
 }
 
 /// ext.lock as it is (missing = nothing installed); no lock taken.
-pub fn read_lock(paths: &Paths) -> Result<Lock, String> {
+pub fn read_lock(paths: &Paths) -> Result<Lock> {
     let path = paths.ext_lock();
     match read_optional(&path)? {
         None => Ok(Lock::default()),
         Some(bytes) => Lock::parse(&bytes).map_err(|e| {
-            format!(
-                "{} cannot be read: {e}; fix it by hand or move it aside",
-                path.display()
-            )
+            e.reword(|m| {
+                format!(
+                    "{} cannot be read: {m}; fix it by hand or move it aside",
+                    path.display()
+                )
+            })
         }),
     }
 }
@@ -305,24 +317,30 @@ fn saving_marker(paths: &Paths) -> PathBuf {
     paths.state.join("ext.saving")
 }
 
-fn read_optional(path: &Path) -> Result<Option<Vec<u8>>, String> {
+fn read_optional(path: &Path) -> Result<Option<Vec<u8>>> {
     match std::fs::read(path) {
         Ok(bytes) => Ok(Some(bytes)),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+        Err(e) => Err(ExtError::failed(format!(
+            "cannot read {}: {e}",
+            path.display()
+        ))),
     }
 }
 
-fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
+fn write(path: &Path, bytes: &[u8]) -> Result<()> {
     fsutil::write_atomic(path, bytes, 0o644)
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+        .map_err(|e| ExtError::failed(format!("cannot write {}: {e}", path.display())))
 }
 
-fn remove_if_present(path: &Path) -> Result<(), String> {
+fn remove_if_present(path: &Path) -> Result<()> {
     match std::fs::remove_file(path) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(format!("cannot remove {}: {e}", path.display())),
+        Err(e) => Err(ExtError::failed(format!(
+            "cannot remove {}: {e}",
+            path.display()
+        ))),
     }
 }
 

@@ -2,6 +2,7 @@
 //! entry, in an order that never lets anything half-replaced be dispatched;
 //! undone on failure. What update, rollback and repair share.
 
+use super::error::ExtError;
 use super::fetch::Fetched;
 use super::lock::Entry;
 use super::store::{Action, Store};
@@ -22,24 +23,24 @@ pub fn swap(
     old_commit: &str,
     fetched: &Fetched,
     entry_for: impl FnOnce(&Entry) -> Entry,
-) -> std::result::Result<bool, String> {
+) -> std::result::Result<bool, ExtError> {
     let store = Store::open(paths)?;
     let mut lock = store.load()?;
     let current = match lock.entry(name) {
         Some(e) if e.pin().map(|pin| pin.commit.as_str()) == Some(old_commit) => e.clone(),
         _ => {
-            return Err(format!(
+            return Err(ExtError::refused(format!(
                 "{name} changed while this command ran; run it again"
-            ))
+            )))
         }
     };
     // Another extension may have been installed since the first check.
     let claims = lock.claims();
     for command in &fetched.manifest.commands {
         if let Some(owner) = claims.get(command.as_str()).filter(|o| **o != name) {
-            return Err(format!(
+            return Err(ExtError::refused(format!(
                 "{name}: the new commit claims {command}, which the installed extension {owner} holds; nothing was changed"
-            ));
+            )));
         }
     }
     // The order keeps anything half-updated from ever being dispatched: the
@@ -56,27 +57,31 @@ pub fn swap(
     let had_clone = dest.exists();
     if had_clone {
         std::fs::rename(&dest, &aside)
-            .map_err(|e| format!("cannot move {} aside: {e}", dest.display()))?;
+            .map_err(|e| ExtError::failed(format!("cannot move {} aside: {e}", dest.display())))?;
     }
-    let put_back = |why: String| {
+    let put_back = |why: ExtError| {
         if had_clone {
             let _ = std::fs::rename(&aside, &dest);
         }
-        format!("{why}; {name} was left as it was")
+        why.reword(|m| format!("{m}; {name} was left as it was"))
     };
     let before = lock.clone();
     let entry = entry_for(&current);
     let disabled = entry.disabled;
     lock.insert(name, entry);
     let state = paths.ext_state(name);
-    std::fs::create_dir_all(&state)
-        .map_err(|e| put_back(format!("cannot create {}: {e}", state.display())))?;
+    std::fs::create_dir_all(&state).map_err(|e| {
+        put_back(ExtError::failed(format!(
+            "cannot create {}: {e}",
+            state.display()
+        )))
+    })?;
     store.save(&lock).map_err(put_back)?;
     if let Err(e) = std::fs::rename(&fetched.dir, &dest) {
         let _ = store.save(&before);
-        return Err(put_back(format!(
+        return Err(put_back(ExtError::failed(format!(
             "cannot move the new clone into place: {e}"
-        )));
+        ))));
     }
     if had_clone {
         let _ = std::fs::remove_dir_all(&aside);

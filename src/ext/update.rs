@@ -21,7 +21,7 @@ pub fn run(a: UpdateArgs) -> Result<Exit> {
     let yes = a.yes;
     let grants = grants(CMD, a.grant)?;
     let paths = super::writable_paths(CMD)?;
-    let lock = store::read_lock(&paths).map_err(|e| Error::fail(CMD, e))?;
+    let lock = store::read_lock(&paths).map_err(|e| e.at(CMD))?;
     let one = a.name.is_some();
     let names = super::chosen(CMD, &lock, a.name)?;
     let out = Out { json: a.json };
@@ -367,7 +367,7 @@ fn summary(lines: &[Line]) -> String {
 
 fn update_one(ctx: &Ctx, name: &str) -> std::result::Result<Done, Stop> {
     let (paths, out) = (ctx.paths, ctx.out);
-    let lock = store::read_lock(paths).map_err(Stop::failed)?;
+    let lock = store::read_lock(paths).map_err(|e| Stop::failed(e.to_string()))?;
     let slot = lock
         .get(name)
         .ok_or_else(|| Stop::failed("it is no longer installed"))?;
@@ -388,10 +388,10 @@ fn update_one(ctx: &Ctx, name: &str) -> std::result::Result<Done, Stop> {
     // none, and is fetched from the base + its OWNER/REPO).
     let repo = pin.repo.clone();
     super::recorded_ids(pin).map_err(|e| {
-        Stop::failed(e).hint(format!("roost ext remove {name}, then install it again"))
+        Stop::failed(e.to_string()).hint(format!("roost ext remove {name}, then install it again"))
     })?;
-    let url = super::recorded_url(pin).map_err(Stop::failed)?;
-    let reference = super::recorded_ref(pin).map_err(Stop::failed)?;
+    let url = super::recorded_url(pin).map_err(|e| Stop::failed(e.to_string()))?;
+    let reference = super::recorded_ref(pin).map_err(|e| Stop::failed(e.to_string()))?;
     let recorded_ref = pin.git_ref.clone();
     let old_commit = pin.commit.clone();
     let old_tree = pin.tree.clone();
@@ -485,7 +485,7 @@ fn update_one(ctx: &Ctx, name: &str) -> std::result::Result<Done, Stop> {
         entry.disabled = current.disabled;
         entry
     })
-    .map_err(Stop::failed)?;
+    .map_err(|e| Stop::failed(e.to_string()))?;
     out.say(&format!(
         "updated {name}: {} -> {}\n",
         old_commit, fetched.commit

@@ -5,7 +5,7 @@ use super::git::{self, Leaf, Leaves};
 use super::lock::Source;
 use super::{hash, store};
 use crate::cli::model::VerifyArgs;
-use crate::error::{Error, Exit, Result};
+use crate::error::{Exit, Result};
 use crate::untrusted::printable;
 use gix::objs::tree::EntryKind;
 use gix::ObjectId;
@@ -17,7 +17,7 @@ const CMD: &str = "ext verify";
 
 pub fn run(a: VerifyArgs) -> Result<Exit> {
     let paths = super::paths(CMD)?;
-    let lock = store::read_lock(&paths).map_err(|e| Error::fail(CMD, e))?;
+    let lock = store::read_lock(&paths).map_err(|e| e.at(CMD))?;
     let one = a.name;
     let everything = one.is_none();
     let names = super::chosen(CMD, &lock, one)?;

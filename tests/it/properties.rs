@@ -125,7 +125,7 @@ proptest! {
     #[test]
     fn parse_repo_refusals_are_printable(s in "\\PC{0,8}[\\x00-\\x1f\\x7f\\u{80}-\\u{9f}\\u{202e}]\\PC{0,8}") {
         let err = names::parse_repo(&s).unwrap_err();
-        prop_assert!(!err.chars().any(char::is_control), "{:?}", err);
+        prop_assert!(!err.message().chars().any(char::is_control), "{:?}", err);
     }
 
     /// `check_ref` accepts exactly git's ref-name rules plus no leading '-'.
@@ -134,7 +134,7 @@ proptest! {
         let got = names::check_ref(&s);
         prop_assert_eq!(got.is_ok(), ref_ok(&s), "{:?}", got);
         if let Err(e) = got {
-            prop_assert!(!e.chars().any(char::is_control), "{:?}", e);
+            prop_assert!(!e.message().chars().any(char::is_control), "{:?}", e);
         }
     }
 }
@@ -233,7 +233,7 @@ proptest! {
     #[test]
     fn manifest_never_panics(bytes in prop::collection::vec(any::<u8>(), 0..400)) {
         if let Err(e) = manifest::parse(&bytes) {
-            prop_assert!(!e.chars().any(char::is_control), "{:?}", e);
+            prop_assert!(!e.message().chars().any(char::is_control), "{:?}", e);
         }
     }
 
@@ -252,7 +252,7 @@ proptest! {
         let want = manifest_oracle(&m);
         prop_assert_eq!(got.clone().ok(), want, "{} -> {:?}", String::from_utf8_lossy(&bytes), got);
         if let Err(e) = got {
-            prop_assert!(!e.chars().any(char::is_control), "{:?}", e);
+            prop_assert!(!e.message().chars().any(char::is_control), "{:?}", e);
         }
     }
 

@@ -4,6 +4,7 @@
 //! roost does not know, kept as found. It reads and writes exactly the JSON
 //! keys ext.lock has always had (and the two it adds) through `Wire`.
 
+use crate::ext::error::ExtError;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -234,7 +235,7 @@ fn present_value<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Er
 }
 
 impl ContractWire {
-    fn read(self) -> Result<Contract, String> {
+    fn read(self) -> Result<Contract, ExtError> {
         match self {
             ContractWire::Number(number) => Ok(Contract::new(number)),
             ContractWire::Text(text) => match text.parse::<u64>() {
@@ -242,7 +243,7 @@ impl ContractWire {
                     number,
                     quoted: true,
                 }),
-                _ => Err("`contract` is not a number".into()),
+                _ => Err(ExtError::refused("`contract` is not a number")),
             },
         }
     }
@@ -258,12 +259,13 @@ impl ContractWire {
 
 impl Previous {
     /// `previous` as found in the file; the reason names the key.
-    fn read(raw: &Value) -> Result<Previous, String> {
-        let w = PreviousWire::deserialize(raw).map_err(|e| format!("`previous`: {e}"))?;
+    fn read(raw: &Value) -> Result<Previous, ExtError> {
+        let w = PreviousWire::deserialize(raw)
+            .map_err(|e| ExtError::refused(format!("`previous`: {e}")))?;
         Ok(Previous {
             commands: w.commands,
             needs: w.needs,
-            contract: w.contract.read().map_err(|e| format!("`previous`: {e}"))?,
+            contract: w.contract.read().map_err(|e| e.within("`previous`"))?,
             installed: w.installed,
             pin: Pin {
                 repo: w.repo,
@@ -294,9 +296,9 @@ impl Previous {
 }
 
 impl TryFrom<Wire> for Entry {
-    type Error = String;
+    type Error = ExtError;
 
-    fn try_from(w: Wire) -> Result<Entry, String> {
+    fn try_from(w: Wire) -> Result<Entry, ExtError> {
         let contract = w.contract.read()?;
         let previous = match &w.previous {
             Some(raw) => Some(Box::new(Previous::read(raw)?)),
@@ -304,7 +306,7 @@ impl TryFrom<Wire> for Entry {
         };
         let source = match (w.linked, w.repo, w.git_ref, w.commit, w.tree, w.url) {
             (Some(dir), None, None, None, None, None) => Source::Linked { dir },
-            (Some(_), ..) => return Err("it is both linked and pinned".into()),
+            (Some(_), ..) => return Err(ExtError::refused("it is both linked and pinned")),
             (None, Some(repo), Some(git_ref), Some(commit), Some(tree), url) => {
                 Source::Pinned(Pin {
                     repo,
@@ -324,7 +326,7 @@ impl TryFrom<Wire> for Entry {
                 } else {
                     "tree"
                 };
-                return Err(format!("missing field `{missing}`"));
+                return Err(ExtError::refused(format!("missing field `{missing}`")));
             }
         };
         Ok(Entry {
@@ -376,8 +378,13 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn read(v: Value) -> Result<Entry, String> {
-        Entry::deserialize(&v).map_err(|e| e.to_string())
+    fn read(v: Value) -> Result<Entry, serde_json::Error> {
+        Entry::deserialize(&v)
+    }
+
+    /// Why `v` is no entry.
+    fn why(v: Value) -> String {
+        read(v).unwrap_err().to_string()
     }
 
     fn pinned() -> Value {
@@ -429,12 +436,12 @@ mod tests {
         let with = |key: &str, value: Value| {
             let mut v = pinned();
             v[key] = value;
-            read(v).unwrap_err()
+            why(v)
         };
         let without = |key: &str| {
             let mut v = pinned();
             v.as_object_mut().unwrap().remove(key);
-            read(v).unwrap_err()
+            why(v)
         };
         assert_eq!(without("tree"), "missing field `tree`");
         assert_eq!(without("ref"), "missing field `ref`");
@@ -450,8 +457,6 @@ mod tests {
             "a number or a string of digits"
         );
         assert_eq!(with("linked", "/x".into()), "it is both linked and pinned");
-        assert!(read(json!("x"))
-            .unwrap_err()
-            .starts_with("invalid type: string"));
+        assert!(why(json!("x")).starts_with("invalid type: string"));
     }
 }
