@@ -177,7 +177,8 @@ impl Sandbox {
         };
         write("roost-ext.json", EXAMPLE_MANIFEST, 0o644)?;
         write("bin/roost-tally", EXAMPLE_COMMAND, 0o755)?;
-        crate::ext::author::commit_dir(&dir, "roost-tally, roost's example extension").map(drop)
+        crate::ext::git::author::commit_dir(&dir, "roost-tally, roost's example extension")
+            .map(drop)
     }
 
     /// Stops the sandbox's server whatever state the tour left it in.

@@ -266,7 +266,7 @@ fn git(r: &mut Report) {
             )
         }
     };
-    let Ok(parsed) = gix::url::parse(gix::bstr::BStr::new(url.as_bytes())) else {
+    let Some(source) = crate::ext::git::url::requirements(&url) else {
         return r.bad(
             &format!("git source {url}: not a URL roost can fetch from"),
             "fix or unset ROOST_EXT_GIT_BASE",
@@ -274,20 +274,17 @@ fn git(r: &mut Report) {
     };
     let path = std::env::var_os("PATH").unwrap_or_default();
     let git = crate::fsutil::find_program("git", &path);
-    let scheme = parsed.scheme.as_str();
-    match (
-        crate::ext::git::needs(&parsed),
-        crate::ext::git::missing_program(&parsed),
-    ) {
-        (Some((_, what)), Some(_)) => r.bad(
-            &format!("git: ROOST_EXT_GIT_BASE names a {scheme}:// source, which needs {what}, and {what} is not on PATH"),
-            &format!("install {what}, or unset ROOST_EXT_GIT_BASE to install over https (which needs neither git nor ssh)"),
+    let scheme = source.scheme.as_str();
+    match source.program {
+        Some(p) if !p.found => r.bad(
+            &format!("git: ROOST_EXT_GIT_BASE names a {scheme}:// source, which needs {what}, and {what} is not on PATH", what = p.what),
+            &format!("install {what}, or unset ROOST_EXT_GIT_BASE to install over https (which needs neither git nor ssh)", what = p.what),
         ),
-        (Some((programs, _)), None) => r.ok(&format!(
+        Some(p) => r.ok(&format!(
             "git: installs come from {scheme}:// sources, and {} is on PATH",
-            programs.join(" or ")
+            p.names.join(" or ")
         )),
-        (None, _) => match git {
+        None => match git {
             Some(p) => r.ok(&format!(
                 "git {} (installs over {scheme} need none)",
                 p.display()
@@ -412,13 +409,11 @@ fn extensions(r: &mut Report, paths: &crate::paths::Paths) {
 /// without it, but update, outdated and rollback cannot reach its source.
 fn source_tools(r: &mut Report, name: &str, pin: &crate::ext::lock::Pin) {
     let Some(url) = &pin.url else { return };
-    let Ok(parsed) = gix::url::parse(gix::bstr::BStr::new(url.as_bytes())) else {
+    let Some(program) = crate::ext::git::url::requirements(url).and_then(|s| s.program) else {
         return;
     };
-    if let (Some((_, what)), Some(_)) = (
-        crate::ext::git::needs(&parsed),
-        crate::ext::git::missing_program(&parsed),
-    ) {
+    if !program.found {
+        let what = program.what;
         r.note(&format!(
             "extension {name}: its source {} needs {what}, which is not on PATH: install {what} before update, outdated or rollback",
             crate::untrusted::printable(url.as_bytes())

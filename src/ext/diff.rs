@@ -4,13 +4,9 @@
 //! neutralised, then coloured as git colours it when `Paint` allows. Both sides are plain directories (the installed files and a
 //! fresh fetch): no git runs inside the installed clone.
 
-use super::git::{Leaf, Leaves};
+use super::git::{Leaf, LeafPath, Leaves};
 use crate::colour::{Colour, Paint};
 use crate::untrusted::printable;
-use gix::bstr::ByteSlice;
-use gix::diff::blob::unified_diff::{ConsumeHunk, ContextSize, DiffLineKind, HunkHeader};
-use gix::diff::blob::{Algorithm, Diff, InternedInput, UnifiedDiff};
-use gix::objs::tree::EntryKind;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
@@ -63,7 +59,7 @@ pub fn unified(
     shown: Shown,
     paint: Paint,
 ) -> String {
-    let mut changed: Vec<&gix::bstr::BString> = old
+    let mut changed: Vec<&LeafPath> = old
         .keys()
         .chain(new.keys().filter(|p| !old.contains_key(*p)))
         .filter(|p| old.get(*p) != new.get(*p))
@@ -74,7 +70,7 @@ pub fn unified(
         _ => 2,
     };
     changed.sort_by(|a, b| (rank(a), a).cmp(&(rank(b), b)));
-    let diff = |path: &&gix::bstr::BString| {
+    let diff = |path: &&LeafPath| {
         file_diff(
             path,
             old_dir,
@@ -133,12 +129,14 @@ pub fn unified(
 fn content(dir: &Path, path: &[u8], leaf: Option<&Leaf>) -> Vec<u8> {
     let Some(leaf) = leaf else { return Vec::new() };
     let full = dir.join(std::ffi::OsStr::from_bytes(path));
-    match leaf.kind {
-        EntryKind::Link => std::fs::read_link(&full)
+    if leaf.is_link() {
+        std::fs::read_link(&full)
             .map(|t| t.as_os_str().as_bytes().to_vec())
-            .unwrap_or_default(),
-        EntryKind::Commit => format!("Subproject commit {}\n", leaf.id).into_bytes(),
-        _ => std::fs::read(&full).unwrap_or_default(),
+            .unwrap_or_default()
+    } else if leaf.is_submodule() {
+        format!("Subproject commit {}\n", leaf.id).into_bytes()
+    } else {
+        std::fs::read(&full).unwrap_or_default()
     }
 }
 
@@ -171,7 +169,7 @@ fn file_diff(
         return out;
     }
     let size = |dir: &Path, leaf: Option<&Leaf>| {
-        leaf.filter(|l| l.kind != EntryKind::Link && l.kind != EntryKind::Commit)
+        leaf.filter(|l| !l.is_link() && !l.is_submodule())
             .and_then(|_| {
                 std::fs::symlink_metadata(dir.join(std::ffi::OsStr::from_bytes(path))).ok()
             })
@@ -208,63 +206,9 @@ fn file_diff(
             "/dev/null".into()
         }
     )));
-    let input = InternedInput::new(before.as_slice(), after.as_slice());
-    let diff = Diff::compute(Algorithm::Histogram, &input);
-    match UnifiedDiff::new(
-        &diff,
-        &input,
-        Hunks(String::new(), paint),
-        ContextSize::symmetrical(3),
-    )
-    .consume()
-    {
+    match super::git::diff::unified(&before, &after, paint) {
         Ok(text) => out.push_str(&text),
         Err(e) => out.push_str(&format!("(no diff: {e})\n")),
     }
     out
-}
-
-/// git's hunk format, each line made printable, then painted whole.
-struct Hunks(String, Paint);
-
-impl ConsumeHunk for Hunks {
-    type Out = String;
-
-    fn consume_hunk(
-        &mut self,
-        h: HunkHeader,
-        lines: &[(DiffLineKind, &[u8])],
-    ) -> std::io::Result<()> {
-        let range = |start: u32, len: u32| match len {
-            0 => format!("{},0", start.saturating_sub(1)),
-            1 => start.to_string(),
-            n => format!("{start},{n}"),
-        };
-        let paint = self.1;
-        let header = format!(
-            "@@ -{} +{} @@",
-            range(h.before_hunk_start, h.before_hunk_len),
-            range(h.after_hunk_start, h.after_hunk_len)
-        );
-        self.0.push_str(&paint.paint(Colour::Cyan, &header));
-        self.0.push('\n');
-        for (kind, line) in lines {
-            let text = line.strip_suffix(b"\n").unwrap_or(line);
-            let shown = format!("{}{}", kind.to_prefix(), printable(text.as_bytes()));
-            match kind {
-                DiffLineKind::Add => self.0.push_str(&paint.paint(Colour::Green, &shown)),
-                DiffLineKind::Remove => self.0.push_str(&paint.paint(Colour::Red, &shown)),
-                DiffLineKind::Context => self.0.push_str(&shown),
-            }
-            self.0.push('\n');
-            if !line.ends_with(b"\n") {
-                self.0.push_str("\\ No newline at end of file\n");
-            }
-        }
-        Ok(())
-    }
-
-    fn finish(self) -> String {
-        self.0
-    }
 }

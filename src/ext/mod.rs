@@ -4,7 +4,6 @@
 //! owns ext.lock + ext.index on disk; `checks` the install gates; `consent`
 //! what the user is shown and asked.
 
-pub mod author;
 mod base;
 mod check;
 pub mod checks;
@@ -17,7 +16,7 @@ mod exec;
 mod fetch;
 pub mod git;
 mod granted;
-mod hash;
+use git::hash;
 mod info;
 mod install;
 pub mod list;

@@ -2,7 +2,7 @@
 //! from: manifest, `bin/roost-NAME` (POSIX sh, executable bit committed),
 //! and a README on the contract, committed once. It passes `roost ext check`.
 
-use super::author;
+use super::git::author;
 use crate::cli::model::NewArgs;
 use crate::error::{Error, Exit, Result};
 use serde::Serialize;

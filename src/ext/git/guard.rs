@@ -2,8 +2,9 @@
 //! error, stderr neutralised, a TLS crypto provider, and interrupts that
 //! unwind instead of killing roost.
 
+use super::watchdog::INTERRUPTED;
 use nix::sys::signal::{sigaction, SaFlags, SigAction, SigHandler, SigSet, Signal};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 
 /// While alive, a write to a closed pipe is an error instead of SIGPIPE.
 /// gix talks to `git-upload-pack` and `ssh` through pipes, and a helper that
@@ -157,11 +158,6 @@ fn keep(line: &mut Vec<u8>, bytes: &[u8], cut: &mut bool) {
     line.extend_from_slice(&bytes[..bytes.len().min(room)]);
     *cut |= bytes.len() > room;
 }
-
-/// Set when the user interrupts while `Interrupts` is alive: a fetch or
-/// checkout stops and the question reads as no, so the command unwinds and
-/// removes what it made instead of dying with a half-made clone on disk.
-pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// While alive, SIGINT, SIGTERM and SIGHUP set `INTERRUPTED` instead of
 /// killing roost, and interrupt a blocking read (no SA_RESTART).

@@ -1,138 +1,29 @@
 //! Every git operation roost performs, in-process with gix: `remote` talks
 //! to a remote (resolving a ref, fetching one pinned commit with nothing of
-//! the repository executed), `guard` stands around that conversation, and
-//! this file reads the trees recorded in a repository (hashing a directory
-//! on disk is `ext/hash.rs`).
+//! the repository executed), `guard` stands around that conversation,
+//! `tree` reads the trees recorded in a repository, `hash` hashes a
+//! directory on disk, `author` makes a repository with one commit, `diff`
+//! compares two texts and `url` says what a source needs of the machine.
 //! No git program is run (gix itself spawns `git-upload-pack` for file:// and
-//! `ssh` for ssh:// remotes).
+//! `ssh` for ssh:// remotes). This file only declares the layer's parts.
 
+pub mod author;
+mod bounded;
+mod cause;
+pub mod diff;
 pub mod failure;
 mod guard;
+pub mod hash;
 pub mod limits;
 pub mod progress;
 mod refs;
 mod remote;
+mod tree;
 mod unpack;
+pub mod url;
 pub mod watchdog;
 
-pub use guard::{Interrupts, INTERRUPTED};
-pub use remote::{missing_program, needs, Remote};
-
-use gix::bstr::BString;
-use gix::objs::tree::EntryKind;
-use gix::ObjectId;
-use std::collections::BTreeMap;
-use std::path::Path;
-
-pub type Result<T> = std::result::Result<T, String>;
-
-/// An error and its causes on one line.
-fn chain(e: &(dyn std::error::Error + 'static)) -> String {
-    let mut parts = vec![e.to_string()];
-    let mut source = e.source();
-    while let Some(s) = source {
-        let text = s.to_string();
-        if !parts.iter().any(|p| p.contains(&text)) {
-            parts.push(text);
-        }
-        source = s.source();
-    }
-    parts.join(": ")
-}
-
-pub(super) fn io(what: &str, e: std::io::Error) -> String {
-    format!("{what}: {e}")
-}
-
-/// One file of a tree: its kind (blob, executable, symlink, submodule) and id.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Leaf {
-    pub kind: EntryKind,
-    pub id: ObjectId,
-}
-
-/// git's octal mode of an entry kind, as `git diff` prints it.
-pub fn mode(kind: EntryKind) -> &'static str {
-    match kind {
-        EntryKind::Blob => "100644",
-        EntryKind::BlobExecutable => "100755",
-        EntryKind::Link => "120000",
-        EntryKind::Commit => "160000",
-        EntryKind::Tree => "040000",
-    }
-}
-
-/// Every non-directory entry of a tree, by path.
-pub type Leaves = BTreeMap<BString, Leaf>;
-
-/// The ids `commit` needs in the repository at `git_dir`: itself, its
-/// trees and blobs, and those of every ancestor the repository has. An id
-/// may be one gix answers without an object (the empty tree); whoever
-/// compares this with what a pack holds looks the pack's ids up here, never
-/// the other way round.
-pub fn needed(git_dir: &Path, commit: ObjectId) -> Result<std::collections::HashSet<ObjectId>> {
-    let repo = gix::open_opts(git_dir, gix::open::Options::isolated()).map_err(|e| chain(&e))?;
-    let mut seen = std::collections::HashSet::new();
-    let mut commits = vec![commit];
-    let mut trees = Vec::new();
-    while let Some(id) = commits.pop() {
-        if !seen.insert(id) {
-            continue;
-        }
-        let object = repo.find_commit(id).map_err(|e| chain(&e))?;
-        let decoded = object.decode().map_err(|e| chain(&e))?;
-        trees.push(decoded.tree());
-        commits.extend(decoded.parents().filter(|p| repo.has_object(p)));
-    }
-    while let Some(id) = trees.pop() {
-        if !seen.insert(id) {
-            continue;
-        }
-        let tree = repo.find_tree(id).map_err(|e| chain(&e))?;
-        for entry in gix::objs::TreeRefIter::from_bytes(&tree.data, gix::hash::Kind::Sha1) {
-            let entry = entry.map_err(|e| chain(&e))?;
-            match entry.mode.kind() {
-                EntryKind::Tree => trees.push(entry.oid.to_owned()),
-                EntryKind::Commit => {}
-                _ => {
-                    seen.insert(entry.oid.to_owned());
-                }
-            }
-        }
-    }
-    Ok(seen)
-}
-
-/// The leaves of the commit checked out in the work tree `dir` (None when
-/// `dir` holds no git repository, or one with no commit yet).
-pub fn committed_leaves(dir: &Path) -> Option<Leaves> {
-    let repo = gix::open_opts(dir, gix::open::Options::isolated()).ok()?;
-    let tree = repo.head_commit().ok()?.tree_id().ok()?.detach();
-    tree_leaves(repo.git_dir(), tree).ok()
-}
-
-/// The leaves of `tree` as stored in the object database of a fetched
-/// repository (opened isolated: its config is not trusted).
-pub fn tree_leaves(git_dir: &Path, tree: ObjectId) -> Result<Leaves> {
-    let repo = gix::open_opts(git_dir, gix::open::Options::isolated()).map_err(|e| chain(&e))?;
-    let mut recorder = gix::traverse::tree::Recorder::default();
-    repo.find_tree(tree)
-        .map_err(|e| chain(&e))?
-        .traverse()
-        .breadthfirst(&mut recorder)
-        .map_err(|e| chain(&e))?;
-    Ok(recorder
-        .records
-        .into_iter()
-        .filter(|r| !r.mode.is_tree())
-        .map(|r| {
-            (
-                r.filepath,
-                Leaf {
-                    kind: r.mode.kind(),
-                    id: r.oid,
-                },
-            )
-        })
-        .collect())
-}
+pub use guard::Interrupts;
+pub use remote::Remote;
+pub use tree::{committed_leaves, mode, tree_leaves, Leaf, LeafPath, Leaves};
+pub use watchdog::INTERRUPTED;

@@ -4,7 +4,7 @@
 //! sends is dropped, and a listing past `MAX_LISTING_BYTES` is refused
 //! before it can grow roost's memory.
 
-use super::{chain, Result};
+use super::cause::{chain, Result};
 use gix::bstr::{BStr, BString, ByteSlice};
 use gix::protocol::handshake::Ref;
 use gix::protocol::transport::client::blocking_io::{ReadlineBufRead, TransportV2Ext};

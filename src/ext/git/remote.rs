@@ -3,8 +3,9 @@
 //! fetched into a new repository and checked out with every filter off.
 //! Nothing of the repository is executed.
 
-use super::guard::{Network, INTERRUPTED};
-use super::{chain, io, Result};
+use super::cause::{chain, io, Result};
+use super::guard::Network;
+use super::watchdog::INTERRUPTED;
 use super::{limits, progress};
 use gix::bstr::{BString, ByteSlice};
 use gix::protocol::fetch::negotiate;
@@ -234,7 +235,7 @@ impl Remote {
         // looked up among those the commit needs; counting ids instead
         // would let an object the pack leaves out (the empty tree, which
         // gix answers without one) make room for one it should not hold.
-        let needed = super::needed(repo.git_dir(), commit)?;
+        let needed = super::tree::needed(repo.git_dir(), commit)?;
         let extra = match &received.index {
             None => 0,
             Some(path) => gix::odb::pack::index::File::at(path, gix::hash::Kind::Sha1)
@@ -320,7 +321,7 @@ fn connect(url: &str) -> Result<Live> {
             parsed.scheme.as_str()
         ));
     }
-    if let Some(missing) = missing_program(&parsed) {
+    if let Some(missing) = super::url::missing_program(&parsed) {
         return Err(missing);
     }
     let mut opts = tio::connect::Options {
@@ -374,34 +375,6 @@ fn connect(url: &str) -> Result<Live> {
         refs: None,
         _network: network,
     })
-}
-
-/// The program a kind of source needs on this machine: file:// runs git's
-/// `git-upload-pack` (or `git upload-pack`), ssh runs `ssh`; https runs
-/// nothing. `(the programs, any of which will do; what to say it is for)`.
-pub fn needs(url: &gix::Url) -> Option<(&'static [&'static str], &'static str)> {
-    match url.scheme {
-        gix::url::Scheme::File => Some((&["git-upload-pack", "git"], "git")),
-        gix::url::Scheme::Ssh => Some((&["ssh"], "ssh")),
-        _ => None,
-    }
-}
-
-/// Says which program is missing for this kind of source, if one is.
-pub fn missing_program(url: &gix::Url) -> Option<String> {
-    let (programs, what) = needs(url)?;
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    if programs
-        .iter()
-        .any(|p| crate::fsutil::find_program(p, &path).is_some())
-    {
-        return None;
-    }
-    Some(format!(
-        "a {scheme}:// source needs {what} installed, and it is not on PATH: install {what} \
-         (https sources need neither git nor ssh)",
-        scheme = url.scheme.as_str(),
-    ))
 }
 
 /// Why a file:// remote failed when there is nothing at its path. gix sends
@@ -502,7 +475,7 @@ impl Live {
         gix::protocol::fetch(
             &mut wants,
             |pack, progress, interrupt| {
-                let mut pack = limits::Bounded::new(pack);
+                let mut pack = super::bounded::Bounded::new(pack);
                 let written = gix::odb::pack::Bundle::write_to_directory(
                     &mut pack,
                     Some(&pack_dir),

@@ -8,10 +8,15 @@
 //! the HTTP client gives up a read after the stall limit, and roost's own
 //! readers (`check`) refuse the next bytes once the watchdog has fired.
 
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 use std::sync::mpsc;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
+
+/// Set when the user interrupts while `guard::Interrupts` is alive: a fetch or
+/// checkout stops and the question reads as no, so the command unwinds and
+/// removes what it made instead of dying with a half-made clone on disk.
+pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// How long a remote may send nothing before roost gives up on it.
 pub const STALL_SECS: u64 = 60;
@@ -187,7 +192,7 @@ impl Watchdog {
                     Err(mpsc::RecvTimeoutError::Timeout) => {}
                     _ => return,
                 }
-                let cause = if super::INTERRUPTED.load(Ordering::SeqCst) {
+                let cause = if INTERRUPTED.load(Ordering::SeqCst) {
                     Cause::Interrupted
                 } else if now_ms().saturating_sub(LAST.load(Ordering::Relaxed)) > limit {
                     Cause::Stalled

@@ -3,7 +3,8 @@
 //! tree): the tree is walked once, then its files are hashed on all cores,
 //! counted on the progress line when a fetch hashes what it checked out.
 
-use super::git::{io, Leaf, Leaves, Result};
+use super::cause::{io, Result};
+use super::tree::{Leaf, Leaves};
 use gix::bstr::BString;
 use gix::objs::tree::EntryKind;
 use gix::ObjectId;
@@ -23,14 +24,14 @@ pub fn hash_dir(dir: &Path, gitlinks: &Leaves) -> Result<(ObjectId, Leaves)> {
 
 /// `hash_dir`, counting the files hashed on the progress line.
 pub fn hash_dir_shown(dir: &Path, gitlinks: &Leaves) -> Result<(ObjectId, Leaves)> {
-    let ticker = super::git::progress::ticking("hashing", 0);
+    let ticker = super::progress::ticking("hashing", 0);
     hash_dir_counted(dir, gitlinks, Some(&ticker))
 }
 
 fn hash_dir_counted(
     dir: &Path,
     gitlinks: &Leaves,
-    ticker: Option<&super::git::progress::Ticker>,
+    ticker: Option<&super::progress::Ticker>,
 ) -> Result<(ObjectId, Leaves)> {
     let mut files = Vec::new();
     let root = walk(dir, b"", gitlinks, &mut files)?;

@@ -2,14 +2,13 @@
 //! commit (in-process, with gix: roost runs no git program), and the
 //! scaffold `roost ext new` writes.
 
+use super::cause::Result;
 use gix::bstr::{BStr, BString, ByteSlice};
 use gix::objs::tree::{Entry, EntryKind};
 use gix::ObjectId;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
-
-pub type Result<T> = std::result::Result<T, String>;
 
 fn err(what: &str, e: impl std::fmt::Display) -> String {
     format!("{what}: {e}")
