@@ -179,6 +179,7 @@ impl Sandbox {
         write("bin/roost-tally", EXAMPLE_COMMAND, 0o755)?;
         crate::ext::git::author::commit_dir(&dir, "roost-tally, roost's example extension")
             .map(drop)
+            .map_err(|e| e.to_string())
     }
 
     /// Stops the sandbox's server whatever state the tour left it in.

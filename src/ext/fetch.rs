@@ -88,12 +88,14 @@ pub fn fetch_commit(
             super::short(&commit.to_string())
         ))
     })?;
-    let recorded = git::tree_leaves(&dir.join(".git"), tree).map_err(FetchError::Failed)?;
+    let recorded =
+        git::tree_leaves(&dir.join(".git"), tree).map_err(|e| FetchError::Failed(e.to_string()))?;
     let gitlinks = recorded
         .into_iter()
         .filter(|(_, leaf)| leaf.kind == gix::objs::tree::EntryKind::Commit)
         .collect();
-    let (on_disk, _) = hash::hash_dir_shown(&dir, &gitlinks).map_err(FetchError::Failed)?;
+    let (on_disk, _) =
+        hash::hash_dir_shown(&dir, &gitlinks).map_err(|e| FetchError::Failed(e.to_string()))?;
     if on_disk != tree {
         return Err(FetchError::Refused(format!(
             "the files checked out do not hash to the tree of {commit}; refusing rather than installing something else"

@@ -40,8 +40,8 @@ pub fn run(a: NewArgs) -> Result<Exit> {
         );
     }
     scaffold(&dir, &name).map_err(|e| fail(format!("cannot write {}: {e}", dir.display())))?;
-    let commit =
-        author::commit_dir_as_author(&dir, &format!("roost ext new {name}")).map_err(fail)?;
+    let commit = author::commit_dir_as_author(&dir, &format!("roost ext new {name}"))
+        .map_err(|e| fail(e.to_string()))?;
     let shown = dir.display();
     println!(
         "created {shown}: a git repository with one commit ({})",

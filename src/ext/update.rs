@@ -446,7 +446,8 @@ fn update_one(ctx: &Ctx, name: &str) -> std::result::Result<Done, Stop> {
         true => diff::Shown::Whole,
         false => diff::Shown::Capped { whole: &whole },
     };
-    show_change(out, paths, name, &old_commit, &old_tree, &fetched, shown).map_err(Stop::failed)?;
+    show_change(out, paths, name, &old_commit, &old_tree, &fetched, shown)
+        .map_err(|e| Stop::failed(e.to_string()))?;
     if ctx.diff {
         out.say(&format!(
             "{name}: nothing was changed (--diff); roost ext update {name} asks before it does\n"
@@ -622,7 +623,7 @@ pub(super) fn show_change(
     old_tree: &str,
     fetched: &Fetched,
     cut: diff::Shown,
-) -> std::result::Result<(), String> {
+) -> std::result::Result<(), git::GitError> {
     let installed = paths.ext_clone(name);
     let shown = installed.display();
     let whole = if !installed.is_dir() {

@@ -2,7 +2,7 @@
 //! commit (in-process, with gix: roost runs no git program), and the
 //! scaffold `roost ext new` writes.
 
-use super::cause::Result;
+use super::cause::{GitError, Result};
 use gix::bstr::{BStr, BString, ByteSlice};
 use gix::objs::tree::{Entry, EntryKind};
 use gix::ObjectId;
@@ -10,8 +10,8 @@ use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
-fn err(what: &str, e: impl std::fmt::Display) -> String {
-    format!("{what}: {e}")
+fn err(what: &str, e: impl std::fmt::Display) -> GitError {
+    GitError::new(format!("{what}: {e}"))
 }
 
 /// The name and email a commit is made as when nobody else is named.

@@ -68,7 +68,7 @@ impl std::io::BufRead for Bounded<'_> {
         let buf = self.inner.fill_buf()?;
         if buf.len() > self.counted {
             if let Err(why) = self.tally.feed(&buf[self.counted..]) {
-                self.refused = Some(why.clone());
+                self.refused = Some(why.to_string());
                 return Err(std::io::Error::other(why));
             }
             self.counted = buf.len();

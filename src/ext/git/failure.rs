@@ -28,7 +28,8 @@ impl Failure {
 /// Explains `chain` (an error and its causes, as gix gave them) from talking
 /// to `url`; `doing` says what roost was doing, up to the URL ("cannot
 /// resolve HEAD at", "cannot fetch 1234 from").
-pub fn explain(doing: &str, url: &str, chain: &str) -> Failure {
+pub fn explain(doing: &str, url: &str, chain: impl AsRef<str>) -> Failure {
+    let chain = chain.as_ref();
     let host = host(url);
     let text = scrubbed(chain, url);
     let has = |needles: &[&str]| needles.iter().any(|n| mentions(&text, n));

@@ -3,7 +3,7 @@
 //! tree): the tree is walked once, then its files are hashed on all cores,
 //! counted on the progress line when a fetch hashes what it checked out.
 
-use super::cause::{io, Result};
+use super::cause::{io, GitError, Result};
 use super::tree::{Leaf, Leaves};
 use gix::bstr::BString;
 use gix::objs::tree::EntryKind;
@@ -120,10 +120,10 @@ fn walk(
                 }
             }
         } else {
-            return Err(format!(
+            return Err(GitError::new(format!(
                 "{} is not a file, directory or symlink",
                 path.display()
-            ));
+            )));
         };
         nodes.push((name, node));
     }
@@ -176,7 +176,7 @@ fn tree_of(
     entries.sort();
     let mut buf = Vec::new();
     gix::objs::WriteTo::write_to(&gix::objs::Tree { entries }, &mut buf)
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| GitError::new(e.to_string()))?;
     hash_of(gix::objs::Kind::Tree, &buf).map(Some)
 }
 
@@ -222,7 +222,7 @@ fn hash_files(files: &[PathBuf], done: &AtomicUsize) -> Result<Vec<Leaf>> {
             .collect()
     });
     if results.len() != files.len() {
-        return Err("a hashing thread failed".to_string());
+        return Err(GitError::new("a hashing thread failed"));
     }
     results.sort_by_key(|(i, _)| *i);
     results.into_iter().map(|(_, leaf)| leaf).collect()
@@ -244,7 +244,8 @@ fn link_id(path: &Path) -> Result<ObjectId> {
 }
 
 fn hash_of(kind: gix::objs::Kind, bytes: &[u8]) -> Result<ObjectId> {
-    gix::objs::compute_hash(gix::hash::Kind::Sha1, kind, bytes).map_err(|e| e.to_string())
+    gix::objs::compute_hash(gix::hash::Kind::Sha1, kind, bytes)
+        .map_err(|e| GitError::new(e.to_string()))
 }
 
 /// The file at `path` as git records it: its kind (executable or not) and
@@ -262,10 +263,10 @@ fn hash_file(path: &Path) -> Result<Leaf> {
         .map_err(cannot)?;
     let meta = file.metadata().map_err(cannot)?;
     if !meta.is_file() {
-        return Err(format!(
+        return Err(GitError::new(format!(
             "{} is no longer a file (it changed while being read)",
             path.display()
-        ));
+        )));
     }
     let id = gix::objs::compute_stream_hash(
         gix::hash::Kind::Sha1,
@@ -275,7 +276,7 @@ fn hash_file(path: &Path) -> Result<Leaf> {
         &mut gix::progress::Discard,
         &AtomicBool::new(false),
     )
-    .map_err(|e| e.to_string())?;
+    .map_err(|e| GitError::new(e.to_string()))?;
     Ok(Leaf {
         kind: file_kind(&meta),
         id,
@@ -299,7 +300,7 @@ mod tests {
         let fifo = dir.path().join("fifo");
         nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
         let err = hash_file(&fifo).unwrap_err();
-        assert!(err.contains("is no longer a file"), "{err}");
+        assert!(err.as_str().contains("is no longer a file"), "{err}");
         let leaf = hash_file(&target).unwrap();
         assert_eq!(leaf.kind, EntryKind::Blob);
         // `printf 'secret\n' | git hash-object --stdin`

@@ -2,7 +2,7 @@
 //! near them, and every hostile input meets one while it arrives or before
 //! anything is checked out. Each refusal names the limit and what was found.
 
-use super::cause::{chain, Result};
+use super::cause::{chain, GitError, Result};
 use gix::objs::tree::EntryKind;
 use gix::ObjectId;
 
@@ -62,18 +62,18 @@ pub fn check_tree(repo: &gix::Repository, tree: ObjectId) -> Result<()> {
             let entry = entry.map_err(|e| chain(&e))?;
             entries += 1;
             if entries > MAX_ENTRIES {
-                return Err(format!(
+                return Err(GitError::new(format!(
                     "the tree holds more than {MAX_ENTRIES} entries (files, links, submodules and \
                      directories), the limit for one extension"
-                ));
+                )));
             }
             let rel = shown_path(&path, entry.filename);
             match entry.mode.kind() {
                 EntryKind::Tree => {
                     if depth + 1 > MAX_DEPTH {
-                        return Err(format!(
+                        return Err(GitError::new(format!(
                             "the tree is deeper than {MAX_DEPTH} directories (at {rel}), the limit for one extension"
-                        ));
+                        )));
                     }
                     stack.push((entry.oid.to_owned(), depth + 1, rel));
                 }
@@ -84,18 +84,18 @@ pub fn check_tree(repo: &gix::Repository, tree: ObjectId) -> Result<()> {
                         .map_err(|e| chain(&e))?
                         .size();
                     if bytes > MAX_FILE_BYTES {
-                        return Err(format!(
+                        return Err(GitError::new(format!(
                             "{rel} is {}; the limit for one file is {}",
                             size(bytes),
                             size(MAX_FILE_BYTES)
-                        ));
+                        )));
                     }
                     total += bytes;
                     if total > MAX_TOTAL_BYTES {
-                        return Err(format!(
+                        return Err(GitError::new(format!(
                             "the tree's files add up to more than {}, the limit for one extension",
                             size(MAX_TOTAL_BYTES)
-                        ));
+                        )));
                     }
                 }
             }

@@ -23,6 +23,7 @@ mod unpack;
 pub mod url;
 pub mod watchdog;
 
+pub use cause::GitError;
 pub use guard::Interrupts;
 pub use remote::Remote;
 pub use tree::{committed_leaves, mode, tree_leaves, Leaf, LeafPath, Leaves};

@@ -4,7 +4,7 @@
 //! sends is dropped, and a listing past `MAX_LISTING_BYTES` is refused
 //! before it can grow roost's memory.
 
-use super::cause::{chain, Result};
+use super::cause::{chain, GitError, Result};
 use gix::bstr::{BStr, BString, ByteSlice};
 use gix::protocol::handshake::Ref;
 use gix::protocol::transport::client::blocking_io::{ReadlineBufRead, TransportV2Ext};
@@ -27,7 +27,7 @@ pub fn own(name: &BStr) -> bool {
 pub enum Greeting {
     /// The server asks for credentials.
     Authenticate,
-    Failed(String),
+    Failed(GitError),
 }
 
 /// The server's greeting: its protocol version and capabilities, and from a
@@ -49,10 +49,10 @@ pub fn greet(
         }
         // As gix's own handshake says it (see `failure`).
         Err(e) => {
-            return Err(Greeting::Failed(format!(
+            return Err(Greeting::Failed(GitError::new(format!(
                 "Transport handshake failed: {}",
                 chain(&e)
-            )))
+            ))))
         }
     };
     let (refs, shallow) = match response.refs {
@@ -84,11 +84,11 @@ pub fn greet(
     })
 }
 
-fn too_long() -> String {
-    format!(
+fn too_long() -> GitError {
+    GitError::new(format!(
         "the server's ref listing passed {}, the limit for one repository",
         super::limits::size(MAX_LISTING_BYTES)
-    )
+    ))
 }
 
 /// A v0/v1 ref advertisement as gix reads it, a packet line at a time,
@@ -195,7 +195,7 @@ pub fn list(
         let line = line
             .map_err(|e| super::watchdog::explain(chain(&e)))?
             .map_err(|e| super::watchdog::explain(chain(&e)))?;
-        super::watchdog::check().map_err(|e| e.to_string())?;
+        super::watchdog::check().map_err(|e| GitError::new(e.to_string()))?;
         super::watchdog::progressed();
         let Some(text) = line.as_bstr() else {
             continue;
@@ -217,10 +217,10 @@ pub fn list(
 fn parse(line: &BStr) -> Result<Option<Ref>> {
     let line = line.trim_end();
     let bad = || {
-        format!(
+        GitError::new(format!(
             "the server sent a ref line roost cannot read: {}",
             crate::untrusted::printable(&line[..line.len().min(200)])
-        )
+        ))
     };
     let mut words = line.split(|&b| b == b' ');
     let (Some(id), Some(name)) = (words.next(), words.next()) else {

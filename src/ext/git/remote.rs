@@ -3,7 +3,7 @@
 //! fetched into a new repository and checked out with every filter off.
 //! Nothing of the repository is executed.
 
-use super::cause::{chain, io, Result};
+use super::cause::{chain, io, GitError, Result};
 use super::guard::Network;
 use super::watchdog::INTERRUPTED;
 use super::{limits, progress};
@@ -85,11 +85,11 @@ impl Remote {
             let commit =
                 ObjectId::from_hex(r.to_ascii_lowercase().as_bytes()).map_err(|e| chain(&e))?;
             if !self.published(commit)? {
-                return Err(format!(
+                return Err(GitError::new(format!(
                     "commit {commit} is on no branch or tag of this repository; \
                      refusing a commit the repository does not publish (a fork's commit can be \
                      served under its parent's name)"
-                ));
+                )));
             }
             return Ok(commit);
         }
@@ -132,7 +132,7 @@ impl Remote {
         };
         match reference {
             None => find("HEAD")
-                .ok_or_else(|| "the repository has no HEAD commit (is it empty?)".to_string()),
+                .ok_or_else(|| GitError::new("the repository has no HEAD commit (is it empty?)")),
             Some(r) => [
                 r.to_string(),
                 format!("refs/{r}"),
@@ -142,11 +142,11 @@ impl Remote {
             .iter()
             .find_map(|name| find(name))
             .ok_or_else(|| {
-                if r.len() < 40 && r.bytes().all(|b| b.is_ascii_hexdigit()) {
+                GitError::new(if r.len() < 40 && r.bytes().all(|b| b.is_ascii_hexdigit()) {
                     format!("it has no branch or tag named '{r}' (a commit must be given in full, all 40 hex digits)")
                 } else {
                     format!("it has no branch or tag named '{r}'")
-                }
+                })
             }),
         }
     }
@@ -245,10 +245,10 @@ impl Remote {
                 .count(),
         };
         if extra > 0 {
-            return Err(format!(
+            return Err(GitError::new(format!(
                 "the server sent {} that commit {commit} does not use; refusing them",
                 crate::words::count(extra, "object")
-            ));
+            )));
         }
         // The pack is reachable from HEAD now: gc may keep it without a
         // .keep file, as after `git clone`.
@@ -294,11 +294,13 @@ impl Remote {
 /// commit it does not hold with "not our ref" and hangs up; when its words
 /// lose the race with ours, all that is left is a broken pipe, and only the
 /// negotiation (the want itself) writes.
-fn unserved(why: String, commit: ObjectId) -> String {
-    if why.contains("not our ref") {
-        format!("the repository has no commit {commit}")
-    } else if why.to_ascii_lowercase().contains("broken pipe") {
-        format!("the repository hung up when asked for commit {commit}")
+fn unserved(why: GitError, commit: ObjectId) -> GitError {
+    if why.as_str().contains("not our ref") {
+        GitError::new(format!("the repository has no commit {commit}"))
+    } else if why.as_str().to_ascii_lowercase().contains("broken pipe") {
+        GitError::new(format!(
+            "the repository hung up when asked for commit {commit}"
+        ))
     } else {
         why
     }
@@ -316,13 +318,13 @@ fn connect(url: &str) -> Result<Live> {
     let parsed = gix::url::parse(url.as_bytes().as_bstr()).map_err(|e| chain(&e))?;
     use gix::url::Scheme;
     if !matches!(parsed.scheme, Scheme::File | Scheme::Https | Scheme::Ssh) {
-        return Err(format!(
+        return Err(GitError::new(format!(
             "the {} scheme is not allowed (file, https and ssh are)",
             parsed.scheme.as_str()
-        ));
+        )));
     }
     if let Some(missing) = super::url::missing_program(&parsed) {
-        return Err(missing);
+        return Err(GitError::new(missing));
     }
     let mut opts = tio::connect::Options {
         version: gix::protocol::transport::Protocol::V2,
@@ -358,15 +360,17 @@ fn connect(url: &str) -> Result<Live> {
                 Scheme::Ssh => "ssh runs in batch mode: it needs a key it can use without asking",
                 _ => "is the repository private, or missing?",
             };
-            format!(
+            GitError::new(format!(
                 "the remote asks for authentication, and roost never asks you for credentials ({why})"
-            )
+            ))
         }
         super::refs::Greeting::Failed(why) => {
             if super::watchdog::fired().is_some() {
                 return super::watchdog::explain(why);
             }
-            no_local_repository(&parsed).unwrap_or(why)
+            no_local_repository(&parsed)
+                .map(GitError::new)
+                .unwrap_or(why)
         }
     })?;
     Ok(Live {
@@ -523,13 +527,13 @@ impl Live {
                 return super::watchdog::explain(why);
             }
             if let Some(refusal) = refusal.take() {
-                return refusal;
+                return GitError::new(refusal);
             }
-            if why.contains("too large to fit in memory") {
-                format!(
+            if why.as_str().contains("too large to fit in memory") {
+                GitError::new(format!(
                     "an object in the pack is larger than {}, the limit for one object",
                     limits::size(2 * limits::MAX_FILE_BYTES)
-                )
+                ))
             } else {
                 why
             }
@@ -618,11 +622,11 @@ fn check_out(repo: &gix::Repository, commit: ObjectId) -> Result<ObjectId> {
         .chain(outcome.errors.iter().map(|e| &e.path))
         .collect();
     if let Some(first) = failed.first() {
-        return Err(format!(
+        return Err(GitError::new(format!(
             "checkout failed for {} (first: {})",
             crate::words::count(failed.len(), "file"),
             crate::untrusted::printable(first)
-        ));
+        )));
     }
     index.write(Default::default()).map_err(|e| chain(&e))?;
     Ok(tree)

@@ -16,6 +16,7 @@
 //! that sends the history too. Counting the headers in the pack's own order
 //! needs no object and holds one entry's inflate state at a time.
 
+use super::cause::GitError;
 use super::limits::{size, MAX_PACK_OBJECTS, MAX_UNPACKED_BYTES};
 
 /// Where the count is in the pack.
@@ -70,14 +71,14 @@ impl Default for Tally {
     }
 }
 
-fn malformed(what: &str) -> String {
-    format!("the pack is malformed ({what})")
+fn malformed(what: &str) -> GitError {
+    GitError::new(format!("the pack is malformed ({what})"))
 }
 
 impl Tally {
     /// Counts the next `bytes` of the pack; an error once the count passes
     /// its bound or the pack cannot be read.
-    pub fn feed(&mut self, mut bytes: &[u8]) -> Result<(), String> {
+    pub fn feed(&mut self, mut bytes: &[u8]) -> Result<(), GitError> {
         loop {
             let data_pending = matches!(self.at, At::Data { .. });
             if bytes.is_empty() && !data_pending {
@@ -95,10 +96,10 @@ impl Tally {
                         }
                         self.left = u32::from_be_bytes(self.header[8..12].try_into().unwrap());
                         if self.left > MAX_PACK_OBJECTS {
-                            return Err(format!(
+                            return Err(GitError::new(format!(
                                 "the pack holds {} objects; the limit for one extension is {MAX_PACK_OBJECTS}",
                                 self.left
-                            ));
+                            )));
                         }
                         self.at = self.next_entry();
                     }
@@ -208,13 +209,13 @@ impl Tally {
         }
     }
 
-    fn charge(&mut self, bytes: u64) -> Result<(), String> {
+    fn charge(&mut self, bytes: u64) -> Result<(), GitError> {
         self.unpacked = self.unpacked.saturating_add(bytes);
         if self.unpacked > MAX_UNPACKED_BYTES {
-            return Err(format!(
+            return Err(GitError::new(format!(
                 "the pack's objects unpack to more than {}, the limit for one extension",
                 size(MAX_UNPACKED_BYTES)
-            ));
+            )));
         }
         Ok(())
     }
@@ -295,7 +296,7 @@ mod tests {
     }
 
     /// Fed whole and fed a byte at a time, the same answer.
-    fn count(pack: &[u8]) -> Result<u64, String> {
+    fn count(pack: &[u8]) -> Result<u64, GitError> {
         let mut whole = Tally::default();
         whole.feed(pack)?;
         let mut bytes = Tally::default();
@@ -340,10 +341,11 @@ mod tests {
     fn what_is_not_a_pack_is_refused() {
         assert!(count(b"PACK\0\0\0\x09\0\0\0\x01")
             .unwrap_err()
+            .as_str()
             .contains("malformed"));
         let mut p = b"PACK\0\0\0\x02\0\0\0\x01".to_vec();
         p.extend(entry_header(3, 2));
         p.extend(deflate(b"longer than two"));
-        assert!(count(&p).unwrap_err().contains("past its size"));
+        assert!(count(&p).unwrap_err().as_str().contains("past its size"));
     }
 }

@@ -8,6 +8,7 @@
 //! the HTTP client gives up a read after the stall limit, and roost's own
 //! readers (`check`) refuse the next bytes once the watchdog has fired.
 
+use super::cause::GitError;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 use std::sync::mpsc;
 use std::sync::OnceLock;
@@ -142,14 +143,14 @@ pub fn deadline() -> Duration {
 /// end the read).
 pub fn check() -> std::io::Result<()> {
     match fired() {
-        Some(_) => Err(std::io::Error::other(explain(String::new()))),
+        Some(_) => Err(std::io::Error::other(explain(GitError::new("")))),
         None => Ok(()),
     }
 }
 
 /// `why`, or what the watchdog did when it ended the conversation.
-pub fn explain(why: String) -> String {
-    match fired() {
+pub fn explain(why: GitError) -> GitError {
+    GitError::new(match fired() {
         Some(Cause::Stalled) => format!(
             "the remote sent nothing for {} s, the limit for a remote that stalls; giving up",
             stall_limit().as_secs()
@@ -163,8 +164,8 @@ pub fn explain(why: String) -> String {
             "the server's greeting passed {}, the limit for one; giving up",
             super::limits::size(MAX_GREETING_BYTES)
         ),
-        None => why,
-    }
+        None => return why,
+    })
 }
 
 /// While alive, the watching thread runs.
