@@ -1,36 +1,50 @@
 //! `roost ext`: installing third-party repositories as pinned extensions,
-//! and living with them. One verb per file; `names`,
+//! and living with them. One verb per file, in `verbs/`; `names`,
 //! `manifest` and `lock` are pure; `git` does every git operation; `store`
 //! owns ext.lock + ext.index on disk; `checks` the install gates; `consent`
 //! what the user is shown and asked.
 
 pub mod author;
 mod base;
+#[path = "verbs/check.rs"]
 mod check;
 pub mod checks;
 pub mod consent;
 mod diff;
+#[path = "verbs/disable.rs"]
 mod disable;
+#[path = "verbs/enable.rs"]
 mod enable;
+#[path = "verbs/exec.rs"]
 mod exec;
 mod fetch;
 pub mod git;
 mod granted;
 mod hash;
+#[path = "verbs/info.rs"]
 mod info;
+#[path = "verbs/install.rs"]
 mod install;
+#[path = "verbs/list.rs"]
 pub mod list;
 pub mod lock;
 pub mod manifest;
 pub mod names;
+#[path = "verbs/new.rs"]
 mod new;
+#[path = "verbs/outdated.rs"]
 mod outdated;
+#[path = "verbs/remove.rs"]
 mod remove;
+#[path = "verbs/repair.rs"]
 mod repair;
+#[path = "verbs/rollback.rs"]
 mod rollback;
 pub mod store;
 mod swap;
+#[path = "verbs/update.rs"]
 mod update;
+#[path = "verbs/verify.rs"]
 pub mod verify;
 
 use crate::cli::model::ExtVerb;
