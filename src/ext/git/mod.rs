@@ -12,6 +12,7 @@ pub mod limits;
 pub mod progress;
 mod refs;
 mod remote;
+pub mod tree;
 mod unpack;
 pub mod watchdog;
 

@@ -1,0 +1,61 @@
+//! Turning an extension's commands off and on: the `disabled` switch in
+//! ext.lock, written with ext.index under the lock (what disable and enable
+//! share), and how the commands it covers are named.
+
+use super::lock::{Entry, Lock};
+use super::named;
+use super::store::{self, Store};
+use crate::error::{Error, Result};
+use crate::paths::Paths;
+
+/// Sets NAME's `disabled` to `disabled` and writes ext.lock and ext.index
+/// together, after `check` agrees (under the lock). `None` when it already
+/// was: then nothing is written.
+pub fn switch(
+    cmd: &'static str,
+    paths: &Paths,
+    name: &str,
+    disabled: bool,
+    check: impl Fn(&Lock, &Entry) -> Result<()>,
+) -> Result<Option<Entry>> {
+    let fail = |e: String| Error::fail(cmd, e);
+    // Decided first without the lock, so a refusal or a no-op writes nothing.
+    let lock = store::read_lock(paths).map_err(fail)?;
+    let entry = named::readable(cmd, &lock, name)?;
+    if entry.disabled == disabled {
+        return Ok(None);
+    }
+    check(&lock, entry)?;
+    let store = Store::open(paths).map_err(fail)?;
+    let mut lock = store.load().map_err(fail)?;
+    let mut entry = named::readable(cmd, &lock, name)?.clone();
+    if entry.disabled == disabled {
+        return Ok(None);
+    }
+    check(&lock, &entry)?;
+    entry.disabled = disabled;
+    lock.insert(name, entry.clone());
+    store
+        .save(&lock)
+        .map_err(|e| fail(format!("{e}; {name} was left as it was")))?;
+    Ok(Some(entry))
+}
+
+/// The verb after `commands`: one runs, several run.
+pub fn run_or_runs(entry: &Entry) -> &'static str {
+    if entry.commands.len() == 1 {
+        "runs"
+    } else {
+        "run"
+    }
+}
+
+/// `roost note, roost notes`.
+pub fn commands(entry: &Entry) -> String {
+    let words: Vec<String> = entry
+        .commands
+        .iter()
+        .map(|c| format!("roost {}", crate::untrusted::printable(c.as_bytes())))
+        .collect();
+    words.join(", ")
+}
