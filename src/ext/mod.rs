@@ -1,9 +1,14 @@
 //! `roost ext`: installing third-party repositories as pinned extensions,
 //! and living with them. `verbs/` holds one file per verb, each calling only
-//! the domain beside it: `names`, `manifest` and `lock` are pure; `git` does
-//! every git operation; `store` owns ext.lock + ext.index on disk; `checks`
-//! the install gates; `consent` what the user is shown and asked; `fetch`,
-//! `repin` and `swap` fetch, agree to and put in place another commit.
+//! the domain beside it, never another verb. The domain: `names`, `manifest`
+//! and `lock` are pure; `git` does every git operation; `store` owns
+//! ext.lock + ext.index on disk; `checks` the install gates; `consent` what
+//! the user is shown and asked; `fetch`, `repin` and `swap` fetch, agree to
+//! and put in place another commit; `record` what an install records;
+//! `origin` where commits come from; `integrity` whether a clone still holds
+//! its pinned tree; `disagreements` and `granted` ext.index against ext.lock;
+//! `toggle` disable/enable; `places`, `named` and `shown` the small helpers
+//! every verb needs.
 
 pub mod author;
 mod base;

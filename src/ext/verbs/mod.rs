@@ -69,7 +69,7 @@ pub fn run(verb: Option<ExtVerb>) -> Result<Exit> {
         // A lock that cannot be read at all is each verb's own refusal.
         if let Ok(lock) = store::read_lock(&p) {
             granted::check_nothing_dropped(&p, &lock, about)
-                .map_err(|(what, hint)| Error::fail(cmd, what).hint(hint))?;
+                .map_err(|d| Error::fail(cmd, d.what).hint(d.hint))?;
         }
     }
     let result = match verb {

@@ -1,7 +1,8 @@
 //! `roost ext rollback NAME [--yes] [--grant AUTHORITY]`: back to the pin
 //! recorded before the last update, fetched again by its commit id from the
-//! recorded source and held to the recorded tree, with update's diff,
-//! checks and consent. Never runs git inside the installed clone.
+//! recorded source and held to the recorded tree, with the diff, checks
+//! and consent update shows (`repin`). Never runs git inside the installed
+//! clone.
 
 use crate::cli::model::RollbackArgs;
 use crate::error::{Error, Exit, Result};
