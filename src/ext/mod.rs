@@ -7,8 +7,8 @@
 //! and put in place another commit; `record` what an install records;
 //! `origin` where commits come from; `integrity` whether a clone still holds
 //! its pinned tree; `disagreements` and `granted` ext.index against ext.lock;
-//! `toggle` disable/enable; `places`, `named` and `shown` the small helpers
-//! every verb needs.
+//! `toggle` disable/enable; `story` where a verb's output goes; `places`,
+//! `named` and `shown` the small helpers every verb needs.
 
 pub mod author;
 mod base;
@@ -31,6 +31,7 @@ mod record;
 mod repin;
 mod shown;
 pub mod store;
+mod story;
 mod swap;
 mod toggle;
 mod verbs;

@@ -1,18 +1,17 @@
 //! Moving an extension to another commit, the step install, update and
 //! rollback share: check what the new commit claims, show the change and
 //! the consent block, ask (with what authority grew called out), and the
-//! entry to record. Where the story goes (stdout, or stderr beside JSON) is
-//! `Out`.
+//! entry to record.
 
 use super::consent::{self, Answer, Offer, Purpose};
 use super::fetch::Fetched;
 use super::hash::hash_dir;
 use super::lock::{Entry, Lock, Pin, Source};
 use super::manifest::Manifest;
+use super::story::Out;
 use super::{diff, git, integrity, record};
 use crate::error::{Error, Result};
 use crate::paths::Paths;
-use std::io::{IsTerminal, Write};
 
 /// Why the workflow stopped: a check or the answer refused, or showing the
 /// change failed. Nothing was changed either way.
@@ -65,50 +64,6 @@ impl Halt {
         match hint {
             Some(hint) => e.hint(hint.to_string()),
             None => e,
-        }
-    }
-}
-
-/// Where the story of a re-pin goes: stdout, or stderr when stdout
-/// carries a JSON summary.
-#[derive(Clone, Copy)]
-pub struct Out {
-    json: bool,
-}
-
-impl Out {
-    /// Everything on stdout.
-    pub fn stdout() -> Out {
-        Out { json: false }
-    }
-
-    /// On stderr when `json` (stdout carries the JSON), else on stdout.
-    pub fn beside_json(json: bool) -> Out {
-        Out { json }
-    }
-
-    pub fn say(self, text: &str) {
-        if self.json {
-            eprint!("{text}");
-        } else {
-            print!("{text}");
-        }
-    }
-
-    /// Colour for the stream the story goes to.
-    pub fn paint(self) -> crate::colour::Paint {
-        if self.json {
-            crate::colour::Paint::stderr()
-        } else {
-            crate::colour::Paint::stdout()
-        }
-    }
-
-    fn writer(self) -> Box<dyn Write> {
-        if self.json {
-            Box::new(std::io::stderr())
-        } else {
-            Box::new(std::io::stdout())
         }
     }
 }
@@ -324,38 +279,6 @@ pub fn show_change(
         out.paint(),
     ));
     text.push('\n');
-    page(out, &text);
+    out.page(&text);
     Ok(())
-}
-
-/// Through `$PAGER` (split with shell-words) when stdout is a terminal and
-/// carries the story (not the JSON summary); LESS=FRX unless LESS is set.
-fn page(out: Out, text: &str) {
-    if out.json {
-        return out.say(text);
-    }
-    let pager = std::env::var("PAGER").ok().filter(|p| !p.trim().is_empty());
-    if let (true, Some(pager)) = (std::io::stdout().is_terminal(), pager) {
-        if let Ok(words) = shell_words::split(&pager) {
-            if let Some((program, args)) = words.split_first() {
-                let mut command = std::process::Command::new(program);
-                command.args(args).stdin(std::process::Stdio::piped());
-                // As git does: less ends at once when it all fits, leaves
-                // the text on the screen and passes colours through, so the
-                // diff is still there when the question is asked.
-                if std::env::var_os("LESS").is_none() {
-                    command.env("LESS", "FRX");
-                }
-                let child = command.spawn();
-                if let Ok(mut child) = child {
-                    if let Some(mut stdin) = child.stdin.take() {
-                        let _ = stdin.write_all(text.as_bytes());
-                    }
-                    let _ = child.wait();
-                    return;
-                }
-            }
-        }
-    }
-    print!("{text}");
 }

@@ -14,9 +14,10 @@ use crate::ext::names;
 use crate::ext::origin;
 use crate::ext::places;
 use crate::ext::record::{conflicts, entry_for};
-use crate::ext::repin::{self, Out};
+use crate::ext::repin;
 use crate::ext::shown;
 use crate::ext::store::{self, Action, Store};
+use crate::ext::story::Out;
 use crate::paths::Paths;
 use std::path::{Path, PathBuf};
 

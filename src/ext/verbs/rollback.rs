@@ -14,9 +14,10 @@ use crate::ext::lock::{Pin, Previous, Source};
 use crate::ext::named;
 use crate::ext::origin;
 use crate::ext::places;
-use crate::ext::repin::{self, Out};
+use crate::ext::repin;
 use crate::ext::shown;
 use crate::ext::store;
+use crate::ext::story::Out;
 use crate::ext::swap;
 use crate::untrusted::printable;
 
