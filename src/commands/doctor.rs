@@ -257,7 +257,7 @@ fn is_utf8(locale: &str) -> bool {
 /// runs git's upload-pack or ssh; https runs neither. Looked up on PATH,
 /// never run.
 fn git(r: &mut Report) {
-    let url = match crate::ext::url_for("owner/repo") {
+    let url = match crate::ext::origin::url_for("owner/repo") {
         Ok(url) => url,
         Err(e) => {
             return r.bad(
@@ -315,12 +315,12 @@ fn extensions(r: &mut Report, paths: &crate::paths::Paths) {
             &format!(
                 "extension {}: {}",
                 crate::untrusted::printable(bad.as_bytes()),
-                ext::verify::INVALID
+                ext::integrity::INVALID
             ),
             "remove that entry from ext.lock by hand (roost ext remove refuses names outside the grammar)",
         );
     }
-    let problems = ext::list::disagreements(&lock, paths);
+    let problems = ext::disagreements::disagreements(&lock, paths);
     if names.is_empty() && problems.is_empty() {
         return r.ok("extensions: none installed");
     }
@@ -373,7 +373,7 @@ fn extensions(r: &mut Report, paths: &crate::paths::Paths) {
             }
             Err(u) => {
                 r.bad(
-                    &format!("extension {name}: {}", ext::verify::unreadable(&u.why)),
+                    &format!("extension {name}: {}", ext::integrity::unreadable(&u.why)),
                     &format!("roost ext remove {name}, then install it again"),
                 );
                 continue;
@@ -387,7 +387,7 @@ fn extensions(r: &mut Report, paths: &crate::paths::Paths) {
             );
             continue;
         }
-        let report = ext::verify::check(&clone, &pin.tree);
+        let report = ext::integrity::check(&clone, &pin.tree);
         if report.ok {
             r.ok(&format!(
                 "extension {name}: ok (matches the tree pinned at install)"

@@ -9,7 +9,7 @@ use super::names;
 pub const DEFAULT: &str = "https://github.com/";
 
 /// What to do about a base `get` refuses.
-const HINT: &str =
+pub const HINT: &str =
     "set it to an https:// or ssh:// URL, file:///DIR/ or an existing directory, or unset it";
 
 /// The base, `DEFAULT` when unset or empty; the error says what is wrong

@@ -2,8 +2,10 @@
 //! every install gate (the manifest, the checks, the tree hash): what
 //! install, update, rollback and repair put in place.
 
+use super::git::hash::hash_dir_shown;
+use super::git::{self, entries};
 use super::manifest::Manifest;
-use super::{checks, git, hash};
+use super::{checks, shown};
 use crate::paths::Paths;
 use std::path::{Path, PathBuf};
 
@@ -68,12 +70,12 @@ pub fn fetch_commit(
     paths: &Paths,
     remote: git::Remote,
     url: &str,
-    commit: gix::ObjectId,
+    commit: entries::ObjectId,
 ) -> std::result::Result<Fetched, FetchError> {
     let interrupts = git::Interrupts::catch();
     let root = paths.data.join("ext");
     let made = Made::new(&root);
-    let tmp = temp_dir_in(&root).map_err(FetchError::Failed)?;
+    let tmp = temp_dir_in(&root)?;
     let dir = tmp.path().join("clone");
     let tree = remote.fetch_pinned(commit, &dir).map_err(|e| {
         FetchError::Remote(git::failure::explain(
@@ -85,17 +87,14 @@ pub fn fetch_commit(
     let manifest = checks::check_dir(&dir).map_err(|e| {
         FetchError::Refused(format!(
             "refusing {url} at {}: {e}",
-            super::short(&commit.to_string())
+            shown::short(&commit.to_string())
         ))
     })?;
     let recorded =
         git::tree_leaves(&dir.join(".git"), tree).map_err(|e| FetchError::Failed(e.to_string()))?;
-    let gitlinks = recorded
-        .into_iter()
-        .filter(|(_, leaf)| leaf.kind == gix::objs::tree::EntryKind::Commit)
-        .collect();
+    let gitlinks = entries::submodules(&recorded);
     let (on_disk, _) =
-        hash::hash_dir_shown(&dir, &gitlinks).map_err(|e| FetchError::Failed(e.to_string()))?;
+        hash_dir_shown(&dir, &gitlinks).map_err(|e| FetchError::Failed(e.to_string()))?;
     if on_disk != tree {
         return Err(FetchError::Refused(format!(
             "the files checked out do not hash to the tree of {commit}; refusing rather than installing something else"
@@ -115,12 +114,12 @@ pub fn fetch_commit(
 /// A fresh temporary directory in `root`, creating `root` if needed. Tried
 /// twice: a concurrent refused install may remove an empty `root` between
 /// the two steps (see `Made`).
-fn temp_dir_in(root: &Path) -> std::result::Result<tempfile::TempDir, String> {
+fn temp_dir_in(root: &Path) -> std::result::Result<tempfile::TempDir, FetchError> {
     let mut tries = 0;
     loop {
         tries += 1;
         std::fs::create_dir_all(root)
-            .map_err(|e| format!("cannot create {}: {e}", root.display()))?;
+            .map_err(|e| FetchError::Failed(format!("cannot create {}: {e}", root.display())))?;
         match tempfile::Builder::new()
             .prefix(&format!(".fetch-{}-", std::process::id()))
             .tempdir_in(root)
@@ -128,10 +127,10 @@ fn temp_dir_in(root: &Path) -> std::result::Result<tempfile::TempDir, String> {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound && tries < 2 => continue,
             result => {
                 return result.map_err(|e| {
-                    format!(
+                    FetchError::Failed(format!(
                         "cannot create a temporary directory in {}: {e}",
                         root.display()
-                    )
+                    ))
                 })
             }
         }

@@ -55,6 +55,14 @@ pub fn said(granted: &[Granted]) -> String {
     )
 }
 
+/// A write refused because it would stop what ext.index runs without a
+/// word: why, and what to do.
+#[derive(Debug)]
+pub struct Dropped {
+    pub what: String,
+    pub hint: String,
+}
+
 /// Refuses a write of ext.lock and ext.index while an entry of the lock
 /// cannot be read and the index still runs its commands: deriving the index
 /// from the lock would stop them without a word. `about` is the entry the
@@ -64,7 +72,7 @@ pub fn check_nothing_dropped(
     paths: &Paths,
     lock: &Lock,
     about: Option<&str>,
-) -> Result<(), (String, String)> {
+) -> Result<(), Dropped> {
     for name in lock.valid_names() {
         if Some(name) == about {
             continue;
@@ -77,15 +85,15 @@ pub fn check_nothing_dropped(
             continue;
         }
         let commands: Vec<&str> = granted.iter().map(|g| g.command.as_str()).collect();
-        return Err((
-            format!(
+        return Err(Dropped {
+            what: format!(
                 "ext.lock's entry {name} cannot be read ({}), and ext.index still runs its commands ({}); \
                  rewriting ext.index from ext.lock would stop them without a word, so nothing was changed",
                 u.why,
                 commands.join(", ")
             ),
-            format!("roost ext remove {name} (then install it again), or put its ext.lock entry back as it was"),
-        ));
+            hint: format!("roost ext remove {name} (then install it again), or put its ext.lock entry back as it was"),
+        });
     }
     Ok(())
 }

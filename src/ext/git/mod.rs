@@ -1,7 +1,8 @@
 //! Every git operation roost performs, in-process with gix: `remote` talks
 //! to a remote (resolving a ref, fetching one pinned commit with nothing of
 //! the repository executed), `guard` stands around that conversation,
-//! `tree` reads the trees recorded in a repository, `hash` hashes a
+//! `tree` reads the trees recorded in a repository, `entries` what the rest
+//! of `ext` asks of their ids and entries, `hash` hashes a
 //! directory on disk, `author` makes a repository with one commit, `diff`
 //! compares two texts and `url` says what a source needs of the machine.
 //! No git program is run (gix itself spawns `git-upload-pack` for file:// and
@@ -11,6 +12,7 @@ pub mod author;
 mod bounded;
 mod cause;
 pub mod diff;
+pub mod entries;
 pub mod failure;
 mod guard;
 pub mod hash;
@@ -23,7 +25,6 @@ mod unpack;
 pub mod url;
 pub mod watchdog;
 
-pub use cause::GitError;
 pub use guard::Interrupts;
 pub use remote::Remote;
 pub use tree::{committed_leaves, mode, tree_leaves, Leaf, LeafPath, Leaves};

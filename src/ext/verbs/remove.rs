@@ -1,20 +1,20 @@
 //! `roost ext remove NAME [--purge]`: drop the record (ext.lock + ext.index
 //! first), then the clone; keep the extension's data unless `--purge`.
 
-use super::lock::Source;
-use super::store::{Action, Store};
 use crate::cli::model::RemoveArgs;
 use crate::error::{Error, Exit, Result};
+use crate::ext::lock::Source;
+use crate::ext::store::{Action, Store};
 
 const CMD: &str = "ext remove";
 
 pub fn run(a: RemoveArgs) -> Result<Exit> {
     let (purge, name) = (a.purge, a.name);
     if !crate::index::valid_name(name.as_bytes()) {
-        return Err(super::no_such(CMD, &name));
+        return Err(crate::ext::named::no_such(CMD, &name));
     }
     let fail = |e: String| Error::fail(CMD, e);
-    let paths = super::paths(CMD)?;
+    let paths = crate::ext::places::paths(CMD)?;
     let store = Store::open(&paths).map_err(|e| e.at(CMD))?;
     let mut lock = store.load().map_err(|e| e.at(CMD))?;
     let clone = paths.ext_clone(&name);
@@ -36,7 +36,7 @@ pub fn run(a: RemoveArgs) -> Result<Exit> {
             println!("deleted the kept data of {name}: {}", state.display());
             return Ok(Exit::Ok);
         }
-        return Err(super::no_such(CMD, &name));
+        return Err(crate::ext::named::no_such(CMD, &name));
     }
     let _pending = store
         .begin(&name, Action::Remove, "")

@@ -3,10 +3,16 @@
 //! ref listing alone (one connection each, no objects fetched). Writes
 //! nothing.
 
-use super::lock::{Lock, Source};
-use super::{git, names, store};
 use crate::cli::model::OutdatedArgs;
 use crate::error::{Error, Exit, Result};
+use crate::ext::git;
+use crate::ext::lock::{Lock, Source};
+use crate::ext::named;
+use crate::ext::names;
+use crate::ext::origin;
+use crate::ext::places;
+use crate::ext::shown;
+use crate::ext::store;
 use crate::untrusted::printable;
 use serde::Serialize;
 
@@ -17,7 +23,7 @@ const CMD: &str = "ext outdated";
 const NEEDS_UNKNOWN: &str = "unknown without a fetch";
 
 pub fn run(a: OutdatedArgs) -> Result<Exit> {
-    let paths = super::paths(CMD)?;
+    let paths = places::paths(CMD)?;
     let lock = store::read_lock(&paths).map_err(|e| e.at(CMD))?;
     let names = chosen(&lock, a.names)?;
     if names.is_empty() && !a.json {
@@ -47,7 +53,7 @@ fn chosen(lock: &Lock, given: Vec<String>) -> Result<Vec<String>> {
     }
     let mut names: Vec<String> = Vec::new();
     for name in given {
-        let mut one = super::chosen(CMD, lock, Some(name))?;
+        let mut one = named::chosen(CMD, lock, Some(name))?;
         if !names.contains(&one[0]) {
             names.append(&mut one);
         }
@@ -132,11 +138,11 @@ fn check(lock: &Lock, name: &str) -> Row {
     row.repo = Some(pin.repo.clone());
     row.reference = Some(pin.git_ref.clone());
     row.pinned = Some(pin.commit.clone());
-    let asked = super::recorded_url(pin)
+    let asked = origin::recorded_url(pin)
         .map_err(|e| e.to_string())
         .and_then(|url| {
             row.url = Some(url.clone());
-            let reference = super::recorded_ref(pin).map_err(|e| e.to_string())?;
+            let reference = origin::recorded_ref(pin).map_err(|e| e.to_string())?;
             if let Some(commit) = reference.filter(|r| names::is_full_sha(r)) {
                 // A commit id names itself: there is nothing to ask.
                 return Ok(commit.to_ascii_lowercase());
@@ -182,7 +188,7 @@ fn table(rows: &[Row]) -> String {
         .unwrap_or(0);
     let mut out = format!("{NAME:<width$}  PINNED   AVAILABLE  NEEDS\n");
     let short =
-        |c: &Option<String>| printable(super::short(c.as_deref().unwrap_or("?")).as_bytes());
+        |c: &Option<String>| printable(shown::short(c.as_deref().unwrap_or("?")).as_bytes());
     let mut moved = Vec::new();
     for r in rows {
         let (pinned, available, needs) = match r.status {

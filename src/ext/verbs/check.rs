@@ -2,9 +2,12 @@
 //! directory, so authors see what install would refuse, or what it would
 //! claim and ask for. Nothing is installed.
 
-use super::{checks, git, hash, store};
 use crate::cli::model::CheckArgs;
 use crate::error::{Error, Exit, Result};
+use crate::ext::checks;
+use crate::ext::git::hash::leaf_on_disk;
+use crate::ext::git::{self, entries};
+use crate::ext::store;
 use crate::untrusted::printable;
 use serde::Serialize;
 use std::os::unix::ffi::OsStrExt;
@@ -92,8 +95,8 @@ struct Accepted<'a> {
 
 /// What install would warn of (the roost range), and what would stop an
 /// install on this machine as it is now.
-fn notes(m: &super::manifest::Manifest) -> Vec<String> {
-    let mut out: Vec<String> = super::consent::range_warning(m).into_iter().collect();
+fn notes(m: &crate::ext::manifest::Manifest) -> Vec<String> {
+    let mut out: Vec<String> = crate::ext::consent::range_warning(m).into_iter().collect();
     let Ok(paths) = crate::paths::Paths::from_env() else {
         return out;
     };
@@ -117,23 +120,18 @@ fn notes(m: &super::manifest::Manifest) -> Vec<String> {
 /// Install takes the last commit, while check looked at the files: in a git
 /// work tree, every committed file and every file the gates read
 /// (roost-ext.json, bin/roost-CMD) that differs from that commit.
-fn uncommitted(dir: &std::path::Path, m: &super::manifest::Manifest) -> Vec<String> {
-    use gix::bstr::{BString, ByteSlice};
+fn uncommitted(dir: &std::path::Path, m: &crate::ext::manifest::Manifest) -> Vec<String> {
     let Some(committed) = git::committed_leaves(dir) else {
         return Vec::new();
     };
-    let gated = std::iter::once(BString::from(crate::contract::MANIFEST))
-        .chain(m.commands.iter().map(|c| format!("bin/roost-{c}").into()));
-    let paths: std::collections::BTreeSet<BString> =
-        committed.keys().cloned().chain(gated).collect();
+    let gated = std::iter::once(crate::contract::MANIFEST.to_string())
+        .chain(m.commands.iter().map(|c| format!("bin/roost-{c}")));
     let mut differ = Vec::new();
-    for path in paths {
-        let on_disk = hash::leaf_on_disk(&dir.join(path.to_path_lossy()))
-            .ok()
-            .flatten();
+    for path in entries::paths_with(&committed, gated) {
+        let on_disk = leaf_on_disk(&entries::on_disk(dir, &path)).ok().flatten();
         let how = match (committed.get(&path), on_disk) {
             // A submodule: install never fetches it.
-            (Some(c), _) if c.kind == gix::objs::tree::EntryKind::Commit => continue,
+            (Some(c), _) if c.is_submodule() => continue,
             (None, Some(_)) => "not committed",
             (Some(_), None) => "not here",
             (Some(c), Some(d)) if c.id != d.id => "changed",

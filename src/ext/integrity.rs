@@ -1,132 +1,14 @@
-//! `roost ext verify [NAME]`: recompute each installed tree's git hash from
-//! the files on disk and compare it with the one recorded at install.
+//! Whether an installed clone still holds the tree pinned in ext.lock: the
+//! check verify, list, info, repair, update and doctor share, the files that
+//! differ, and what each says of an entry that is bad or changed.
 
-use super::git::{self, Leaf, Leaves};
-use super::lock::Source;
-use super::{hash, store};
-use crate::cli::model::VerifyArgs;
-use crate::error::{Exit, Result};
+use super::git::hash::hash_dir;
+use super::git::{self, entries, Leaf, Leaves};
+use super::{granted, names};
 use crate::untrusted::printable;
-use gix::objs::tree::EntryKind;
-use gix::ObjectId;
 use serde::Serialize;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
-
-const CMD: &str = "ext verify";
-
-pub fn run(a: VerifyArgs) -> Result<Exit> {
-    let paths = super::paths(CMD)?;
-    let lock = store::read_lock(&paths).map_err(|e| e.at(CMD))?;
-    let one = a.name;
-    let everything = one.is_none();
-    let names = super::chosen(CMD, &lock, one)?;
-    let mut rows = Vec::new();
-    if everything {
-        for bad in lock.invalid_names() {
-            rows.push(Row::bad(printable(bad.as_bytes()), INVALID.into()));
-        }
-    }
-    // Pinned extensions whose files differ: repair puts them back.
-    let mut changed = Vec::new();
-    for name in &names {
-        let Some(slot) = lock.get(name) else {
-            continue;
-        };
-        let pin = match slot.typed().map(|e| &e.source) {
-            Ok(Source::Pinned(pin)) => pin,
-            Ok(Source::Linked { dir }) => {
-                // Nothing was pinned, so there is nothing to compare with; a
-                // checkout that is gone leaves its commands dead all the same.
-                let shown = printable(dir.as_bytes());
-                rows.push(if std::path::Path::new(dir).is_dir() {
-                    Row::ok(name, format!("linked to {shown} (not pinned, not hashed)"))
-                } else {
-                    Row::bad(
-                        name.clone(),
-                        format!("missing (linked to {shown}, which does not exist)"),
-                    )
-                });
-                continue;
-            }
-            Err(u) => {
-                rows.push(Row::bad(
-                    name.clone(),
-                    unreadable_granting(&paths, name, &u.why),
-                ));
-                continue;
-            }
-        };
-        let report = check(&paths.ext_clone(name), &pin.tree);
-        if !report.ok {
-            changed.push(name.as_str());
-        }
-        rows.push(Row {
-            name: name.clone(),
-            ok: report.ok,
-            verdict: report.verdict,
-            files: report.files,
-            details: report.details,
-        });
-    }
-    let all_ok = rows.iter().all(|r| r.ok);
-    if a.json {
-        println!("{}", crate::untrusted::json(&rows));
-    } else if rows.is_empty() {
-        println!("no extensions installed");
-    } else {
-        for row in &rows {
-            println!("{}: {}", row.name, row.verdict);
-            for line in &row.details {
-                println!("  {line}");
-            }
-        }
-    }
-    match changed.as_slice() {
-        [] => {}
-        [name] => eprintln!("{}", repair_hint(name)),
-        _ => eprintln!("roost ext repair --all puts back the files pinned in ext.lock"),
-    }
-    Ok(Exit::check(all_ok))
-}
-
-/// One entry as verify reports it (`verify --json` prints a list of them).
-#[derive(Serialize)]
-struct Row {
-    name: String,
-    /// Its files match the pinned tree (or it is linked, with its checkout
-    /// there): nothing more is claimed.
-    ok: bool,
-    /// The verdict, as the text form gives it after `NAME: `.
-    verdict: String,
-    /// Every file added, removed or modified; empty when ok, or when which
-    /// files differ cannot be known.
-    files: Vec<Change>,
-    #[serde(skip)]
-    details: Vec<String>,
-}
-
-impl Row {
-    fn ok(name: &str, verdict: String) -> Row {
-        Row {
-            name: name.to_string(),
-            ok: true,
-            verdict,
-            files: vec![],
-            details: vec![],
-        }
-    }
-
-    fn bad(name: String, verdict: String) -> Row {
-        Row {
-            name,
-            ok: false,
-            verdict,
-            files: vec![],
-            details: vec![],
-        }
-    }
-}
 
 /// What verify, doctor and update say of a pinned extension whose files
 /// differ from its tree.
@@ -142,15 +24,15 @@ pub const INVALID: &str =
 /// What verify, list and doctor say of an ext.lock entry that cannot be
 /// read (`why`, from `lock::Unreadable`, is printable already). Whether
 /// ext.index still runs it is said beside it (`granted::said`, and the
-/// disagreement lines of `list::disagreements`).
+/// disagreement lines of `disagreements`).
 pub fn unreadable(why: &str) -> String {
     format!("not an entry install could have written ({why}; a hand edit of ext.lock?)")
 }
 
 /// `unreadable`, with what ext.index still runs of `name`.
 pub fn unreadable_granting(paths: &crate::paths::Paths, name: &str, why: &str) -> String {
-    let granted = super::granted::by_index(paths, name);
-    format!("{}; {}", unreadable(why), super::granted::said(&granted))
+    let granted = granted::by_index(paths, name);
+    format!("{}; {}", unreadable(why), granted::said(&granted))
 }
 
 /// The outcome for one extension.
@@ -171,8 +53,8 @@ pub fn check(clone: &Path, recorded: &str) -> Report {
         details,
         files,
     };
-    let expected = super::names::is_full_sha(recorded)
-        .then(|| ObjectId::from_hex(recorded.to_ascii_lowercase().as_bytes()).ok());
+    let expected = names::is_full_sha(recorded)
+        .then(|| entries::object_id(&recorded.to_ascii_lowercase()).ok());
     let Some(expected) = expected.flatten() else {
         return bad(
             "ext.lock records no valid tree hash for it".into(),
@@ -194,14 +76,10 @@ pub fn check(clone: &Path, recorded: &str) -> Report {
     // them: they name the files that differ, and its submodule entries.
     let leaves = git::tree_leaves(&clone.join(".git"), expected);
     let gitlinks: Leaves = match &leaves {
-        Ok(l) => l
-            .iter()
-            .filter(|(_, f)| f.kind == EntryKind::Commit)
-            .map(|(p, f)| (p.clone(), *f))
-            .collect(),
+        Ok(l) => entries::submodules(l),
         Err(_) => Leaves::new(),
     };
-    let (actual, on_disk) = match hash::hash_dir(clone, &gitlinks) {
+    let (actual, on_disk) = match hash_dir(clone, &gitlinks) {
         Ok(v) => v,
         Err(e) => {
             let e = printable(e.to_string().as_bytes());
@@ -264,7 +142,7 @@ impl Change {
 /// Every added, removed or modified file (content, mode or symlink target),
 /// in path order.
 pub fn differences(expected: &Leaves, actual: &Leaves) -> Vec<Change> {
-    let change = |change, path: &gix::bstr::BString, what| Change {
+    let change = |change, path: &[u8], what| Change {
         change,
         path: printable(path),
         what,
@@ -285,7 +163,7 @@ pub fn differences(expected: &Leaves, actual: &Leaves) -> Vec<Change> {
 }
 
 fn what_changed(want: &Leaf, have: &Leaf) -> String {
-    if want.kind == EntryKind::Link && have.kind == EntryKind::Link {
+    if want.is_link() && have.is_link() {
         return "symlink target".into();
     }
     let mut parts = Vec::new();

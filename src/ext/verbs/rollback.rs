@@ -1,25 +1,35 @@
 //! `roost ext rollback NAME [--yes] [--grant AUTHORITY]`: back to the pin
 //! recorded before the last update, fetched again by its commit id from the
-//! recorded source and held to the recorded tree, with update's diff,
-//! checks and consent. Never runs git inside the installed clone.
+//! recorded source and held to the recorded tree, with the diff, checks
+//! and consent update shows (`repin`). Never runs git inside the installed
+//! clone.
 
-use super::consent::{self, Offer, Purpose};
-use super::error::ExtError;
-use super::lock::{Pin, Previous, Source};
-use super::{diff, fetch, git, install, store, swap, update};
 use crate::cli::model::RollbackArgs;
 use crate::error::{Error, Exit, Result};
+use crate::ext::consent::{Offer, Purpose};
+use crate::ext::diff;
+use crate::ext::fetch;
+use crate::ext::git::{self, entries};
+use crate::ext::lock::{Pin, Previous, Source};
+use crate::ext::named;
+use crate::ext::origin;
+use crate::ext::places;
+use crate::ext::repin;
+use crate::ext::shown;
+use crate::ext::store;
+use crate::ext::story::Out;
+use crate::ext::swap;
 use crate::untrusted::printable;
 
 const CMD: &str = "ext rollback";
 
 pub fn run(a: RollbackArgs) -> Result<Exit> {
-    let grants = update::grants(CMD, a.grant)?;
+    let grants = repin::grants(CMD, a.grant)?;
     let name = a.name;
     let fail = |e: String| Error::fail(CMD, e);
-    let paths = super::writable_paths(CMD)?;
+    let paths = places::writable_paths(CMD)?;
     let lock = store::read_lock(&paths).map_err(|e| e.at(CMD))?;
-    let entry = update::readable(CMD, &lock, &name)?;
+    let entry = named::readable(CMD, &lock, &name)?;
     let current = match &entry.source {
         Source::Pinned(pin) => pin,
         Source::Linked { dir } => {
@@ -38,23 +48,23 @@ pub fn run(a: RollbackArgs) -> Result<Exit> {
             "only `roost ext update {name}` records the pin it replaces; `roost ext info {name}` shows the current one"
         )));
     };
-    super::recorded_ids(current).map_err(|e| {
+    origin::recorded_ids(current).map_err(|e| {
         fail(format!("{name}: {e}")).hint(format!("roost ext remove {name}, then install it again"))
     })?;
-    let (old, url) = checked(&name, previous).map_err(|e| fail(e.to_string()))?;
+    let (old, url) = checked(&name, previous)?;
     if old.commit == current.commit {
         return Err(fail(format!(
             "{name}: the pin ext.lock records before the last update is {}, the commit it is pinned to now; nothing to roll back",
             current.commit
         )));
     }
-    let commit = gix::ObjectId::from_hex(old.commit.as_bytes())
+    let commit = entries::object_id(&old.commit)
         .map_err(|e| fail(format!("{name}: ext.lock's earlier commit: {e}")))?;
     // By its id alone: it is the commit the user agreed to before, whether
     // or not a branch or tag still leads to it.
     let stays = format!(
         "nothing was changed, and {name} stays at {}",
-        super::short(&current.commit)
+        shown::short(&current.commit)
     );
     let gone = "the repository may no longer hold that commit";
     let fetched =
@@ -82,75 +92,67 @@ pub fn run(a: RollbackArgs) -> Result<Exit> {
             manifest.name
         )));
     }
-    let claims = lock.claims();
-    for command in &manifest.commands {
-        if let Some(owner) = claims.get(command.as_str()).filter(|o| **o != name) {
-            return Err(fail(format!(
-                "{name}: the earlier commit claims {command}, which the installed extension {owner} now holds; nothing was changed"
-            ))
-            .hint(format!(
-                "remove {owner} first (roost ext remove {owner}) to roll {name} back"
-            )));
-        }
+    if let Some((command, owner)) = repin::claimed_elsewhere(&lock, &name, manifest) {
+        return Err(fail(format!(
+            "{name}: the earlier commit claims {command}, which the installed extension {owner} now holds; nothing was changed"
+        ))
+        .hint(format!(
+            "remove {owner} first (roost ext remove {owner}) to roll {name} back"
+        )));
     }
     let from = current.commit.clone();
     let whole = format!("`roost ext rollback {name} --diff` prints the whole diff");
-    let shown = match a.diff {
+    let cut = match a.diff {
         true => diff::Shown::Whole,
         false => diff::Shown::Capped { whole: &whole },
     };
-    update::show_change(
-        update::Out::stdout(),
+    repin::show_change(
+        Out::stdout(),
         &paths,
         &name,
         &from,
         &current.tree,
         &fetched,
-        shown,
+        cut,
     )
-    .map_err(|e| Error::fail(CMD, format!("{name}: {e}")))?;
+    .map_err(|h| h.error_about(CMD, &name))?;
     if a.diff {
         println!(
             "{name}: nothing was changed (--diff); roost ext rollback {name} asks before it does"
         );
         return Ok(Exit::Ok);
     }
-    print!(
-        "{}",
-        consent::render(
-            &Offer {
-                source: install::source(&url),
-                reference: &old.git_ref,
-                commit: Some(&fetched.commit),
-                manifest,
-                purpose: Purpose::Rollback,
-            },
-            crate::colour::Paint::stdout()
-        )
+    repin::show_offer(
+        Out::stdout(),
+        &Offer {
+            source: shown::source(&url),
+            reference: &old.git_ref,
+            commit: Some(&fetched.commit),
+            manifest,
+            purpose: Purpose::Rollback,
+        },
     );
-    update::agreed(
-        CMD,
-        &name,
+    repin::agree(
+        Out::stdout(),
         &entry.needs,
         manifest,
         a.yes,
         &grants,
         Purpose::Rollback,
-    )?;
+    )
+    .map_err(|h| h.error_about(CMD, &name))?;
     let extra = previous.extra.clone();
     let pin = Pin {
         url: Some(url),
         ..old
     };
     let disabled = swap::swap(&paths, &name, &from, &fetched, |current| {
-        let mut entry = install::entry_for(&fetched.manifest, Source::Pinned(pin));
         // So a second rollback returns to where this one started.
-        entry.previous = current.as_previous().map(Box::new);
-        entry.disabled = current.disabled;
+        let mut entry = repin::repinned(&fetched.manifest, pin, current);
         entry.extra = extra;
         entry
     })
-    .map_err(|e| e.at(CMD))?;
+    .map_err(|e| fail(e.to_string()))?;
     println!("rolled back {name}: {from} -> {}", fetched.commit);
     if disabled {
         println!("{}", swap::still_disabled(&name));
@@ -161,11 +163,13 @@ pub fn run(a: RollbackArgs) -> Result<Exit> {
 /// The recorded earlier pin, its values held to the same rules as the ones
 /// typed on a command line (ext.lock is untrusted).
 /// Returns it with the URL to fetch it from.
-fn checked(name: &str, previous: &Previous) -> std::result::Result<(Pin, String), ExtError> {
+fn checked(name: &str, previous: &Previous) -> Result<(Pin, String)> {
     let pin = &previous.pin;
-    let earlier = |e: ExtError| e.within(format!("{name}: the pin before the last update"));
-    super::recorded_ids(pin).map_err(earlier)?;
-    let url = super::recorded_url(pin).map_err(earlier)?;
-    super::recorded_ref(pin).map_err(earlier)?;
+    let earlier = |e: origin::OriginError| {
+        Error::fail(CMD, format!("{name}: the pin before the last update: {e}"))
+    };
+    origin::recorded_ids(pin).map_err(earlier)?;
+    let url = origin::recorded_url(pin).map_err(earlier)?;
+    origin::recorded_ref(pin).map_err(earlier)?;
     Ok((pin.clone(), url))
 }

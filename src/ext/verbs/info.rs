@@ -3,10 +3,10 @@
 //! the clone, and both directories; for people as aligned `key  value`
 //! rows, for programs as JSON.
 
-use super::lock::{Entry, Slot, Source};
-use super::store;
 use crate::cli::model::InfoArgs;
 use crate::error::{Exit, Result};
+use crate::ext::lock::{Entry, Slot, Source};
+use crate::ext::store;
 use crate::untrusted::printable;
 use serde::Serialize;
 use serde_json::Value;
@@ -33,14 +33,14 @@ struct Info<'a> {
 pub fn run(a: InfoArgs) -> Result<Exit> {
     let (as_json, name) = (a.json, a.name);
     if !crate::index::valid_name(name.as_bytes()) {
-        return Err(super::no_such(CMD, &name));
+        return Err(crate::ext::named::no_such(CMD, &name));
     }
-    let paths = super::paths(CMD)?;
+    let paths = crate::ext::places::paths(CMD)?;
     let lock = store::read_lock(&paths).map_err(|e| e.at(CMD))?;
     let Some(slot) = lock.get(&name) else {
-        return Err(super::no_such(CMD, &name));
+        return Err(crate::ext::named::no_such(CMD, &name));
     };
-    let clone = super::ext_dir(&paths, &name, lock.entry(&name));
+    let clone = crate::ext::places::ext_dir(&paths, &name, lock.entry(&name));
     let state = paths.ext_state(&name);
     let manifest = read_manifest(&clone);
     if as_json {
@@ -61,7 +61,7 @@ pub fn run(a: InfoArgs) -> Result<Exit> {
         Err(u) => {
             rows.push((
                 "ext.lock".into(),
-                super::verify::unreadable_granting(&paths, &name, &u.why),
+                crate::ext::integrity::unreadable_granting(&paths, &name, &u.why),
             ));
             raw = Some(&u.raw);
         }
@@ -149,7 +149,7 @@ fn read_manifest(clone: &Path) -> Option<Value> {
     let path = clone.join(crate::contract::MANIFEST);
     std::fs::symlink_metadata(&path)
         .ok()
-        .filter(|m| m.is_file() && m.len() <= super::manifest::MAX_BYTES as u64)
+        .filter(|m| m.is_file() && m.len() <= crate::ext::manifest::MAX_BYTES as u64)
         .and_then(|_| std::fs::read(&path).ok())
         .and_then(|b| serde_json::from_slice(&b).ok())
 }

@@ -41,7 +41,7 @@ pub fn run(a: ExecArgs) -> Result<Exit> {
 /// The disabled extension that claims `command` in ext.lock, if one does.
 fn disabled_owner(command: &str) -> Option<String> {
     let paths = crate::paths::Paths::from_env().ok()?;
-    let lock = super::store::read_lock(&paths).ok()?;
+    let lock = crate::ext::store::read_lock(&paths).ok()?;
     let names: Vec<String> = lock.valid_names().map(str::to_string).collect();
     names.into_iter().find(|name| {
         lock.entry(name)

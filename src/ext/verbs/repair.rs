@@ -4,22 +4,27 @@
 //! write ext.index again from ext.lock. Nothing new is agreed to, so nothing
 //! is asked; never runs git inside the installed clone.
 
-use super::error::ExtError;
-use super::fetch::{self, FetchError};
-use super::lock::{Lock, Source};
-use super::store::{self, Store};
-use super::{git, swap};
 use crate::cli::model::RepairArgs;
 use crate::error::{Error, Exit, Result};
+use crate::ext::fetch::{self, FetchError};
+use crate::ext::git::{self, entries};
+use crate::ext::integrity;
+use crate::ext::lock::{Lock, Source};
+use crate::ext::named;
+use crate::ext::origin;
+use crate::ext::places;
+use crate::ext::shown;
+use crate::ext::store::{self, Store};
+use crate::ext::swap;
 use crate::paths::Paths;
 use crate::untrusted::printable;
 
 const CMD: &str = "ext repair";
 
 pub fn run(a: RepairArgs) -> Result<Exit> {
-    let paths = super::writable_paths(CMD)?;
+    let paths = places::writable_paths(CMD)?;
     let lock = store::read_lock(&paths).map_err(|e| e.at(CMD))?;
-    let names = super::chosen(CMD, &lock, a.name)?;
+    let names = named::chosen(CMD, &lock, a.name)?;
     let mut failed = 0;
     for name in &names {
         match repair_one(&paths, &lock, name) {
@@ -33,7 +38,7 @@ pub fn run(a: RepairArgs) -> Result<Exit> {
     if names.is_empty() {
         println!("no extensions installed");
     }
-    println!("{}", rewrite_index(&paths).map_err(|e| e.at(CMD))?);
+    println!("{}", rewrite_index(&paths)?);
     match failed {
         0 => Ok(Exit::Ok),
         _ if names.len() == 1 => Ok(Exit::Failed),
@@ -49,7 +54,7 @@ pub fn run(a: RepairArgs) -> Result<Exit> {
 fn repair_one(paths: &Paths, lock: &Lock, name: &str) -> Result<String> {
     let fail = |e: String| Error::fail(CMD, format!("{name}: {e}"));
     let again = format!("roost ext remove {name}, then install it again");
-    let slot = lock.get(name).ok_or_else(|| super::no_such(CMD, name))?;
+    let slot = lock.get(name).ok_or_else(|| named::no_such(CMD, name))?;
     let entry = slot.typed().map_err(|u| {
         fail(format!("its ext.lock entry cannot be read: {}", u.why)).hint(again.clone())
     })?;
@@ -62,17 +67,17 @@ fn repair_one(paths: &Paths, lock: &Lock, name: &str) -> Result<String> {
             ))
         }
     };
-    super::recorded_ids(pin).map_err(|e| fail(e.to_string()).hint(again.clone()))?;
+    origin::recorded_ids(pin).map_err(|e| fail(e.to_string()).hint(again.clone()))?;
     let clone = paths.ext_clone(name);
-    if super::verify::check(&clone, &pin.tree).ok {
+    if integrity::check(&clone, &pin.tree).ok {
         return Ok(format!(
             "its files match the tree pinned at {}; nothing to put back",
-            super::short(&pin.commit)
+            shown::short(&pin.commit)
         ));
     }
-    let url = super::recorded_url(pin).map_err(|e| fail(e.to_string()))?;
-    let commit = gix::ObjectId::from_hex(pin.commit.as_bytes())
-        .map_err(|e| fail(format!("ext.lock's commit: {e}")))?;
+    let url = origin::recorded_url(pin).map_err(|e| fail(e.to_string()))?;
+    let commit =
+        entries::object_id(&pin.commit).map_err(|e| fail(format!("ext.lock's commit: {e}")))?;
     let stays = format!("nothing was changed; {} is as it was", clone.display());
     let gone = "the repository may no longer hold that commit";
     // By its id alone: the commit agreed to, whether or not a ref still
@@ -98,18 +103,19 @@ fn repair_one(paths: &Paths, lock: &Lock, name: &str) -> Result<String> {
     .map_err(|e| fail(e.to_string()))?;
     Ok(format!(
         "put back the files pinned at {} (fetched again from {})",
-        super::short(&pin.commit),
+        shown::short(&pin.commit),
         printable(url.as_bytes())
     ))
 }
 
 /// Writes ext.index again from ext.lock (both files, as every write does),
 /// and says whether that changed it.
-fn rewrite_index(paths: &Paths) -> std::result::Result<String, ExtError> {
-    let store = Store::open(paths)?;
-    let lock = store.load()?;
+fn rewrite_index(paths: &Paths) -> Result<String> {
+    let fail = |e: String| Error::fail(CMD, e);
+    let store = Store::open(paths).map_err(|e| fail(e.to_string()))?;
+    let lock = store.load().map_err(|e| fail(e.to_string()))?;
     let before = std::fs::read(paths.ext_index()).ok();
-    store.save(&lock)?;
+    store.save(&lock).map_err(|e| fail(e.to_string()))?;
     let after = std::fs::read(paths.ext_index()).ok();
     Ok(if before == after {
         "ext.index agrees with ext.lock".into()

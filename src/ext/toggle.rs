@@ -1,39 +1,17 @@
-//! `roost ext disable NAME`: keep an extension's pin, clone and data, but
-//! take its commands out of ext.index, so they get the usage error a word
-//! that was never installed gets. Also the switch `enable` turns back.
+//! Turning an extension's commands off and on: the `disabled` switch in
+//! ext.lock, written with ext.index under the lock (what disable and enable
+//! share), and how the commands it covers are named.
 
 use super::lock::{Entry, Lock};
+use super::named;
 use super::store::{self, Store};
-use super::update;
-use crate::cli::model::ExtNameArgs;
-use crate::error::{Exit, Result};
+use crate::error::Result;
 use crate::paths::Paths;
-
-const CMD: &str = "ext disable";
-
-pub fn run(a: ExtNameArgs) -> Result<Exit> {
-    let name = a.name;
-    let paths = super::writable_paths(CMD)?;
-    match switch(CMD, &paths, &name, true, |_, _| Ok(()))? {
-        None => println!("{name} is already disabled"),
-        Some(entry) => {
-            println!(
-                "disabled {name}: {} no longer {}",
-                commands(&entry),
-                run_or_runs(&entry)
-            );
-            println!(
-                "its pin, clone and data are kept; `roost ext enable {name}` turns it back on"
-            );
-        }
-    }
-    Ok(Exit::Ok)
-}
 
 /// Sets NAME's `disabled` to `disabled` and writes ext.lock and ext.index
 /// together, after `check` agrees (under the lock). `None` when it already
 /// was: then nothing is written.
-pub(super) fn switch(
+pub fn switch(
     cmd: &'static str,
     paths: &Paths,
     name: &str,
@@ -42,14 +20,14 @@ pub(super) fn switch(
 ) -> Result<Option<Entry>> {
     // Decided first without the lock, so a refusal or a no-op writes nothing.
     let lock = store::read_lock(paths).map_err(|e| e.at(cmd))?;
-    let entry = update::readable(cmd, &lock, name)?;
+    let entry = named::readable(cmd, &lock, name)?;
     if entry.disabled == disabled {
         return Ok(None);
     }
     check(&lock, entry)?;
     let store = Store::open(paths).map_err(|e| e.at(cmd))?;
     let mut lock = store.load().map_err(|e| e.at(cmd))?;
-    let mut entry = update::readable(cmd, &lock, name)?.clone();
+    let mut entry = named::readable(cmd, &lock, name)?.clone();
     if entry.disabled == disabled {
         return Ok(None);
     }
@@ -64,7 +42,7 @@ pub(super) fn switch(
 }
 
 /// The verb after `commands`: one runs, several run.
-pub(super) fn run_or_runs(entry: &Entry) -> &'static str {
+pub fn run_or_runs(entry: &Entry) -> &'static str {
     if entry.commands.len() == 1 {
         "runs"
     } else {
@@ -73,7 +51,7 @@ pub(super) fn run_or_runs(entry: &Entry) -> &'static str {
 }
 
 /// `roost note, roost notes`.
-pub(super) fn commands(entry: &Entry) -> String {
+pub fn commands(entry: &Entry) -> String {
     let words: Vec<String> = entry
         .commands
         .iter()

@@ -2,9 +2,9 @@
 //! from: manifest, `bin/roost-NAME` (POSIX sh, executable bit committed),
 //! and a README on the contract, committed once. It passes `roost ext check`.
 
-use super::git::author;
 use crate::cli::model::NewArgs;
 use crate::error::{Error, Exit, Result};
+use crate::ext::git::author;
 use serde::Serialize;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -45,7 +45,7 @@ pub fn run(a: NewArgs) -> Result<Exit> {
     let shown = dir.display();
     println!(
         "created {shown}: a git repository with one commit ({})",
-        super::short(&commit.to_string())
+        crate::ext::shown::short(&commit.to_string())
     );
     println!("  roost-ext.json       the manifest: name, contract, commands, needs");
     println!("  bin/roost-{name:<10} the command (POSIX sh, executable)");

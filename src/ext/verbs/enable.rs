@@ -1,16 +1,18 @@
 //! `roost ext enable NAME`: put a disabled extension's commands back into
 //! ext.index, unless another extension has claimed one of them meanwhile.
 
-use super::disable::{commands, run_or_runs, switch};
 use crate::cli::model::ExtNameArgs;
 use crate::error::{Error, Exit, Result};
+use crate::ext::lock::{Entry, Lock};
+use crate::ext::places;
+use crate::ext::toggle::{commands, run_or_runs, switch};
 
 const CMD: &str = "ext enable";
 
 pub fn run(a: ExtNameArgs) -> Result<Exit> {
     let name = a.name;
-    let paths = super::writable_paths(CMD)?;
-    let taken = |lock: &super::lock::Lock, entry: &super::lock::Entry| {
+    let paths = places::writable_paths(CMD)?;
+    let taken = |lock: &Lock, entry: &Entry| {
         // A disabled extension claims nothing (lock::claims), so another
         // install may have taken one of its commands while it was off.
         let claims = lock.claims();

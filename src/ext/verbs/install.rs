@@ -3,15 +3,22 @@
 //! every gate, show the consent block, ask, then move it into place and
 //! record it. Nothing of the extension runs.
 
-use super::consent::{self, Answer, Offer};
-use super::error::ExtError;
-use super::fetch::{fetch, FetchError};
-use super::lock::{utc_timestamp, Contract, Entry, Lock, Pin, Source};
-use super::manifest::Manifest;
-use super::store::{self, Action, Store};
-use super::{checks, names};
 use crate::cli::model::InstallArgs;
 use crate::error::{Error, Exit, Result};
+use crate::ext::checks;
+use crate::ext::consent::{self, Offer};
+use crate::ext::error::ExtError;
+use crate::ext::fetch::{fetch, FetchError};
+use crate::ext::lock::{Entry, Lock, Pin, Source};
+use crate::ext::manifest::Manifest;
+use crate::ext::names;
+use crate::ext::origin;
+use crate::ext::places;
+use crate::ext::record::{conflicts, entry_for};
+use crate::ext::repin;
+use crate::ext::shown;
+use crate::ext::store::{self, Action, Store};
+use crate::ext::story::Out;
 use crate::paths::Paths;
 use std::path::{Path, PathBuf};
 
@@ -41,10 +48,12 @@ pub fn run(a: InstallArgs) -> Result<Exit> {
     if let Some(r) = &reference {
         names::check_ref(r).map_err(|e| e.at(CMD))?;
     }
-    let paths = super::writable_paths(CMD)?;
+    let paths = places::writable_paths(CMD)?;
     let url = match url {
         Some(url) => url,
-        None => super::url_for(&repo).map_err(|e| e.at(CMD))?,
+        None => {
+            origin::url_for(&repo).map_err(|e| fail(e.to_string()).hint(crate::ext::base::HINT))?
+        }
     };
     let shown_ref = reference.clone().unwrap_or_else(|| "HEAD".to_string());
     let fetched = fetch(&paths, &url, reference.as_deref()).map_err(|e| match e {
@@ -53,7 +62,7 @@ pub fn run(a: InstallArgs) -> Result<Exit> {
     })?;
     let manifest = &fetched.manifest;
     let offer = Offer {
-        source: source(&url),
+        source: shown::source(&url),
         reference: &shown_ref,
         commit: Some(&fetched.commit),
         manifest,
@@ -70,7 +79,7 @@ pub fn run(a: InstallArgs) -> Result<Exit> {
             url: Some(url.clone()),
         }),
     );
-    let state = commit(&store, &mut lock, &fetched.dir, manifest, entry).map_err(|e| e.at(CMD))?;
+    let state = commit(&store, &mut lock, &fetched.dir, manifest, entry)?;
     println!(
         "installed {} at {}: {}",
         manifest.name,
@@ -89,28 +98,21 @@ pub fn run(a: InstallArgs) -> Result<Exit> {
 fn agreed(offer: &Offer, paths: &Paths, yes: bool, clone: bool) -> Result<(Store, Lock)> {
     let manifest = offer.manifest;
     conflicts(
+        CMD,
         &store::read_lock(paths).map_err(|e| e.at(CMD))?,
         manifest,
         paths,
         clone,
     )?;
-    print!("{}", consent::render(offer, crate::colour::Paint::stdout()));
+    repin::show_offer(Out::stdout(), offer);
     if let Some(note) = inherited(paths, &offer.manifest.name) {
         print!("\n{note}");
     }
     println!();
-    let refused = |msg: &str| Error::fail(CMD, msg.to_string());
-    match consent::ask("Install?", yes, &mut std::io::stdout()) {
-        Answer::Yes => {}
-        Answer::No => return Err(refused("not installed")),
-        Answer::NoTerminal => {
-            return Err(refused("not installed: stdin is not a terminal")
-                .hint("read the block above, then pass --yes to install from a script"))
-        }
-    }
+    repin::ask(Out::stdout(), yes, consent::Purpose::Install).map_err(|h| h.error(CMD))?;
     let store = Store::open(paths).map_err(|e| e.at(CMD))?;
     let lock = store.load().map_err(|e| e.at(CMD))?;
-    conflicts(&lock, manifest, paths, clone)?;
+    conflicts(CMD, &lock, manifest, paths, clone)?;
     Ok((store, lock))
 }
 
@@ -153,7 +155,7 @@ fn inherited(paths: &Paths, name: &str) -> Option<String> {
 /// and conflicts apply, and `remove` never deletes DIR.
 fn link(dir: &std::path::Path, yes: bool) -> Result<Exit> {
     let fail = |msg: String| Error::fail(CMD, msg);
-    let paths = super::writable_paths(CMD)?;
+    let paths = places::writable_paths(CMD)?;
     let dir = std::fs::canonicalize(dir)
         .map_err(|e| fail(format!("cannot link {}: {e}", dir.display())))?;
     let Some(shown) = dir.to_str().filter(|d| !d.chars().any(char::is_control)) else {
@@ -204,46 +206,6 @@ fn link(dir: &std::path::Path, yes: bool) -> Result<Exit> {
     Ok(Exit::Ok)
 }
 
-/// What install refuses because of what is already there. `clone`: the
-/// install makes a clone directory, which must not exist yet.
-pub fn conflicts(lock: &Lock, manifest: &Manifest, paths: &Paths, clone: bool) -> Result<()> {
-    let name = &manifest.name;
-    if let Some(slot) = lock.get(name) {
-        let at = match slot.typed().map(|e| &e.source) {
-            Ok(Source::Linked { .. }) => "linked",
-            Ok(Source::Pinned(pin)) => super::short(&pin.commit),
-            Err(_) => "?",
-        };
-        return Err(Error::fail(CMD, format!("{name} is already installed (at {at})")).hint(format!(
-            "update it with `roost ext update {name}`, or remove it first with `roost ext remove {name}`"
-        )));
-    }
-    let claims = lock.claims();
-    for command in &manifest.commands {
-        if let Some(owner) = claims.get(command.as_str()) {
-            return Err(Error::fail(
-                CMD,
-                format!("command {command} is already claimed by the installed extension {owner}"),
-            )
-            .hint(format!(
-                "remove {owner} first (roost ext remove {owner}) to install this one"
-            )));
-        }
-    }
-    let dest = paths.ext_clone(name);
-    if clone && (dest.exists() || dest.is_symlink()) {
-        return Err(Error::fail(
-            CMD,
-            format!(
-                "{} exists, but ext.lock has no entry for {name}",
-                dest.display()
-            ),
-        )
-        .hint("move that directory aside or delete it, then install again"));
-    }
-    Ok(())
-}
-
 /// Moves the clone into place, creates the state directory and writes
 /// ext.lock + ext.index. On failure undoes all of it, except state data that
 /// existed before. Returns the state directory.
@@ -253,13 +215,15 @@ fn commit(
     dir: &Path,
     manifest: &Manifest,
     entry: Entry,
-) -> std::result::Result<PathBuf, ExtError> {
+) -> Result<PathBuf> {
+    let fail = |msg: String| Error::fail(CMD, msg);
     let paths = &store.paths;
     let dest = paths.ext_clone(&manifest.name);
-    let _pending = store.begin(&manifest.name, Action::Install, "")?;
-    std::fs::rename(dir, &dest).map_err(|e| {
-        ExtError::failed(format!("cannot move the clone to {}: {e}", dest.display()))
-    })?;
+    let _pending = store
+        .begin(&manifest.name, Action::Install, "")
+        .map_err(|e| fail(e.to_string()))?;
+    std::fs::rename(dir, &dest)
+        .map_err(|e| fail(format!("cannot move the clone to {}: {e}", dest.display())))?;
     let state = paths.ext_state(&manifest.name);
     let state_existed = state.exists();
     let result = std::fs::create_dir_all(&state)
@@ -273,26 +237,7 @@ fn commit(
         if !state_existed {
             let _ = std::fs::remove_dir_all(&state);
         }
-        return Err(e.reword(|m| format!("{m}; nothing was installed")));
+        return Err(fail(format!("{e}; nothing was installed")));
     }
     Ok(state)
-}
-
-/// The ext.lock entry for an install of `manifest` from `source`, now.
-pub fn entry_for(manifest: &Manifest, source: Source) -> Entry {
-    Entry {
-        commands: manifest.commands.clone(),
-        needs: manifest.needs.clone(),
-        contract: Contract::new(manifest.contract.into()),
-        installed: utc_timestamp(std::time::SystemTime::now()),
-        source,
-        disabled: false,
-        previous: None,
-        extra: Default::default(),
-    }
-}
-
-/// `https://github.com/o/r` → `github.com/o/r`; other URLs as they are.
-pub fn source(url: &str) -> String {
-    url.strip_prefix("https://").unwrap_or(url).to_string()
 }

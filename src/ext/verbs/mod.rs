@@ -1,0 +1,101 @@
+//! `roost ext VERB`: one file per verb, each a `run` that calls only the
+//! domain modules beside `verbs/` in `ext/`, never another verb; this file
+//! picks the verb, after finishing what a killed verb left half done.
+
+mod check;
+mod disable;
+mod enable;
+mod exec;
+mod info;
+mod install;
+mod list;
+mod new;
+mod outdated;
+mod remove;
+mod repair;
+mod rollback;
+mod update;
+mod verify;
+
+use crate::cli::model::ExtVerb;
+use crate::error::{Error, Exit, Result};
+use crate::ext::git::INTERRUPTED;
+use crate::ext::granted;
+use crate::ext::places;
+use crate::ext::store;
+
+/// `roost ext [VERB ARGS...]`: without a verb, the list of verbs.
+pub fn run(verb: Option<ExtVerb>) -> Result<Exit> {
+    let Some(verb) = verb else {
+        let mut root = crate::cli::built();
+        let ext = root
+            .find_subcommand_mut("ext")
+            .expect("ext is in the model");
+        print!("{}", ext.render_help());
+        return Ok(Exit::Ok);
+    };
+    // What a verb creates (the clone, its files, the state directory) is
+    // never group- or other-writable, whatever the umask; an extension run
+    // through `ext exec` keeps the user's.
+    if !matches!(verb, ExtVerb::Exec(_)) {
+        crate::fsutil::narrow_umask();
+    }
+    if matches!(
+        verb,
+        ExtVerb::Install(_)
+            | ExtVerb::Update(_)
+            | ExtVerb::Rollback(_)
+            | ExtVerb::Repair(_)
+            | ExtVerb::Disable(_)
+            | ExtVerb::Enable(_)
+            | ExtVerb::Remove(_)
+    ) {
+        store::recover_leftovers(&places::paths("ext")?).map_err(|e| e.at("ext"))?;
+        let (cmd, about) = match &verb {
+            ExtVerb::Install(_) => ("ext install", None),
+            // Updating or rolling back the entry itself is refused by
+            // the verb (its entry cannot be read), in its own words.
+            ExtVerb::Update(a) => ("ext update", a.name.as_deref()),
+            ExtVerb::Rollback(a) => ("ext rollback", Some(a.name.as_str())),
+            // It rewrites ext.index: an unreadable entry it still runs
+            // stops it, whatever NAME is.
+            ExtVerb::Repair(_) => ("ext repair", None),
+            ExtVerb::Disable(_) => ("ext disable", None),
+            ExtVerb::Enable(_) => ("ext enable", None),
+            ExtVerb::Remove(a) => ("ext remove", Some(a.name.as_str())),
+            _ => ("ext", None),
+        };
+        let p = places::paths(cmd)?;
+        // A lock that cannot be read at all is each verb's own refusal.
+        if let Ok(lock) = store::read_lock(&p) {
+            granted::check_nothing_dropped(&p, &lock, about)
+                .map_err(|d| Error::fail(cmd, d.what).hint(d.hint))?;
+        }
+    }
+    let result = match verb {
+        ExtVerb::Install(a) => install::run(a),
+        ExtVerb::List(a) => list::run(a),
+        ExtVerb::Info(a) => info::run(a),
+        ExtVerb::Verify(a) => verify::run(a),
+        ExtVerb::Outdated(a) => outdated::run(a),
+        ExtVerb::Update(a) => update::run(a),
+        ExtVerb::Rollback(a) => rollback::run(a),
+        ExtVerb::Repair(a) => repair::run(a),
+        ExtVerb::Disable(a) => disable::run(a),
+        ExtVerb::Enable(a) => enable::run(a),
+        ExtVerb::Remove(a) => remove::run(a),
+        ExtVerb::New(a) => new::run(a),
+        ExtVerb::Check(a) => check::run(a),
+        ExtVerb::Exec(a) => exec::run(a),
+    };
+    // Ctrl-C (at a question or during a fetch) ends a verb as an interrupt
+    // ends any command: 130, after what was begun has been undone.
+    if INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst) {
+        return match result {
+            Ok(Exit::Ok) => Ok(Exit::Ok),
+            Ok(_) => Ok(Exit::Interrupted),
+            Err(e) => Err(e.code(Exit::Interrupted)),
+        };
+    }
+    result
+}
