@@ -11,14 +11,34 @@
 //! decides; in any other case roost asks tmux, as it always did.
 
 use crate::tmux::listening::{listener, Listener};
-use crate::tmux::Tmux;
+use crate::tmux::{Socket, StartHooks, Tmux};
 use std::os::unix::fs::MetadataExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub const OPTION: &str = "@roost-ext-enabled";
 
 /// What the kept file's name adds to the socket's.
 pub const FILE_SUFFIX: &str = ".roost-ext";
+
+/// The file beside `socket` in which roost's server keeps its extension
+/// switch.
+pub fn file(socket: &Socket) -> PathBuf {
+    let mut name = socket.file().into_os_string();
+    name.push(FILE_SUFFIX);
+    PathBuf::from(name)
+}
+
+/// What the server's start takes from the switch: the keeper and its first
+/// write, and the file an earlier server kept, removed.
+pub fn start_hooks(socket: &Socket) -> StartHooks {
+    let mut at_start = keeper();
+    at_start.extend(first_write());
+    StartHooks {
+        at_start,
+        after_session: first_write(),
+        stale: vec![file(socket)],
+    }
+}
 
 /// The tmux commands (argv words, each list ending in `;`) that make a
 /// server keep the file:
@@ -43,7 +63,7 @@ pub const FILE_SUFFIX: &str = ".roost-ext";
 /// `set-option` of the whole `after-set-option` array leaves no hook of
 /// roost's to run after it: that one goes unnoticed until the next
 /// `set-hook` (SECURITY.md says so).
-pub fn keeper() -> Vec<String> {
+fn keeper() -> Vec<String> {
     // The file's path in `$s`. The keeper's shell line is parsed twice by
     // tmux (the hook, then `if`'s command), the first time inside double
     // quotes, where `$` and `"` are escaped; the guard's once.
@@ -116,7 +136,7 @@ fn slots() -> String {
 /// `new-session`, and before it too: when another roost started the server
 /// a moment earlier, that `new-session` fails, and this roost's own
 /// `set-hook`s have tripped the guard, which this undoes.
-pub fn first_write() -> Vec<String> {
+fn first_write() -> Vec<String> {
     ["set-option", "-g", SYNCED, "(start)"]
         .iter()
         .map(|w| w.to_string())
@@ -138,7 +158,7 @@ pub fn is_off(tmux: &Tmux, user_conf: &Path) -> bool {
     let socket = tmux.socket.file();
     match listener(&socket) {
         Listener::None => conf_says_off(user_conf),
-        Listener::Ours(pid) => match kept(&tmux.socket.switch_file(), pid) {
+        Listener::Ours(pid) => match kept(&file(&tmux.socket), pid) {
             Some(off) => off,
             None => asked(tmux, user_conf),
         },
@@ -171,8 +191,8 @@ fn kept(file: &Path, pid: i32) -> Option<bool> {
 
 /// The server's own answer (one tmux process), as before the kept file.
 fn asked(tmux: &Tmux, user_conf: &Path) -> bool {
-    if let Ok(out) = tmux.run(&["show-options", "-gqv", OPTION]) {
-        return out.strip_suffix('\n').unwrap_or(&out) == "off";
+    if let Ok(value) = tmux.global_option(OPTION) {
+        return value.as_deref() == Some("off");
     }
     // No server answers after all: the config file speaks.
     conf_says_off(user_conf)

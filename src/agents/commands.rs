@@ -7,7 +7,7 @@ use super::Agent;
 use crate::cli::model::{HooksArgs, HooksShowArgs, HooksTarget, HooksVerb};
 use crate::commands::Ctx;
 use crate::error::{Error, Exit, Result};
-use crate::tmux::options;
+use crate::tmux::{options, AgentState};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
@@ -483,7 +483,7 @@ pub fn next(ctx: &Ctx) -> Result<Exit> {
         .as_ref()
         .and_then(|m| panes.iter().position(|p| &p.id == m));
     let blocked: Vec<usize> = (0..panes.len())
-        .filter(|&i| !panes[i].dead && panes[i].state == "blocked")
+        .filter(|&i| !panes[i].dead && panes[i].state == Some(AgentState::Blocked))
         .collect();
     let pick = match at {
         Some(at) => blocked.iter().find(|&&i| i > at).or(blocked.first()),
@@ -519,8 +519,14 @@ pub fn badge(ctx: &Ctx) -> Result<Exit> {
     let Ok(panes) = ctx.tmux.panes() else {
         return Ok(Exit::Ok);
     };
-    let count = |s: &str| panes.iter().filter(|p| !p.dead && p.state == s).count();
-    let parts: Vec<String> = [("blocked", count("blocked")), ("done", count("done"))]
+    let count = |s: AgentState| {
+        panes
+            .iter()
+            .filter(|p| !p.dead && p.state == Some(s))
+            .count()
+    };
+    let parts: Vec<String> = [AgentState::Blocked, AgentState::Done]
+        .map(|s| (s.word(), count(s)))
         .iter()
         .filter(|(_, n)| *n > 0)
         .map(|(w, n)| format!("{n} {w}"))

@@ -22,8 +22,6 @@ use crate::paths::Paths;
 use crate::tmux::Tmux;
 use std::ffi::OsString;
 
-pub use pane::STATES;
-
 /// Runs the built-in command `word` names with the words after it: parsed
 /// by the model, then handed to its handler.
 pub fn run(word: &OsString, rest: &[OsString]) -> Result<Exit> {
@@ -86,13 +84,14 @@ impl Ctx {
             .map_err(|e| Error::fail(self.cmd, e.clone()))
     }
 
-    /// roost's files written out, and what a server start needs.
+    /// roost's files written out, and what a server start needs: with the
+    /// extension switch's keeper among its hooks.
     pub fn server_start(&self) -> Result<crate::tmux::ServerStart> {
         let paths = self.paths()?;
         paths
             .check_writable()
             .map_err(|(msg, hint)| Error::fail(self.cmd, msg).hint(hint))?;
-        crate::home::server_start(paths).map_err(|e| {
+        let start = crate::home::server_start(paths).map_err(|e| {
             Error::fail(
                 self.cmd,
                 format!(
@@ -101,6 +100,10 @@ impl Ctx {
                     crate::fsutil::io_words(&e)
                 ),
             )
+        })?;
+        Ok(crate::tmux::ServerStart {
+            hooks: crate::switch::start_hooks(&self.tmux.socket),
+            ..start
         })
     }
 

@@ -170,7 +170,7 @@ mod tests {
             dead: false,
             dead_status: None,
             pid: None,
-            state: String::new(),
+            state: None,
             command: String::new(),
             window_name: name.into(),
         }

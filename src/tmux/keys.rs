@@ -3,8 +3,8 @@
 //! before (one scroll of the wheel) can never catch them and turn the
 //! paste's newlines into Enters.
 
+use super::client::{Tmux, TmuxResult};
 use super::options::{PROMPT_SEEN, REPLY, SENT, STATE, TYPED};
-use super::{Tmux, TmuxResult};
 
 /// tmux words that take `pane` out of copy mode if it is in one, then `;`.
 fn out_of_mode(pane: &str) -> Vec<String> {
@@ -67,25 +67,5 @@ impl Tmux {
         words.extend(["set-option", "-p", "-t", pane, SENT, "1", ";"].map(String::from));
         words.extend(["send-keys", "-t", pane, "Enter"].map(String::from));
         self.run(&words).map(drop)
-    }
-
-    /// The last screenfuls of `pane`, wrapped lines joined.
-    pub fn recent_screen(&self, pane: &str) -> TmuxResult<String> {
-        self.run(&["capture-pane", "-p", "-J", "-S", "-200", "-t", pane])
-    }
-
-    /// What `pane` shows now, with the cursor's place (so typing that moves
-    /// only the cursor counts as a change).
-    pub fn screen_now(&self, pane: &str) -> TmuxResult<String> {
-        let mut words = vec![
-            "display-message",
-            "-p",
-            "-t",
-            pane,
-            "#{cursor_x},#{cursor_y}",
-            ";",
-        ];
-        words.extend(["capture-pane", "-p", "-e", "-t", pane]);
-        self.run(&words)
     }
 }

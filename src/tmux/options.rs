@@ -2,7 +2,7 @@
 //! the key by which an agent's prompt hook and `send` agree on a prompt.
 
 /// The agent's state (`roost state`, `roost hook`).
-pub const STATE: &str = super::state::OPTION;
+pub const STATE: &str = "@agent_state";
 
 /// The agent's recorded reply, stored encoded (`Tmux::set_pane_text`).
 pub const REPLY: &str = "@roost-reply";
