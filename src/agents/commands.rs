@@ -285,26 +285,11 @@ pub fn spawned(ctx: &Ctx, s: Spawned) {
     let Some(agent) = s.agent else {
         return;
     };
-    let mut set = vec![
-        "set-option",
-        "-p",
-        "-t",
-        s.pane,
-        options::AGENT,
-        agent.name(),
-    ];
+    let mut set = vec![(options::AGENT, agent.name())];
     if prompt_hook_expected(agent, s.cwd) {
-        set.extend([
-            ";",
-            "set-option",
-            "-p",
-            "-t",
-            s.pane,
-            options::HOOKED,
-            agent.name(),
-        ]);
+        set.push((options::HOOKED, agent.name()));
     }
-    let _ = ctx.tmux.run(&set);
+    let _ = ctx.tmux.set_pane_options(s.pane, &set);
     let Ok(paths) = ctx.paths() else {
         return;
     };
@@ -495,19 +480,7 @@ pub fn next(ctx: &Ctx) -> Result<Exit> {
     let p = &panes[i];
     println!("{} {} {}", p.id, p.address(), p.window_name);
     if me.is_some() {
-        let _ = ctx.tmux.run(&[
-            "switch-client",
-            "-t",
-            &p.id,
-            ";",
-            "select-window",
-            "-t",
-            &p.id,
-            ";",
-            "select-pane",
-            "-t",
-            &p.id,
-        ]);
+        let _ = ctx.tmux.show_pane(&p.id);
     }
     Ok(Exit::Ok)
 }

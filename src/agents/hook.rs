@@ -9,7 +9,7 @@
 
 use super::Agent;
 use crate::tmux::options;
-use crate::tmux::{AgentState, Tmux};
+use crate::tmux::{AgentState, HookView, Tmux};
 use serde_json::Value;
 use std::ffi::OsString;
 use std::io::Read;
@@ -228,19 +228,11 @@ fn apply(tmux: &Tmux, pane: &str, agent: &str, mut e: Effect) -> Result<(), Stri
     let err = |e: crate::tmux::TmuxError| e.0;
     // Read what the pane holds now (one call): a codex notify from another
     // thread (a side request) must not end this pane's turn.
-    let known = tmux
-        .pane_format(
-            pane,
-            &format!(
-                "#{{{}}}\t#{{session_name}}\t#{{window_name}}",
-                options::SESSION_ID
-            ),
-        )
-        .map_err(err)?;
-    let mut fields = known.splitn(3, '\t');
-    let recorded = fields.next().unwrap_or("").to_string();
-    let session = fields.next().unwrap_or("").to_string();
-    let window = fields.next().unwrap_or("").to_string();
+    let HookView {
+        session_id: recorded,
+        session,
+        window,
+    } = tmux.hook_view(pane).map_err(err)?;
     let id = e.session_id.take().filter(|id| super::valid_session_id(id));
     if agent == "codex" && e.prompt.is_none() && e.state == Some(AgentState::Done) {
         if let Some(id) = &id {
@@ -266,26 +258,18 @@ fn apply(tmux: &Tmux, pane: &str, agent: &str, mut e: Effect) -> Result<(), Stri
         tmux.set_pane_text(pane, options::REPLY, reply.as_bytes())
             .map_err(err)?;
     }
-    let mut args: Vec<String> = Vec::new();
-    let mut set = |name: &str, value: &str| {
-        if !args.is_empty() {
-            args.push(";".into());
-        }
-        for w in ["set-option", "-p", "-t", pane, name, value] {
-            args.push(w.to_string());
-        }
-    };
-    set(options::AGENT, agent);
+    let key = e.prompt.as_deref().map(options::prompt_key);
+    let mut set = vec![(options::AGENT, agent)];
     if let Some(id) = &id {
-        set(options::SESSION_ID, id);
+        set.push((options::SESSION_ID, id));
     }
     if e.prompt_hook {
-        set(options::HOOKED, agent);
+        set.push((options::HOOKED, agent));
     }
-    if let Some(prompt) = &e.prompt {
-        set(options::PROMPT_SEEN, &options::prompt_key(prompt));
+    if let Some(key) = &key {
+        set.push((options::PROMPT_SEEN, key));
     }
-    tmux.run(&args).map_err(err)?;
+    tmux.set_pane_options(pane, &set).map_err(err)?;
     if let Some(id) = &id {
         if *id != recorded {
             super::record::note_session(tmux, &session, &window, id);

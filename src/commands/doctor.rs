@@ -206,7 +206,7 @@ pub fn run(ctx: &Ctx, a: JsonArgs) -> Result<Exit> {
 /// bracketed paste is only a note (roost then refuses prompts of several
 /// lines rather than have them split).
 fn terminal(r: &mut Report, tmux: &crate::tmux::Tmux) {
-    let Ok(value) = tmux.run(&["show-options", "-gv", "default-terminal"]) else {
+    let Ok(value) = tmux.default_terminal() else {
         return;
     };
     match tmux::terminal::problem(&value) {

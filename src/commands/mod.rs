@@ -102,7 +102,7 @@ impl Ctx {
             )
         })?;
         Ok(crate::tmux::ServerStart {
-            hooks: crate::switch::start_hooks(&self.tmux.socket),
+            hooks: crate::tmux::switch_keeper::start_hooks(&self.tmux.socket),
             ..start
         })
     }

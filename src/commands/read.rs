@@ -15,7 +15,7 @@ pub fn read(ctx: &Ctx, a: LinesArgs) -> Result<Exit> {
     let pane = target::resolve(ctx, &target)?;
     match ctx
         .tmux
-        .pane_text(&pane.id, "@roost-reply")
+        .pane_text(&pane.id, crate::tmux::options::REPLY)
         .map_err(|e| ctx.tmux_err(e))?
     {
         Some(mut reply) => {

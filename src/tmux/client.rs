@@ -40,16 +40,17 @@ impl Tmux {
         cmd
     }
 
-    /// Replaces this process with a tmux client attached to session `exact`
-    /// (`=NAME`); returns only when tmux cannot be run. The client draws on
-    /// the user's terminal, so the terminal's locale decides, not `-u`.
-    pub fn attach(&self, exact: &str) -> TmuxError {
+    /// Replaces this process with a tmux client attached to session `name`
+    /// (addressed exactly); returns only when tmux cannot be run. The client
+    /// draws on the user's terminal, so the terminal's locale decides, not
+    /// `-u`.
+    pub fn attach(&self, name: &str) -> TmuxError {
         use std::os::unix::process::CommandExt;
         let err = Command::new("tmux")
             .arg(self.socket.flag())
             .arg(self.socket.value())
             .args(["attach-session", "-t"])
-            .arg(literal::word(exact))
+            .arg(literal::word(format!("={name}")))
             .env_remove("TMUX")
             .exec();
         not_started(err)
@@ -70,12 +71,16 @@ impl Tmux {
     }
 
     /// Runs one tmux command against roost's server and returns its stdout.
-    pub fn run<S: AsRef<OsStr>>(&self, args: &[S]) -> TmuxResult<String> {
+    pub(super) fn run<S: AsRef<OsStr>>(&self, args: &[S]) -> TmuxResult<String> {
         Self::finish(self.command().args(args).output())
     }
 
     /// Like `run`, feeding `input` on stdin (for `load-buffer -`).
-    pub fn run_with_input<S: AsRef<OsStr>>(&self, args: &[S], input: &[u8]) -> TmuxResult<String> {
+    pub(super) fn run_with_input<S: AsRef<OsStr>>(
+        &self,
+        args: &[S],
+        input: &[u8],
+    ) -> TmuxResult<String> {
         let mut cmd = self.command();
         cmd.args(args)
             .stdin(Stdio::piped())

@@ -15,11 +15,14 @@ mod server;
 mod socket;
 pub mod socket_dir;
 pub mod state;
+pub mod switch_keeper;
 pub mod terminal;
 mod windows;
 
 pub use agent_state::AgentState;
 pub use client::{installed, version, Tmux, TmuxError, TmuxResult, Version, MISSING};
+pub use keys::TypingView;
+pub use panes::HookView;
 pub use panes::{Pane, Session};
 pub use server::{check_conf, ServerStart, StartHooks};
 pub use socket::Socket;

@@ -39,9 +39,25 @@ impl Tmux {
 
     /// One format expanded for one pane (`display-message -p`); a format
     /// this tmux does not know expands to nothing.
-    pub fn pane_format(&self, pane_id: &str, format: &str) -> TmuxResult<String> {
+    pub(super) fn pane_format(&self, pane_id: &str, format: &str) -> TmuxResult<String> {
         let out = self.run(&["display-message", "-p", "-t", pane_id, format])?;
         Ok(out.strip_suffix('\n').unwrap_or(&out).to_string())
+    }
+
+    /// Sets several options of one pane, each to its value as it is, in
+    /// one tmux command.
+    pub fn set_pane_options(&self, pane_id: &str, options: &[(&str, &str)]) -> TmuxResult<()> {
+        let mut args: Vec<&str> = Vec::new();
+        for (name, value) in options {
+            if !args.is_empty() {
+                args.push(";");
+            }
+            args.extend(["set-option", "-p", "-t", pane_id, name, value]);
+        }
+        if args.is_empty() {
+            return Ok(());
+        }
+        self.run(&args).map(drop)
     }
 
     /// One option of one pane (pane scope only), `None` when unset.

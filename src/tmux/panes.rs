@@ -3,6 +3,7 @@
 
 use super::agent_state::{self, AgentState};
 use super::client::{Tmux, TmuxResult};
+use super::options::SESSION_ID;
 use super::socket::{enclosing_socket, same_file};
 
 /// One pane of the roost server, as `list-panes -a` describes it.
@@ -81,7 +82,39 @@ fn fresh_separator() -> String {
     format!("\t{:016x}{:016x}\t", half(), half())
 }
 
+/// What an agent's hook reads of its pane, in one call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HookView {
+    /// The agent's session id recorded on the pane (empty when none).
+    pub session_id: String,
+    pub session: String,
+    pub window: String,
+}
+
 impl Tmux {
+    /// The name of the session pane `pane_id` is in.
+    pub fn session_of(&self, pane_id: &str) -> TmuxResult<String> {
+        Ok(self
+            .run(&["display-message", "-p", "-t", pane_id, "#{session_name}"])?
+            .trim_end()
+            .to_string())
+    }
+
+    /// What an agent's hook reads of pane `pane_id` before it records.
+    pub fn hook_view(&self, pane_id: &str) -> TmuxResult<HookView> {
+        let known = self.pane_format(
+            pane_id,
+            &format!("#{{{SESSION_ID}}}\t#{{session_name}}\t#{{window_name}}"),
+        )?;
+        let mut fields = known.splitn(3, '\t');
+        let mut next = || fields.next().unwrap_or("").to_string();
+        Ok(HookView {
+            session_id: next(),
+            session: next(),
+            window: next(),
+        })
+    }
+
     pub fn sessions(&self) -> TmuxResult<Vec<Session>> {
         let out = self.run(&[
             "list-sessions",

@@ -4,6 +4,11 @@
 use super::client::{Tmux, TmuxResult};
 
 impl Tmux {
+    /// What `pane` shows now, wrapped lines as they are shown.
+    pub fn visible_screen(&self, pane_id: &str) -> TmuxResult<String> {
+        self.run(&["capture-pane", "-p", "-t", pane_id])
+    }
+
     /// The lines of a pane's screen and history, trailing blanks trimmed.
     pub fn capture(&self, pane_id: &str) -> TmuxResult<String> {
         self.run(&["capture-pane", "-p", "-J", "-S", "-", "-t", pane_id])

@@ -36,7 +36,7 @@ pub struct StartHooks {
 impl Tmux {
     /// Runs a command that creates panes. tmux gives a new pane the PATH of
     /// the client that asked for it, so roost's scripts go first here too.
-    pub fn run_spawning<S: AsRef<OsStr>>(
+    pub(super) fn run_spawning<S: AsRef<OsStr>>(
         &self,
         args: &[S],
         start: &ServerStart,

@@ -55,4 +55,53 @@ impl Tmux {
         let args: [&OsStr; 3] = ["kill-window".as_ref(), "-t".as_ref(), &exact];
         self.run(&args).map(drop)
     }
+
+    /// Closes the window with id `window_id` (`@N`).
+    pub fn kill_window_id(&self, window_id: &str) -> TmuxResult<()> {
+        self.run(&["kill-window", "-t", window_id]).map(drop)
+    }
+
+    /// Closes the pane with id `pane_id` (`%N`).
+    pub fn kill_pane(&self, pane_id: &str) -> TmuxResult<()> {
+        self.run(&["kill-pane", "-t", pane_id]).map(drop)
+    }
+
+    /// Ends session `name`, addressed exactly.
+    pub fn kill_session(&self, name: &str) -> TmuxResult<()> {
+        let exact = literal::word(format!("={name}"));
+        let args: [&OsStr; 3] = ["kill-session".as_ref(), "-t".as_ref(), &exact];
+        self.run(&args).map(drop)
+    }
+
+    /// Ends the whole server.
+    pub fn kill_server(&self) -> TmuxResult<()> {
+        self.run(&["kill-server"]).map(drop)
+    }
+
+    /// Moves the client this command runs in to session `name`, addressed
+    /// exactly.
+    pub fn switch_to_session(&self, name: &str) -> TmuxResult<()> {
+        let exact = literal::word(format!("={name}"));
+        let args: [&OsStr; 3] = ["switch-client".as_ref(), "-t".as_ref(), &exact];
+        self.run(&args).map(drop)
+    }
+
+    /// Moves the client this command runs in to pane `pane_id`: its
+    /// session, its window, the pane itself.
+    pub fn show_pane(&self, pane_id: &str) -> TmuxResult<()> {
+        self.run(&[
+            "switch-client",
+            "-t",
+            pane_id,
+            ";",
+            "select-window",
+            "-t",
+            pane_id,
+            ";",
+            "select-pane",
+            "-t",
+            pane_id,
+        ])
+        .map(drop)
+    }
 }
