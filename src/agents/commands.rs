@@ -5,7 +5,7 @@
 use super::wiring::{self, Done, Scope, Wiring};
 use super::Agent;
 use crate::cli::model::{HooksArgs, HooksShowArgs, HooksTarget, HooksVerb};
-use crate::commands::Ctx;
+use crate::commands::ctx::Ctx;
 use crate::error::{Error, Exit, Result};
 use crate::tmux::{options, AgentState};
 use std::ffi::OsString;

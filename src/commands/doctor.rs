@@ -1,6 +1,6 @@
 //! `doctor`: checks the pieces roost depends on and says what to fix.
 
-use super::Ctx;
+use super::ctx::Ctx;
 use crate::cli::model::JsonArgs;
 use crate::error::{Exit, Result};
 use crate::tmux;

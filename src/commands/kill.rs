@@ -13,7 +13,7 @@
 //! purpose); ending the whole server forgets nothing, as a crash or a
 //! reboot does not, so `resume` brings every agent back.
 
-use super::{target, Ctx};
+use super::{ctx::Ctx, target};
 use crate::cli::model::KillArgs;
 use crate::error::{Error, Exit, Result};
 use crate::ext::consent::{ask, Answer};

@@ -2,7 +2,7 @@
 //! `whoami`. Outside roost the first two are silent no-ops, so agent hooks
 //! can call them unconditionally.
 
-use super::Ctx;
+use super::ctx::Ctx;
 use crate::cli::model::{ReplyArgs, StateArgs};
 use crate::error::{Error, Exit, Result};
 use crate::tmux::{options, AgentState};

@@ -4,7 +4,7 @@
 //! and a pipe or file byte for byte, so `roost send b "$(roost read a)"`
 //! passes a reply on unchanged.
 
-use super::{target, Ctx};
+use super::{ctx::Ctx, target};
 use crate::cli::model::LinesArgs;
 use crate::error::{Exit, Result};
 

@@ -1,6 +1,6 @@
 //! `up`/`start`/plain `roost` and `session NAME`.
 
-use super::{target, Ctx};
+use super::{ctx::Ctx, target};
 use crate::error::{Error, Exit, Result};
 use std::io::IsTerminal;
 

@@ -5,7 +5,7 @@
 //! the window outlives its program (tmux's remain-on-exit), so an agent that
 //! stops keeps its last words on screen until it is killed or replaced.
 
-use super::{session, target, Ctx};
+use super::{ctx::Ctx, session, target};
 use crate::cli::model::SpawnArgs;
 use crate::error::{Error, Exit, Result};
 use std::ffi::{OsStr, OsString};

@@ -1,6 +1,6 @@
 //! `status [--json]`: the server, its sessions, and every pane with its state.
 
-use super::Ctx;
+use super::ctx::Ctx;
 use crate::cli::model::JsonArgs;
 use crate::colour::{Colour, Paint};
 use crate::error::{Exit, Result};

@@ -3,7 +3,7 @@
 //! ends (tmux/state.rs), looking again only then, and every `SAFETY` in case
 //! a state was set some other way or the pane was killed.
 
-use super::{target, Ctx};
+use super::{ctx::Ctx, target};
 use crate::cli::model::WaitArgs;
 use crate::error::{Error, Exit, Result};
 use crate::tmux::state::Woke;

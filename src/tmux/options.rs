@@ -33,7 +33,7 @@ pub const SESSION_ID: &str = "@roost-session-id";
 pub const PROMPT_SEEN: &str = "@roost-prompt-seen";
 
 /// The server-wide extension switch: only the exact value `off` disables
-/// (`crate::switch`).
+/// (switch.rs).
 pub const EXT_ENABLED: &str = "@roost-ext-enabled";
 
 /// The switch's value the keeper wrote last (`switch_keeper`).

@@ -1,7 +1,7 @@
 //! The extension switch's keeper: hooks that make roost's server keep the
 //! global option `@roost-ext-enabled` in step, in a file beside its socket,
 //! written by the server itself after every change and before the command
-//! that changed it returns (see `crate::switch`, which reads the file).
+//! that changed it returns (switch.rs reads the file).
 
 use super::options::{EXT_ENABLED as OPTION, EXT_HOOKS as HOOKS, EXT_SYNCED as SYNCED};
 use super::server::StartHooks;

@@ -11,7 +11,7 @@ mod ready;
 mod text;
 mod tty;
 
-use super::{target, Ctx};
+use super::{ctx::Ctx, target};
 use crate::cli::model::SendArgs;
 use crate::error::{Error, Exit, Result};
 use crate::tmux::options::{prompt_key, PROMPT_SEEN};
