@@ -193,23 +193,23 @@ fn status(ctx: &Ctx, json: bool) -> Result<Exit> {
 fn show(ctx: &Ctx, s: HooksShowArgs) -> Result<Exit> {
     let roost = roost(ctx.cmd)?;
     if s.agent == "generic" {
-        let line = |event: &str, when: &str| {
+        let line = |state: AgentState, when: &str| {
             println!(
                 "{:<48} {when}",
-                wiring::hook_command(&roost, "generic", event)
+                wiring::hook_command(&roost, "generic", state.word())
             )
         };
         line(
-            "working",
+            AgentState::Working,
             "when the CLI takes a prompt (stdin: optional JSON with prompt, session_id)",
         );
-        line("blocked", "when it waits for a person");
+        line(AgentState::Blocked, "when it waits for a person");
         line(
-            "done",
+            AgentState::Done,
             "at the end of a turn (stdin: optional JSON with reply, session_id)",
         );
         line(
-            "error",
+            AgentState::Error,
             "when a turn fails (stdin: optional JSON with reply)",
         );
         return Ok(Exit::Ok);
@@ -223,7 +223,7 @@ fn show(ctx: &Ctx, s: HooksShowArgs) -> Result<Exit> {
         ),
         Agent::Aider => println!(
             "notifications-command: {}",
-            wiring::hook_command(&roost, "aider", "done")
+            wiring::hook_command(&roost, "aider", AgentState::Done.word())
         ),
         _ => {
             for event in wiring::events(agent) {
