@@ -78,13 +78,7 @@ fn kill_target(ctx: &Ctx, t: &str, p: &Pane) -> Result<Exit> {
     let names_window = !t.starts_with('%')
         && (p.window_name == window || p.window_index == window || p.window_id == window);
     // The agent's own pane, when TARGET named a pane.
-    let agent = names_window
-        || ctx
-            .tmux
-            .pane_option(&p.id, crate::tmux::options::AGENT)
-            .ok()
-            .flatten()
-            .is_some_and(|a| !a.is_empty());
+    let agent = names_window || ctx.tmux.agent_of(&p.id).ok().flatten().is_some();
     let killed = if names_window {
         ctx.tmux.kill_window_id(&p.window_id)
     } else {

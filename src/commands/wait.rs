@@ -7,7 +7,7 @@ use super::{ctx::Ctx, target};
 use crate::cli::model::WaitArgs;
 use crate::error::{Error, Exit, Result};
 use crate::tmux::state::Woke;
-use crate::tmux::AgentState;
+use crate::tmux::{AgentState, Sent};
 use std::time::{Duration, Instant};
 
 const DEFAULT_SECONDS: u64 = 600;
@@ -63,11 +63,10 @@ pub fn run(ctx: &Ctx, a: WaitArgs) -> Result<Exit> {
             _ => {}
         }
         if Instant::now() >= deadline && now.state.is_none() {
-            use crate::tmux::options::{SENT, TYPED};
-            let sent = ctx.tmux.pane_option(&pane.id, SENT).ok().flatten();
+            let sent = ctx.tmux.sent_mark(&pane.id).ok().flatten();
             let hooks = "its agent reports with `roost state done` from its hooks: see \"How agents report their state\" in roost(1) or the README";
-            let (since, hint) = match sent.as_deref() {
-                Some(TYPED) => (
+            let (since, hint) = match sent {
+                Some(Sent::Typed) => (
                     "has reported no state since text was typed into it, whose Enter was never pressed",
                     "look at the pane (roost screen TARGET), then press Enter there or clear the line",
                 ),

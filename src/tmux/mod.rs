@@ -1,5 +1,14 @@
 //! The only place that talks to tmux: every tmux command roost sends is a
-//! method of `Tmux` named for what it does, split by job into the files below.
+//! method of `Tmux` named for what it does, and every option roost keeps is
+//! named in `options`. By job:
+//! - `socket`: which server is roost's and how to address it;
+//!   `client`: one call to it, its errors, which tmux is installed;
+//! - `server`: starting it (with the hooks the caller hands in), checking a
+//!   roost.conf; `switch_keeper`: the extension switch's hooks;
+//! - `panes`: its sessions and panes; `windows`: windows and panes made,
+//!   closed and shown; `screen`: what a pane shows;
+//! - `pane_option`, `marks`: options read and written; `keys`: typing;
+//! - `agent_state`, `state`: agents' states, stamping and waiting on them.
 
 mod agent_state;
 mod client;
@@ -7,6 +16,7 @@ mod conf;
 mod keys;
 pub mod listening;
 pub mod literal;
+mod marks;
 pub mod options;
 mod pane_option;
 mod panes;
@@ -22,7 +32,7 @@ mod windows;
 pub use agent_state::AgentState;
 pub use client::{installed, version, Tmux, TmuxError, TmuxResult, Version, MISSING};
 pub use keys::TypingView;
-pub use panes::HookView;
-pub use panes::{Pane, Session};
+pub use marks::Sent;
+pub use panes::{HookView, Pane, Session};
 pub use server::{check_conf, ServerStart, StartHooks};
 pub use socket::Socket;

@@ -14,7 +14,7 @@ mod tty;
 use super::{ctx::Ctx, target};
 use crate::cli::model::SendArgs;
 use crate::error::{Error, Exit, Result};
-use crate::tmux::options::{prompt_key, PROMPT_SEEN};
+use crate::tmux::options::prompt_key;
 use crate::tmux::{AgentState, Pane, Tmux};
 use ready::Reading;
 use std::io::Read;
@@ -412,11 +412,7 @@ impl Send<'_> {
             let want = prompt_key(text);
             let end = Instant::now() + HOOK_REPORT;
             loop {
-                let seen = self
-                    .tmux
-                    .pane_option(&self.pane.id, PROMPT_SEEN)
-                    .ok()
-                    .flatten();
+                let seen = self.tmux.prompt_seen(&self.pane.id).ok().flatten();
                 if seen.as_deref() == Some(want.as_str()) {
                     return Ok(());
                 }
