@@ -45,16 +45,18 @@ fn hooked_format() -> String {
     format!("#{{?{HOOKED},1,0}}")
 }
 
+/// The fields of a `TypingView`, TAB between them.
+fn typing_format() -> String {
+    let hooked = hooked_format();
+    format!(
+        "#{{pane_tty}}\t#{{pane_pid}}\t#{{bracket_paste_flag}}\t#{{?{AGENT},1,{hooked}}}\t{hooked}\t#{{pane_in_mode}}"
+    )
+}
+
 impl Tmux {
     /// One look at `pane` before typing (`TypingView`).
     pub fn typing_view(&self, pane: &str) -> TmuxResult<TypingView> {
-        let hooked = hooked_format();
-        let now = self.pane_format(
-            pane,
-            &format!(
-                "#{{pane_tty}}\t#{{pane_pid}}\t#{{bracket_paste_flag}}\t#{{?{AGENT},1,{hooked}}}\t{hooked}\t#{{pane_in_mode}}"
-            ),
-        )?;
+        let now = self.pane_format(pane, &typing_format())?;
         let mut f = now.split('\t');
         Ok(TypingView {
             tty: f.next().unwrap_or("").to_string(),
@@ -120,5 +122,19 @@ impl Tmux {
         words.extend(["set-option", "-p", "-t", pane, SENT, "1", ";"].map(String::from));
         words.extend(["send-keys", "-t", pane, "Enter"].map(String::from));
         self.run(&words).map(drop)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_look_before_typing_asks_tmux_for_each_field_once() {
+        assert_eq!(
+            typing_format(),
+            "#{pane_tty}\t#{pane_pid}\t#{bracket_paste_flag}\t\
+             #{?@roost-agent,1,#{?@roost-hooked,1,0}}\t#{?@roost-hooked,1,0}\t#{pane_in_mode}"
+        );
     }
 }
