@@ -413,7 +413,7 @@ fn values(
             .into_iter()
             .map(|s| cand(s, "session"))
             .collect(),
-        ("STATE", _) => crate::commands::STATES
+        ("STATE", _) => crate::tmux::AgentState::words()
             .iter()
             .map(|s| cand(*s, ""))
             .collect(),
@@ -642,7 +642,7 @@ mod tests {
             dead: false,
             dead_status: None,
             pid: None,
-            state: String::new(),
+            state: None,
             command: String::new(),
             window_name: window.into(),
         }

@@ -61,6 +61,7 @@ pub fn server_start(paths: &Paths) -> io::Result<ServerStart> {
         base_conf: home.join("share/roost.tmux.conf"),
         user_conf: paths.user_conf(),
         home,
+        hooks: Default::default(),
     })
 }
 

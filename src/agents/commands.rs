@@ -5,9 +5,9 @@
 use super::wiring::{self, Done, Scope, Wiring};
 use super::Agent;
 use crate::cli::model::{HooksArgs, HooksShowArgs, HooksTarget, HooksVerb};
-use crate::commands::Ctx;
+use crate::commands::ctx::Ctx;
 use crate::error::{Error, Exit, Result};
-use crate::tmux::options;
+use crate::tmux::{options, AgentState};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
@@ -193,23 +193,23 @@ fn status(ctx: &Ctx, json: bool) -> Result<Exit> {
 fn show(ctx: &Ctx, s: HooksShowArgs) -> Result<Exit> {
     let roost = roost(ctx.cmd)?;
     if s.agent == "generic" {
-        let line = |event: &str, when: &str| {
+        let line = |state: AgentState, when: &str| {
             println!(
                 "{:<48} {when}",
-                wiring::hook_command(&roost, "generic", event)
+                wiring::hook_command(&roost, "generic", state.word())
             )
         };
         line(
-            "working",
+            AgentState::Working,
             "when the CLI takes a prompt (stdin: optional JSON with prompt, session_id)",
         );
-        line("blocked", "when it waits for a person");
+        line(AgentState::Blocked, "when it waits for a person");
         line(
-            "done",
+            AgentState::Done,
             "at the end of a turn (stdin: optional JSON with reply, session_id)",
         );
         line(
-            "error",
+            AgentState::Error,
             "when a turn fails (stdin: optional JSON with reply)",
         );
         return Ok(Exit::Ok);
@@ -223,7 +223,7 @@ fn show(ctx: &Ctx, s: HooksShowArgs) -> Result<Exit> {
         ),
         Agent::Aider => println!(
             "notifications-command: {}",
-            wiring::hook_command(&roost, "aider", "done")
+            wiring::hook_command(&roost, "aider", AgentState::Done.word())
         ),
         _ => {
             for event in wiring::events(agent) {
@@ -285,26 +285,11 @@ pub fn spawned(ctx: &Ctx, s: Spawned) {
     let Some(agent) = s.agent else {
         return;
     };
-    let mut set = vec![
-        "set-option",
-        "-p",
-        "-t",
-        s.pane,
-        options::AGENT,
-        agent.name(),
-    ];
+    let mut set = vec![(options::AGENT, agent.name())];
     if prompt_hook_expected(agent, s.cwd) {
-        set.extend([
-            ";",
-            "set-option",
-            "-p",
-            "-t",
-            s.pane,
-            options::HOOKED,
-            agent.name(),
-        ]);
+        set.push((options::HOOKED, agent.name()));
     }
-    let _ = ctx.tmux.run(&set);
+    let _ = ctx.tmux.set_pane_options(s.pane, &set);
     let Ok(paths) = ctx.paths() else {
         return;
     };
@@ -483,7 +468,7 @@ pub fn next(ctx: &Ctx) -> Result<Exit> {
         .as_ref()
         .and_then(|m| panes.iter().position(|p| &p.id == m));
     let blocked: Vec<usize> = (0..panes.len())
-        .filter(|&i| !panes[i].dead && panes[i].state == "blocked")
+        .filter(|&i| !panes[i].dead && panes[i].state == Some(AgentState::Blocked))
         .collect();
     let pick = match at {
         Some(at) => blocked.iter().find(|&&i| i > at).or(blocked.first()),
@@ -495,19 +480,7 @@ pub fn next(ctx: &Ctx) -> Result<Exit> {
     let p = &panes[i];
     println!("{} {} {}", p.id, p.address(), p.window_name);
     if me.is_some() {
-        let _ = ctx.tmux.run(&[
-            "switch-client",
-            "-t",
-            &p.id,
-            ";",
-            "select-window",
-            "-t",
-            &p.id,
-            ";",
-            "select-pane",
-            "-t",
-            &p.id,
-        ]);
+        let _ = ctx.tmux.show_pane(&p.id);
     }
     Ok(Exit::Ok)
 }
@@ -519,8 +492,14 @@ pub fn badge(ctx: &Ctx) -> Result<Exit> {
     let Ok(panes) = ctx.tmux.panes() else {
         return Ok(Exit::Ok);
     };
-    let count = |s: &str| panes.iter().filter(|p| !p.dead && p.state == s).count();
-    let parts: Vec<String> = [("blocked", count("blocked")), ("done", count("done"))]
+    let count = |s: AgentState| {
+        panes
+            .iter()
+            .filter(|p| !p.dead && p.state == Some(s))
+            .count()
+    };
+    let parts: Vec<String> = [AgentState::Blocked, AgentState::Done]
+        .map(|s| (s.word(), count(s)))
         .iter()
         .filter(|(_, n)| *n > 0)
         .map(|(w, n)| format!("{n} {w}"))

@@ -9,7 +9,7 @@
 
 use super::Agent;
 use crate::tmux::options;
-use crate::tmux::Tmux;
+use crate::tmux::{AgentState, HookView, Tmux};
 use serde_json::Value;
 use std::ffi::OsString;
 use std::io::Read;
@@ -24,7 +24,7 @@ const MAX_REPLY: usize = 256 << 10;
 /// What one event means for the pane.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Effect {
-    pub state: Option<&'static str>,
+    pub state: Option<AgentState>,
     pub reply: Option<String>,
     pub session_id: Option<String>,
     pub prompt: Option<String>,
@@ -143,34 +143,34 @@ pub fn effect(agent: &str, event: &str, p: &Value) -> Effect {
     match (agent, named.as_str()) {
         // Claude Code and codex hooks share their event names and fields.
         (_, "UserPromptSubmit") | ("gemini", "BeforeAgent") => {
-            e.state = Some("working");
+            e.state = Some(AgentState::Working);
             e.prompt = text(p, "prompt").map(|t| unwrapped(&t));
         }
         ("claude", "Notification") => {
             let kind = text(p, "notification_type").unwrap_or_default();
             if kind == "permission_prompt" || kind.starts_with("elicitation") {
-                e.state = Some("blocked");
+                e.state = Some(AgentState::Blocked);
             }
         }
         ("gemini", "Notification")
             if text(p, "notification_type").as_deref() == Some("ToolPermission") =>
         {
-            e.state = Some("blocked");
+            e.state = Some(AgentState::Blocked);
         }
-        (_, "PermissionRequest") => e.state = Some("blocked"),
+        (_, "PermissionRequest") => e.state = Some(AgentState::Blocked),
         // A tool ran: whatever asked for permission was answered.
-        (_, "PostToolUse") | ("gemini", "AfterTool") => e.state = Some("working"),
+        (_, "PostToolUse") | ("gemini", "AfterTool") => e.state = Some(AgentState::Working),
         (_, "Stop") => {
-            e.state = Some("done");
+            e.state = Some(AgentState::Done);
             e.reply = text(p, "last_assistant_message");
             e.transcript = text(p, "transcript_path");
         }
         ("gemini", "AfterAgent") => {
-            e.state = Some("done");
+            e.state = Some(AgentState::Done);
             e.reply = text(p, "prompt_response");
         }
         ("claude", "StopFailure") => {
-            e.state = Some("error");
+            e.state = Some(AgentState::Error);
             e.reply = text(p, "last_assistant_message").or_else(|| {
                 p.get("error").map(|v| match v {
                     Value::String(s) => s.clone(),
@@ -181,27 +181,23 @@ pub fn effect(agent: &str, event: &str, p: &Value) -> Effect {
         // codex's notify: only a turn's end counts; its other kinds (a
         // task title, a summary) are side requests.
         ("codex", "agent-turn-complete") => {
-            e.state = Some("done");
+            e.state = Some(AgentState::Done);
             e.reply = text(p, "last-assistant-message");
         }
         // opencode's plugin (written by `roost hooks install opencode`) and
         // the generic form name the state itself.
-        ("opencode" | "generic" | "aider", word) => match word {
-            "prompt" | "working" => {
-                e.state = Some("working");
-                e.prompt = text(p, "prompt");
+        ("opencode" | "generic" | "aider", word) => {
+            let state = match word {
+                "prompt" => Some(AgentState::Working),
+                word => AgentState::from_word(word).filter(|s| *s != AgentState::Idle),
+            };
+            match state {
+                Some(AgentState::Working) => e.prompt = text(p, "prompt"),
+                Some(AgentState::Done | AgentState::Error) => e.reply = text(p, "reply"),
+                _ => {}
             }
-            "blocked" => e.state = Some("blocked"),
-            "done" => {
-                e.state = Some("done");
-                e.reply = text(p, "reply");
-            }
-            "error" => {
-                e.state = Some("error");
-                e.reply = text(p, "reply");
-            }
-            _ => {}
-        },
+            e.state = state;
+        }
         _ => {}
     }
     e
@@ -232,28 +228,20 @@ fn apply(tmux: &Tmux, pane: &str, agent: &str, mut e: Effect) -> Result<(), Stri
     let err = |e: crate::tmux::TmuxError| e.0;
     // Read what the pane holds now (one call): a codex notify from another
     // thread (a side request) must not end this pane's turn.
-    let known = tmux
-        .pane_format(
-            pane,
-            &format!(
-                "#{{{}}}\t#{{session_name}}\t#{{window_name}}",
-                options::SESSION_ID
-            ),
-        )
-        .map_err(err)?;
-    let mut fields = known.splitn(3, '\t');
-    let recorded = fields.next().unwrap_or("").to_string();
-    let session = fields.next().unwrap_or("").to_string();
-    let window = fields.next().unwrap_or("").to_string();
+    let HookView {
+        session_id: recorded,
+        session,
+        window,
+    } = tmux.hook_view(pane).map_err(err)?;
     let id = e.session_id.take().filter(|id| super::valid_session_id(id));
-    if agent == "codex" && e.prompt.is_none() && e.state == Some("done") {
+    if agent == "codex" && e.prompt.is_none() && e.state == Some(AgentState::Done) {
         if let Some(id) = &id {
             if !recorded.is_empty() && &recorded != id {
                 return Ok(());
             }
         }
     }
-    if e.reply.is_none() && e.state == Some("done") {
+    if e.reply.is_none() && e.state == Some(AgentState::Done) {
         if let Some(path) = &e.transcript {
             e.reply = last_assistant_text(std::path::Path::new(path));
         }
@@ -270,26 +258,18 @@ fn apply(tmux: &Tmux, pane: &str, agent: &str, mut e: Effect) -> Result<(), Stri
         tmux.set_pane_text(pane, options::REPLY, reply.as_bytes())
             .map_err(err)?;
     }
-    let mut args: Vec<String> = Vec::new();
-    let mut set = |name: &str, value: &str| {
-        if !args.is_empty() {
-            args.push(";".into());
-        }
-        for w in ["set-option", "-p", "-t", pane, name, value] {
-            args.push(w.to_string());
-        }
-    };
-    set(options::AGENT, agent);
+    let key = e.prompt.as_deref().map(options::prompt_key);
+    let mut set = vec![(options::AGENT, agent)];
     if let Some(id) = &id {
-        set(options::SESSION_ID, id);
+        set.push((options::SESSION_ID, id));
     }
     if e.prompt_hook {
-        set(options::HOOKED, agent);
+        set.push((options::HOOKED, agent));
     }
-    if let Some(prompt) = &e.prompt {
-        set(options::PROMPT_SEEN, &options::prompt_key(prompt));
+    if let Some(key) = &key {
+        set.push((options::PROMPT_SEEN, key));
     }
-    tmux.run(&args).map_err(err)?;
+    tmux.set_pane_options(pane, &set).map_err(err)?;
     if let Some(id) = &id {
         if *id != recorded {
             super::record::note_session(tmux, &session, &window, id);
@@ -375,24 +355,24 @@ mod tests {
     fn claude_events_map_to_states() {
         let p = json!({"session_id":"s1","hook_event_name":"UserPromptSubmit","prompt":"hi"});
         let e = effect("claude", "", &p);
-        assert_eq!(e.state, Some("working"));
+        assert_eq!(e.state, Some(AgentState::Working));
         assert_eq!(e.prompt.as_deref(), Some("hi"));
         assert_eq!(e.session_id.as_deref(), Some("s1"));
         let p = json!({"hook_event_name":"Stop","last_assistant_message":"ACK: hi"});
         let e = effect("claude", "", &p);
         assert_eq!(
             (e.state, e.reply.as_deref()),
-            (Some("done"), Some("ACK: hi"))
+            (Some(AgentState::Done), Some("ACK: hi"))
         );
         let p = json!({"hook_event_name":"Notification","notification_type":"permission_prompt"});
-        assert_eq!(effect("claude", "", &p).state, Some("blocked"));
+        assert_eq!(effect("claude", "", &p).state, Some(AgentState::Blocked));
         let p = json!({"hook_event_name":"Notification","notification_type":"idle_prompt"});
         assert_eq!(effect("claude", "", &p).state, None);
         let p = json!({"hook_event_name":"StopFailure","error":"rate_limit"});
         let e = effect("claude", "", &p);
         assert_eq!(
             (e.state, e.reply.as_deref()),
-            (Some("error"), Some("rate_limit"))
+            (Some(AgentState::Error), Some("rate_limit"))
         );
     }
 
@@ -401,7 +381,10 @@ mod tests {
         let p =
             json!({"type":"agent-turn-complete","thread-id":"t1","last-assistant-message":"ok"});
         let e = effect("codex", "", &p);
-        assert_eq!((e.state, e.reply.as_deref()), (Some("done"), Some("ok")));
+        assert_eq!(
+            (e.state, e.reply.as_deref()),
+            (Some(AgentState::Done), Some("ok"))
+        );
         assert_eq!(e.session_id.as_deref(), Some("t1"));
         let p = json!({"type":"task-title","thread-id":"t1"});
         assert_eq!(effect("codex", "", &p).state, None);
@@ -411,11 +394,14 @@ mod tests {
     fn gemini_events_map_to_states() {
         let p = json!({"hook_event_name":"AfterAgent","prompt":"x","prompt_response":"y"});
         let e = effect("gemini", "", &p);
-        assert_eq!((e.state, e.reply.as_deref()), (Some("done"), Some("y")));
+        assert_eq!(
+            (e.state, e.reply.as_deref()),
+            (Some(AgentState::Done), Some("y"))
+        );
         let p = json!({"hook_event_name":"BeforeAgent","prompt":"x"});
         assert_eq!(effect("gemini", "", &p).prompt.as_deref(), Some("x"));
         let p = json!({"hook_event_name":"Notification","notification_type":"ToolPermission"});
-        assert_eq!(effect("gemini", "", &p).state, Some("blocked"));
+        assert_eq!(effect("gemini", "", &p).state, Some(AgentState::Blocked));
     }
 
     #[test]

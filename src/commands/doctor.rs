@@ -1,6 +1,6 @@
 //! `doctor`: checks the pieces roost depends on and says what to fix.
 
-use super::Ctx;
+use super::ctx::Ctx;
 use crate::cli::model::JsonArgs;
 use crate::error::{Exit, Result};
 use crate::tmux;
@@ -206,7 +206,7 @@ pub fn run(ctx: &Ctx, a: JsonArgs) -> Result<Exit> {
 /// bracketed paste is only a note (roost then refuses prompts of several
 /// lines rather than have them split).
 fn terminal(r: &mut Report, tmux: &crate::tmux::Tmux) {
-    let Ok(value) = tmux.run(&["show-options", "-gv", "default-terminal"]) else {
+    let Ok(value) = tmux.default_terminal() else {
         return;
     };
     match tmux::terminal::problem(&value) {

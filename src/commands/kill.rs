@@ -13,7 +13,7 @@
 //! purpose); ending the whole server forgets nothing, as a crash or a
 //! reboot does not, so `resume` brings every agent back.
 
-use super::{target, Ctx};
+use super::{ctx::Ctx, target};
 use crate::cli::model::KillArgs;
 use crate::error::{Error, Exit, Result};
 use crate::ext::consent::{ask, Answer};
@@ -77,20 +77,14 @@ fn kill_target(ctx: &Ctx, t: &str, p: &Pane) -> Result<Exit> {
     let window = t.split_once(':').map_or(t, |(_, w)| w);
     let names_window = !t.starts_with('%')
         && (p.window_name == window || p.window_index == window || p.window_id == window);
-    let args = if names_window {
-        ["kill-window", "-t", p.window_id.as_str()]
-    } else {
-        ["kill-pane", "-t", p.id.as_str()]
-    };
     // The agent's own pane, when TARGET named a pane.
-    let agent = names_window
-        || ctx
-            .tmux
-            .pane_option(&p.id, crate::tmux::options::AGENT)
-            .ok()
-            .flatten()
-            .is_some_and(|a| !a.is_empty());
-    ctx.tmux.run(&args).map_err(|e| ctx.tmux_err(e))?;
+    let agent = names_window || ctx.tmux.agent_of(&p.id).ok().flatten().is_some();
+    let killed = if names_window {
+        ctx.tmux.kill_window_id(&p.window_id)
+    } else {
+        ctx.tmux.kill_pane(&p.id)
+    };
+    killed.map_err(|e| ctx.tmux_err(e))?;
     if agent {
         crate::agents::commands::killed(ctx, &p.session, Some(&p.window_name));
     }
@@ -103,13 +97,7 @@ fn kill_session(ctx: &Ctx, s: &str) -> Result<Exit> {
             .code(Exit::NoTarget)
             .hint("roost status lists the sessions"));
     }
-    ctx.tmux
-        .run(&[
-            std::ffi::OsStr::new("kill-session"),
-            std::ffi::OsStr::new("-t"),
-            &crate::tmux::literal::word(format!("={s}")),
-        ])
-        .map_err(|e| ctx.tmux_err(e))?;
+    ctx.tmux.kill_session(s).map_err(|e| ctx.tmux_err(e))?;
     crate::agents::commands::killed(ctx, s, None);
     Ok(Exit::Ok)
 }
@@ -132,8 +120,6 @@ fn kill_server(ctx: &Ctx, all: bool) -> Result<Exit> {
             )),
         }
     }
-    ctx.tmux
-        .run(&["kill-server"])
-        .map_err(|e| ctx.tmux_err(e))?;
+    ctx.tmux.kill_server().map_err(|e| ctx.tmux_err(e))?;
     Ok(Exit::Ok)
 }

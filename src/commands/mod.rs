@@ -1,7 +1,8 @@
 //! The built-in commands: one file per verb, sharing the context (server and
-//! paths) defined here and target resolution (target.rs); a parsed command
+//! paths, ctx.rs) and target resolution (target.rs); a parsed command
 //! reaches its handler through `run`'s match.
 
+pub(crate) mod ctx;
 mod demo;
 mod doctor;
 mod help;
@@ -17,12 +18,9 @@ mod wait;
 
 use crate::cli::model::{Command, ExtArgs};
 use crate::cli::Parsed;
-use crate::error::{Error, Exit, Result};
-use crate::paths::Paths;
-use crate::tmux::Tmux;
+use crate::error::{Exit, Result};
+use ctx::Ctx;
 use std::ffi::OsString;
-
-pub use pane::STATES;
 
 /// Runs the built-in command `word` names with the words after it: parsed
 /// by the model, then handed to its handler.
@@ -61,57 +59,5 @@ pub fn run(word: &OsString, rest: &[OsString]) -> Result<Exit> {
         Command::Completions(a) => help::completions(a),
         Command::Help(a) => help::help(a),
         Command::Version => help::version(),
-    }
-}
-
-/// What every command may need: roost's server and its paths.
-pub struct Ctx {
-    pub cmd: &'static str,
-    pub tmux: Tmux,
-    paths: std::result::Result<Paths, String>,
-}
-
-impl Ctx {
-    fn new(cmd: &'static str) -> Ctx {
-        Ctx {
-            cmd,
-            tmux: Tmux::from_env(),
-            paths: Paths::from_env(),
-        }
-    }
-
-    pub fn paths(&self) -> Result<&Paths> {
-        self.paths
-            .as_ref()
-            .map_err(|e| Error::fail(self.cmd, e.clone()))
-    }
-
-    /// roost's files written out, and what a server start needs.
-    pub fn server_start(&self) -> Result<crate::tmux::ServerStart> {
-        let paths = self.paths()?;
-        paths
-            .check_writable()
-            .map_err(|(msg, hint)| Error::fail(self.cmd, msg).hint(hint))?;
-        crate::home::server_start(paths).map_err(|e| {
-            Error::fail(
-                self.cmd,
-                format!(
-                    "cannot write roost's files under {}: {}",
-                    paths.data.display(),
-                    crate::fsutil::io_words(&e)
-                ),
-            )
-        })
-    }
-
-    /// For a command that found no server: a missing tmux is an error of
-    /// its own, not "not running".
-    pub fn require_tmux(&self) -> Result<()> {
-        crate::tmux::installed().map_err(|e| self.tmux_err(e))
-    }
-
-    /// A tmux failure as this command's error.
-    pub fn tmux_err(&self, e: crate::tmux::TmuxError) -> Error {
-        Error::fail(self.cmd, e.0)
     }
 }

@@ -2,13 +2,12 @@
 //! `whoami`. Outside roost the first two are silent no-ops, so agent hooks
 //! can call them unconditionally.
 
-use super::Ctx;
+use super::ctx::Ctx;
 use crate::cli::model::{ReplyArgs, StateArgs};
 use crate::error::{Error, Exit, Result};
+use crate::tmux::{options, AgentState};
 use std::io::Read;
 use std::os::unix::ffi::OsStrExt;
-
-pub const STATES: &[&str] = crate::tmux::state::KNOWN;
 
 /// The most of a reply that is recorded: its first 1 MiB. The rest is read
 /// (so the writer is not cut off) and dropped, with a note on stderr.
@@ -46,7 +45,7 @@ pub fn reply(ctx: &Ctx, a: ReplyArgs) -> Result<Exit> {
         text.pop();
     }
     ctx.tmux
-        .set_pane_text(&pane, "@roost-reply", &text)
+        .set_pane_text(&pane, options::REPLY, &text)
         .map_err(|e| ctx.tmux_err(e))?;
     Ok(Exit::Ok)
 }
@@ -82,13 +81,14 @@ pub fn state(ctx: &Ctx, a: StateArgs) -> Result<Exit> {
     let word = a.state;
     // Refused everywhere, inside roost or not, so a hook with a typo is
     // caught the first time it is tried. Exit 1, not 2: hook runners give
-    // 2 a meaning of their own (Claude Code: "block, and show the model").
-    let Some(state) = STATES.iter().find(|s| **s == word) else {
+    // 2 a meaning of their own (Claude Code: "block, and show the model"),
+    // so the word is read here and not by the command line's parser.
+    let Some(state) = AgentState::from_word(&word) else {
         return Err(Error::fail(
             ctx.cmd,
             format!("unknown state '{word}'; nothing was stamped"),
         )
-        .hint(format!("use one of: {}", STATES.join(" "))));
+        .hint(format!("use one of: {}", AgentState::words().join(" "))));
     };
     let Some(pane) = ctx.tmux.caller_pane() else {
         return Ok(Exit::Ok);

@@ -4,7 +4,7 @@
 //! and a pipe or file byte for byte, so `roost send b "$(roost read a)"`
 //! passes a reply on unchanged.
 
-use super::{target, Ctx};
+use super::{ctx::Ctx, target};
 use crate::cli::model::LinesArgs;
 use crate::error::{Exit, Result};
 
@@ -15,7 +15,7 @@ pub fn read(ctx: &Ctx, a: LinesArgs) -> Result<Exit> {
     let pane = target::resolve(ctx, &target)?;
     match ctx
         .tmux
-        .pane_text(&pane.id, "@roost-reply")
+        .pane_text(&pane.id, crate::tmux::options::REPLY)
         .map_err(|e| ctx.tmux_err(e))?
     {
         Some(mut reply) => {

@@ -1,9 +1,7 @@
 //! `up`/`start`/plain `roost` and `session NAME`.
 
-use super::{target, Ctx};
+use super::{ctx::Ctx, target};
 use crate::error::{Error, Exit, Result};
-use crate::tmux::literal;
-use std::ffi::OsStr;
 use std::io::IsTerminal;
 
 /// Makes sure the session exists (starting the server if needed) and attaches.
@@ -17,11 +15,10 @@ pub fn up(ctx: &Ctx, name: &str) -> Result<Exit> {
         );
         return Ok(Exit::Ok);
     }
-    let exact = format!("={name}");
     if ctx.tmux.caller_pane().is_some() {
-        let exact = literal::word(&exact);
-        let args: [&OsStr; 3] = ["switch-client".as_ref(), "-t".as_ref(), &exact];
-        ctx.tmux.run(&args).map_err(|e| ctx.tmux_err(e))?;
+        ctx.tmux
+            .switch_to_session(name)
+            .map_err(|e| ctx.tmux_err(e))?;
         return Ok(Exit::Ok);
     }
     // Inside the user's own tmux (another server): tmux has no way to
@@ -29,7 +26,7 @@ pub fn up(ctx: &Ctx, name: &str) -> Result<Exit> {
     if std::env::var_os("TMUX").is_some_and(|v| !v.is_empty()) {
         eprintln!("{NESTED}");
     }
-    Err(ctx.tmux_err(ctx.tmux.attach(&exact)))
+    Err(ctx.tmux_err(ctx.tmux.attach(name)))
 }
 
 /// What `roost` says before it attaches inside another tmux server.

@@ -5,7 +5,7 @@
 //! the window outlives its program (tmux's remain-on-exit), so an agent that
 //! stops keeps its last words on screen until it is killed or replaced.
 
-use super::{session, target, Ctx};
+use super::{ctx::Ctx, session, target};
 use crate::cli::model::SpawnArgs;
 use crate::error::{Error, Exit, Result};
 use std::ffi::{OsStr, OsString};
@@ -26,12 +26,7 @@ pub fn run(ctx: &Ctx, a: SpawnArgs) -> Result<Exit> {
             session::ensure(ctx, &session)?;
             session
         }
-        (None, Some(pane)) => ctx
-            .tmux
-            .run(&["display-message", "-p", "-t", &pane, "#{session_name}"])
-            .map_err(|e| ctx.tmux_err(e))?
-            .trim_end()
-            .to_string(),
+        (None, Some(pane)) => ctx.tmux.session_of(&pane).map_err(|e| ctx.tmux_err(e))?,
         (None, None) => {
             session::ensure(ctx, target::DEFAULT_SESSION)?;
             target::DEFAULT_SESSION.to_string()
@@ -54,7 +49,7 @@ pub fn run(ctx: &Ctx, a: SpawnArgs) -> Result<Exit> {
     }
     // An agent that has exited is replaced: its window goes first.
     for p in same_name {
-        let _ = ctx.tmux.run(&["kill-window", "-t", &p.window_id]);
+        let _ = ctx.tmux.kill_window_id(&p.window_id);
     }
     let pane = ctx
         .tmux

@@ -1,10 +1,10 @@
 //! `status [--json]`: the server, its sessions, and every pane with its state.
 
-use super::Ctx;
+use super::ctx::Ctx;
 use crate::cli::model::JsonArgs;
 use crate::colour::{Colour, Paint};
 use crate::error::{Exit, Result};
-use crate::tmux::{Pane, Session};
+use crate::tmux::{AgentState, Pane, Session};
 use serde::Serialize;
 
 pub fn run(ctx: &Ctx, a: JsonArgs) -> Result<Exit> {
@@ -98,10 +98,10 @@ pub fn render(
                 out.push_str(&format!("{cell}{:pad$}  ", ""));
             }
             let state = shown(&shown_state(p));
-            let state = match (p.dead, p.state.as_str()) {
-                (false, "blocked") => paint.paint(Colour::Yellow, &state),
-                (false, "done") => paint.paint(Colour::Green, &state),
-                (false, "error") => paint.paint(Colour::Red, &state),
+            let state = match (p.dead, p.state) {
+                (false, Some(AgentState::Blocked)) => paint.paint(Colour::Yellow, &state),
+                (false, Some(AgentState::Done)) => paint.paint(Colour::Green, &state),
+                (false, Some(AgentState::Error)) => paint.paint(Colour::Red, &state),
                 _ => state,
             };
             out.push_str(&format!("[{state}]\n"));
@@ -127,8 +127,7 @@ fn shown_state(p: &Pane) -> String {
     match (p.dead, p.dead_status) {
         (true, Some(code)) => format!("exited {code}"),
         (true, None) => "exited".to_string(),
-        (false, _) if p.state.is_empty() => "-".to_string(),
-        (false, _) => p.state.clone(),
+        (false, _) => p.state.map_or("-", AgentState::word).to_string(),
     }
 }
 
@@ -180,7 +179,7 @@ fn to_json<'a>(socket: &'a str, fleet: Option<&'a (Vec<Session>, Vec<Pane>)>) ->
                         target: p.address(),
                         window: &p.window_name,
                         window_id: &p.window_id,
-                        state: Some(p.state.as_str()).filter(|s| !s.is_empty()),
+                        state: p.state.map(AgentState::word),
                         dead: p.dead,
                         exit_status: p.dead_status,
                     })

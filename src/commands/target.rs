@@ -2,7 +2,7 @@
 //! name in session `main`, matched exactly against the server's panes (tmux's
 //! own lookup would accept a prefix and pick a different agent).
 
-use super::Ctx;
+use super::ctx::Ctx;
 use crate::error::{Error, Exit, Result};
 use crate::tmux::Pane;
 
@@ -170,7 +170,7 @@ mod tests {
             dead: false,
             dead_status: None,
             pid: None,
-            state: String::new(),
+            state: None,
             command: String::new(),
             window_name: name.into(),
         }

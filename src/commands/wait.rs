@@ -3,10 +3,11 @@
 //! ends (tmux/state.rs), looking again only then, and every `SAFETY` in case
 //! a state was set some other way or the pane was killed.
 
-use super::{target, Ctx};
+use super::{ctx::Ctx, target};
 use crate::cli::model::WaitArgs;
 use crate::error::{Error, Exit, Result};
-use crate::tmux::state::{Woke, FINAL};
+use crate::tmux::state::Woke;
+use crate::tmux::{AgentState, Sent};
 use std::time::{Duration, Instant};
 
 const DEFAULT_SECONDS: u64 = 600;
@@ -33,9 +34,11 @@ pub fn run(ctx: &Ctx, a: WaitArgs) -> Result<Exit> {
         let Some(now) = panes.iter().find(|p| p.id == pane.id) else {
             return Err(Error::fail(ctx.cmd, format!("{who} is gone")).code(Exit::NoTarget));
         };
-        match now.state.as_str() {
-            "error" => return Err(Error::fail(ctx.cmd, format!("{who} reported an error"))),
-            state if FINAL.contains(&state) => return Ok(Exit::Ok),
+        match now.state {
+            Some(AgentState::Error) => {
+                return Err(Error::fail(ctx.cmd, format!("{who} reported an error")))
+            }
+            Some(state) if state.is_final() => return Ok(Exit::Ok),
             _ if now.dead => {
                 // tmux may mark a pane dead a while before its status
                 // (under load, more than 100 ms).
@@ -59,12 +62,11 @@ pub fn run(ctx: &Ctx, a: WaitArgs) -> Result<Exit> {
             }
             _ => {}
         }
-        if Instant::now() >= deadline && now.state.is_empty() {
-            use crate::tmux::options::{SENT, TYPED};
-            let sent = ctx.tmux.pane_option(&pane.id, SENT).ok().flatten();
+        if Instant::now() >= deadline && now.state.is_none() {
+            let sent = ctx.tmux.sent_mark(&pane.id).ok().flatten();
             let hooks = "its agent reports with `roost state done` from its hooks: see \"How agents report their state\" in roost(1) or the README";
-            let (since, hint) = match sent.as_deref() {
-                Some(TYPED) => (
+            let (since, hint) = match sent {
+                Some(Sent::Typed) => (
                     "has reported no state since text was typed into it, whose Enter was never pressed",
                     "look at the pane (roost screen TARGET), then press Enter there or clear the line",
                 ),
@@ -80,7 +82,7 @@ pub fn run(ctx: &Ctx, a: WaitArgs) -> Result<Exit> {
         if Instant::now() >= deadline {
             return Err(Error::fail(
                 ctx.cmd,
-                format!("{who} is still {} after {seconds}s", describe(&now.state)),
+                format!("{who} is still {} after {seconds}s", describe(now.state)),
             ));
         }
         // The program has ended and tmux has not yet seen its terminal
@@ -101,10 +103,6 @@ pub fn run(ctx: &Ctx, a: WaitArgs) -> Result<Exit> {
     }
 }
 
-fn describe(state: &str) -> &str {
-    if state.is_empty() {
-        "without a state"
-    } else {
-        state
-    }
+fn describe(state: Option<AgentState>) -> &'static str {
+    state.map_or("without a state", AgentState::word)
 }

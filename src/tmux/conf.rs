@@ -4,7 +4,7 @@
 //! commands are listed with their lines (`source-file -nv`) and each is run
 //! alone in the throwaway server that found the error, until it fails.
 
-use super::Tmux;
+use super::client::Tmux;
 use std::path::Path;
 
 /// At most this many commands are tried one by one.

@@ -3,8 +3,8 @@
 //! before (one scroll of the wheel) can never catch them and turn the
 //! paste's newlines into Enters.
 
-use super::options::{PROMPT_SEEN, REPLY, SENT, STATE, TYPED};
-use super::{Tmux, TmuxResult};
+use super::client::{Tmux, TmuxResult};
+use super::options::{AGENT, HOOKED, PROMPT_SEEN, REPLY, SENT, STATE, TYPED};
 
 /// tmux words that take `pane` out of copy mode if it is in one, then `;`.
 fn out_of_mode(pane: &str) -> Vec<String> {
@@ -21,7 +21,62 @@ fn out_of_mode(pane: &str) -> Vec<String> {
     .to_vec()
 }
 
+/// What tmux says of a pane before roost types into it, in one look.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TypingView {
+    /// The pane's terminal device.
+    pub tty: String,
+    /// The process tmux started in the pane.
+    pub pid: Option<u32>,
+    /// Whether the program asked for bracketed paste: `None` where this
+    /// tmux does not say (before 3.7).
+    pub bracket_paste: Option<bool>,
+    /// An agent roost knows runs there, or an agent's prompt hook reports
+    /// from it.
+    pub agent: bool,
+    /// An agent's prompt hook reports from the pane.
+    pub hooked: bool,
+    /// The pane is in copy mode or another mode.
+    pub in_mode: bool,
+}
+
+/// A format that is 1 when an agent's prompt hook reports from the pane.
+fn hooked_format() -> String {
+    format!("#{{?{HOOKED},1,0}}")
+}
+
+/// The fields of a `TypingView`, TAB between them.
+fn typing_format() -> String {
+    let hooked = hooked_format();
+    format!(
+        "#{{pane_tty}}\t#{{pane_pid}}\t#{{bracket_paste_flag}}\t#{{?{AGENT},1,{hooked}}}\t{hooked}\t#{{pane_in_mode}}"
+    )
+}
+
 impl Tmux {
+    /// One look at `pane` before typing (`TypingView`).
+    pub fn typing_view(&self, pane: &str) -> TmuxResult<TypingView> {
+        let now = self.pane_format(pane, &typing_format())?;
+        let mut f = now.split('\t');
+        Ok(TypingView {
+            tty: f.next().unwrap_or("").to_string(),
+            pid: f.next().and_then(|p| p.parse::<u32>().ok()),
+            bracket_paste: match f.next() {
+                Some("1") => Some(true),
+                Some("0") => Some(false),
+                _ => None,
+            },
+            agent: f.next() == Some("1"),
+            hooked: f.next() == Some("1"),
+            in_mode: f.next() == Some("1"),
+        })
+    }
+
+    /// Whether an agent's prompt hook reports from `pane`.
+    pub fn is_hooked(&self, pane: &str) -> TmuxResult<bool> {
+        Ok(self.pane_format(pane, &hooked_format())? == "1")
+    }
+
     /// Takes `pane` out of copy mode or any other mode it is in. Returns
     /// the mode it is still in afterwards (`None` once it is in none).
     pub fn leave_mode(&self, pane: &str) -> TmuxResult<Option<String>> {
@@ -68,24 +123,18 @@ impl Tmux {
         words.extend(["send-keys", "-t", pane, "Enter"].map(String::from));
         self.run(&words).map(drop)
     }
+}
 
-    /// The last screenfuls of `pane`, wrapped lines joined.
-    pub fn recent_screen(&self, pane: &str) -> TmuxResult<String> {
-        self.run(&["capture-pane", "-p", "-J", "-S", "-200", "-t", pane])
-    }
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-    /// What `pane` shows now, with the cursor's place (so typing that moves
-    /// only the cursor counts as a change).
-    pub fn screen_now(&self, pane: &str) -> TmuxResult<String> {
-        let mut words = vec![
-            "display-message",
-            "-p",
-            "-t",
-            pane,
-            "#{cursor_x},#{cursor_y}",
-            ";",
-        ];
-        words.extend(["capture-pane", "-p", "-e", "-t", pane]);
-        self.run(&words)
+    #[test]
+    fn a_look_before_typing_asks_tmux_for_each_field_once() {
+        assert_eq!(
+            typing_format(),
+            "#{pane_tty}\t#{pane_pid}\t#{bracket_paste_flag}\t\
+             #{?@roost-agent,1,#{?@roost-hooked,1,0}}\t#{?@roost-hooked,1,0}\t#{pane_in_mode}"
+        );
     }
 }

@@ -1,8 +1,9 @@
-//! The names of the pane options roost keeps on its panes, in one place, and
-//! the key by which an agent's prompt hook and `send` agree on a prompt.
+//! The names of the options roost keeps on its panes and its server, in one
+//! place, and the key by which an agent's prompt hook and `send` agree on a
+//! prompt.
 
 /// The agent's state (`roost state`, `roost hook`).
-pub const STATE: &str = super::state::OPTION;
+pub const STATE: &str = "@agent_state";
 
 /// The agent's recorded reply, stored encoded (`Tmux::set_pane_text`).
 pub const REPLY: &str = "@roost-reply";
@@ -30,6 +31,16 @@ pub const SESSION_ID: &str = "@roost-session-id";
 
 /// `prompt_key` of the last prompt the agent's prompt-submit hook reported.
 pub const PROMPT_SEEN: &str = "@roost-prompt-seen";
+
+/// The server-wide extension switch: only the exact value `off` disables
+/// (switch.rs).
+pub const EXT_ENABLED: &str = "@roost-ext-enabled";
+
+/// The switch's value the keeper wrote last (`switch_keeper`).
+pub const EXT_SYNCED: &str = "@roost-ext-synced";
+
+/// The keeper's hooks as the server printed them once it had set them.
+pub const EXT_HOOKS: &str = "@roost-ext-hooks";
 
 /// A short key for a prompt's text, the same whoever computes it: FNV-1a
 /// (64 bits, lowercase hex) of the text with CRLF and CR read as LF and the

@@ -6,7 +6,9 @@
 //! the sleep is missed). The sleep also ends when the pane's program does,
 //! which the kernel tells the waiter directly.
 
-use super::{not_started, Tmux, TmuxResult};
+use super::agent_state::{unfinished_format, AgentState};
+use super::client::{not_started, Tmux, TmuxResult};
+use super::options::STATE;
 use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
 use nix::sys::signal::{kill, Signal};
 use nix::sys::wait::{waitid, Id, WaitPidFlag};
@@ -15,35 +17,15 @@ use std::os::fd::{AsFd, FromRawFd, OwnedFd};
 use std::process::Stdio;
 use std::time::Duration;
 
-/// The pane option holding the state.
-pub const OPTION: &str = "@agent_state";
-
-/// Every state an agent can report. A pane whose option holds anything else
-/// reads as having no state, everywhere.
-pub const KNOWN: &[&str] = &["idle", "working", "blocked", "done", "error"];
-
-/// A format that expands to the pane's state when it is one of `KNOWN`, and
-/// to nothing otherwise: the option's own bytes never reach the output.
-pub fn known_format() -> String {
-    let mut out = String::new();
-    for state in KNOWN.iter().rev() {
-        out = format!("#{{?#{{==:#{{{OPTION}}},{state}}},{state},{out}}}");
-    }
-    out
-}
-
-/// The states a waiter stops at.
-pub const FINAL: &[&str] = &["done", "idle", "error"];
-
 /// The channel that wakes the waiters of `pane`.
-pub fn channel(pane: &str) -> String {
+fn channel(pane: &str) -> String {
     format!("roost-state-{pane}")
 }
 
 /// The hooks a server started by roost gets, in their own slots: a pane
 /// whose program ends wakes its waiters (the shell's `tmux` finds the server
 /// through `$TMUX`).
-pub fn hooks() -> Vec<String> {
+pub(super) fn hooks() -> Vec<String> {
     // The pane the hook is about (`hook_pane`; where a tmux has no such
     // format, the pane the hook runs in).
     let wake = format!(
@@ -59,15 +41,6 @@ pub fn hooks() -> Vec<String> {
     words
 }
 
-/// A format that is 1 while `pane` is alive and not in a final state.
-fn unfinished() -> String {
-    let mut inner = "1".to_string();
-    for state in FINAL.iter().rev() {
-        inner = format!("#{{?#{{==:#{{{OPTION}}},{state}}},0,{inner}}}");
-    }
-    format!("#{{?pane_dead,0,{inner}}}")
-}
-
 /// Why a sleep ended.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Woke {
@@ -80,16 +53,23 @@ pub enum Woke {
 }
 
 impl Tmux {
+    /// The state `pane` is stamped with, `None` when unstamped or stamped
+    /// with anything but a known state's word.
+    pub fn agent_state(&self, pane: &str) -> TmuxResult<Option<AgentState>> {
+        let word = self.pane_option(pane, STATE)?.unwrap_or_default();
+        Ok(AgentState::from_word(&word))
+    }
+
     /// Stamps `pane` with `state` and wakes its waiters, in one command.
-    pub fn stamp(&self, pane: &str, state: &str) -> TmuxResult<()> {
+    pub fn stamp(&self, pane: &str, state: AgentState) -> TmuxResult<()> {
         let channel = channel(pane);
         self.run(&[
             "set-option",
             "-p",
             "-t",
             pane,
-            OPTION,
-            state,
+            STATE,
+            state.word(),
             ";",
             "wait-for",
             "-S",
@@ -114,7 +94,7 @@ impl Tmux {
     ) -> TmuxResult<Woke> {
         let wait = format!("wait-for {}", channel(pane));
         let mut cmd = self.command();
-        cmd.args(["if-shell", "-F", "-t", pane, &unfinished(), &wait])
+        cmd.args(["if-shell", "-F", "-t", pane, &unfinished_format(), &wait])
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null());

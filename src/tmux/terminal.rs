@@ -3,6 +3,7 @@
 //! vim never ask for one and a prompt typed into them runs as keys; roost
 //! gives `tmux-256color` wherever this machine describes it.
 
+use super::client::{Tmux, TmuxResult};
 use std::path::PathBuf;
 
 /// The type roost's panes get, when it is described here.
@@ -17,6 +18,14 @@ pub fn setting() -> Vec<String> {
     ["set-option", "-g", "default-terminal", WANTED, ";"]
         .map(String::from)
         .to_vec()
+}
+
+impl Tmux {
+    /// The terminal type the running server gives its panes, as tmux
+    /// prints it.
+    pub fn default_terminal(&self) -> TmuxResult<String> {
+        self.run(&["show-options", "-gv", "default-terminal"])
+    }
 }
 
 /// Whether a terminfo entry for `name` is where ncurses looks for one.

@@ -11,6 +11,7 @@ pub mod opencode;
 pub mod ordered;
 
 use super::Agent;
+use crate::tmux::AgentState;
 use std::path::{Path, PathBuf};
 
 /// User scope (under HOME / XDG), or one project's directory.
@@ -138,7 +139,7 @@ fn aider_body(roost: &Path) -> Vec<String> {
         "notifications: true".to_string(),
         format!(
             "notifications-command: {}",
-            block::yaml_quote(&hook_command(roost, "aider", "done"))
+            block::yaml_quote(&hook_command(roost, "aider", AgentState::Done.word()))
         ),
     ]
 }

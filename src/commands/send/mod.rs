@@ -11,11 +11,11 @@ mod ready;
 mod text;
 mod tty;
 
-use super::{target, Ctx};
+use super::{ctx::Ctx, target};
 use crate::cli::model::SendArgs;
 use crate::error::{Error, Exit, Result};
-use crate::tmux::options::{prompt_key, PROMPT_SEEN};
-use crate::tmux::{Pane, Tmux};
+use crate::tmux::options::prompt_key;
+use crate::tmux::{AgentState, Pane, Tmux};
 use ready::Reading;
 use std::io::Read;
 use std::os::unix::ffi::OsStrExt;
@@ -128,7 +128,7 @@ pub fn run(ctx: &Ctx, a: SendArgs) -> Result<Exit> {
             fail(format!("{who} is a dead pane: its program has exited")).code(Exit::NoTarget),
         );
     }
-    if pane.state == "blocked" && !req.force && !req.when_idle {
+    if pane.state == Some(AgentState::Blocked) && !req.force && !req.when_idle {
         return Err(blocked(ctx, &who));
     }
     let text = text::neutralise(&req.text);
@@ -209,22 +209,27 @@ impl Send<'_> {
         loop {
             let now = self
                 .tmux
-                .pane_option(&self.pane.id, crate::tmux::options::STATE)
-                .map_err(|e| self.untyped(e))?
-                .unwrap_or_default();
-            let busy = now == "working" || (now == "blocked" && !force);
+                .agent_state(&self.pane.id)
+                .map_err(|e| self.untyped(e))?;
+            let busy = match now {
+                Some(AgentState::Working) => true,
+                Some(AgentState::Blocked) => !force,
+                _ => false,
+            };
             if !busy {
                 return Ok(());
             }
             let left = self.deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
-                if now == "blocked" {
+                if now == Some(AgentState::Blocked) {
                     return Err(blocked(self.ctx, &self.who));
                 }
                 return Err(self
                     .fail(format!(
-                        "{} was still {now} after {}s; nothing was typed",
-                        self.who, self.wait
+                        "{} was still {} after {}s; nothing was typed",
+                        self.who,
+                        now.map_or("", AgentState::word),
+                        self.wait
                     ))
                     .code(Exit::NotReady)
                     .hint("give it longer with --wait SECONDS"));
@@ -407,11 +412,7 @@ impl Send<'_> {
             let want = prompt_key(text);
             let end = Instant::now() + HOOK_REPORT;
             loop {
-                let seen = self
-                    .tmux
-                    .pane_option(&self.pane.id, PROMPT_SEEN)
-                    .ok()
-                    .flatten();
+                let seen = self.tmux.prompt_seen(&self.pane.id).ok().flatten();
                 if seen.as_deref() == Some(want.as_str()) {
                     return Ok(());
                 }

@@ -63,20 +63,10 @@ pub struct Look {
 /// One look at the pane; `asks`: the user says its program asks for
 /// bracketed paste whenever it is in raw mode.
 pub fn look(tmux: &Tmux, pane: &str, asks: bool) -> TmuxResult<Look> {
-    let now = tmux.pane_format(
-        pane,
-        "#{pane_tty}\t#{pane_pid}\t#{bracket_paste_flag}\t#{?@roost-agent,1,#{?@roost-hooked,1,0}}\t#{?@roost-hooked,1,0}\t#{pane_in_mode}",
-    )?;
-    let mut f = now.split('\t');
-    let (path, pid, flag, known, hooked, in_mode) = (
-        f.next().unwrap_or(""),
-        f.next().and_then(|p| p.parse::<u32>().ok()),
-        f.next().unwrap_or(""),
-        f.next() == Some("1"),
-        f.next() == Some("1"),
-        f.next() == Some("1"),
-    );
-    let tty = PaneTty::open(path);
+    let now = tmux.typing_view(pane)?;
+    let (flag, known) = (now.bracket_paste, now.agent);
+    let pid = now.pid;
+    let tty = PaneTty::open(&now.tty);
     let reading = match (&tty, tty.as_ref().and_then(PaneTty::modes)) {
         (Some(tty), Some(m)) if m.canonical => {
             let waiting = pid.and_then(|p| tty.reader_waiting(p));
@@ -90,29 +80,26 @@ pub fn look(tmux: &Tmux, pane: &str, asks: bool) -> TmuxResult<Look> {
         // drops an Enter that comes first).
         (Some(_), Some(_)) if blank(tmux, pane)? => Reading::Away,
         (Some(_), Some(_)) => match flag {
-            "1" => Reading::Asked,
-            "0" => Reading::Keys,
+            Some(true) => Reading::Asked,
+            Some(false) => Reading::Keys,
             _ if known || asks => Reading::Asked,
             _ => Reading::KeysUnasked,
         },
-        _ if flag == "1" => Reading::Asked,
+        _ if flag == Some(true) => Reading::Asked,
         _ => Reading::Unknown,
     };
     Ok(Look {
         reading,
         tty,
         agent: known,
-        in_mode,
-        hooked,
+        in_mode: now.in_mode,
+        hooked: now.hooked,
     })
 }
 
 /// Whether the pane's screen shows nothing but blanks.
 fn blank(tmux: &Tmux, pane: &str) -> TmuxResult<bool> {
-    Ok(tmux
-        .run(&["capture-pane", "-p", "-t", pane])?
-        .chars()
-        .all(char::is_whitespace))
+    Ok(tmux.visible_screen(pane)?.chars().all(char::is_whitespace))
 }
 
 /// Looks until the program can take the text (`Ok(Ok(look))`) or the
@@ -135,7 +122,7 @@ pub fn wait(
             // Asked again now that the program is seen to read: an agent's
             // start hook marks the pane before it draws, which may be after
             // this look's question to tmux and before its look at the screen.
-            let hooked = tmux.pane_format(pane, "#{?@roost-hooked,1,0}")? == "1";
+            let hooked = tmux.is_hooked(pane)?;
             return Ok(Ok(Look { hooked, ..now }));
         }
         if Instant::now() >= deadline {

@@ -1,0 +1,63 @@
+//! What every command may need: roost's server, its paths, and how a tmux
+//! failure or a server start reads as this command's error.
+
+use crate::error::{Error, Result};
+use crate::paths::Paths;
+use crate::tmux::Tmux;
+
+/// What every command may need: roost's server and its paths.
+pub struct Ctx {
+    pub cmd: &'static str,
+    pub tmux: Tmux,
+    paths: std::result::Result<Paths, String>,
+}
+
+impl Ctx {
+    pub(super) fn new(cmd: &'static str) -> Ctx {
+        Ctx {
+            cmd,
+            tmux: Tmux::from_env(),
+            paths: Paths::from_env(),
+        }
+    }
+
+    pub fn paths(&self) -> Result<&Paths> {
+        self.paths
+            .as_ref()
+            .map_err(|e| Error::fail(self.cmd, e.clone()))
+    }
+
+    /// roost's files written out, and what a server start needs: with the
+    /// extension switch's keeper among its hooks.
+    pub fn server_start(&self) -> Result<crate::tmux::ServerStart> {
+        let paths = self.paths()?;
+        paths
+            .check_writable()
+            .map_err(|(msg, hint)| Error::fail(self.cmd, msg).hint(hint))?;
+        let start = crate::home::server_start(paths).map_err(|e| {
+            Error::fail(
+                self.cmd,
+                format!(
+                    "cannot write roost's files under {}: {}",
+                    paths.data.display(),
+                    crate::fsutil::io_words(&e)
+                ),
+            )
+        })?;
+        Ok(crate::tmux::ServerStart {
+            hooks: crate::tmux::switch_keeper::start_hooks(&self.tmux.socket),
+            ..start
+        })
+    }
+
+    /// For a command that found no server: a missing tmux is an error of
+    /// its own, not "not running".
+    pub fn require_tmux(&self) -> Result<()> {
+        crate::tmux::installed().map_err(|e| self.tmux_err(e))
+    }
+
+    /// A tmux failure as this command's error.
+    pub fn tmux_err(&self, e: crate::tmux::TmuxError) -> Error {
+        Error::fail(self.cmd, e.0)
+    }
+}
