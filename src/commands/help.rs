@@ -86,6 +86,6 @@ pub fn version() -> Result<Exit> {
 
 /// `completions SHELL`: the script, from `complete.rs`.
 pub fn completions(a: CompletionsArgs) -> Result<Exit> {
-    print!("{}", crate::complete::script(a.shell));
+    print!("{}", crate::complete::scripts::script(a.shell));
     Ok(Exit::Ok)
 }
