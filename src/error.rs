@@ -176,14 +176,14 @@ impl fmt::Display for Error {
                 if !msg.is_empty() {
                     writeln!(f, "roost: {}", shown(msg))?;
                 }
-                writeln!(f, "{}", crate::cli::usage_line())
+                writeln!(f, "{}", crate::cli::table::usage_line())
             }
             Error::Usage {
                 cmd: Some(cmd),
                 msg,
             } => {
                 writeln!(f, "roost {cmd}: {}", shown(msg))?;
-                writeln!(f, "{}", crate::cli::command_usage(cmd))
+                writeln!(f, "{}", crate::cli::build::command_usage(cmd))
             }
             Error::Fail {
                 cmd,
