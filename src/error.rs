@@ -56,7 +56,7 @@ impl Exit {
 }
 
 /// The commands agents' hooks run: they never exit 2 (see `exit_code`).
-pub const HOOK_COMMANDS: [&str; 3] = ["state", "reply", "hook"];
+pub use crate::cli::table::HOOK_COMMANDS;
 
 /// What went wrong, and how roost exits because of it.
 #[derive(Debug)]
