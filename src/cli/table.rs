@@ -189,7 +189,7 @@ mod tests {
     #[test]
     fn the_table_names_exactly_the_commands_and_verbs_of_the_model() {
         let root = crate::cli::built();
-        let mut model: Vec<(String, Vec<String>)> = root
+        let model: Vec<(String, Vec<String>)> = root
             .get_subcommands()
             .map(|c| {
                 let mut words: Vec<String> = c.get_all_aliases().map(String::from).collect();
@@ -203,7 +203,7 @@ mod tests {
                 (c.get_name().to_string(), words)
             })
             .collect();
-        let mut table: Vec<(String, Vec<String>)> = COMMANDS
+        let table: Vec<(String, Vec<String>)> = COMMANDS
             .iter()
             .map(|c| {
                 let mut words: Vec<String> = c.aliases.iter().map(|a| a.to_string()).collect();
