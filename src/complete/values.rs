@@ -1,5 +1,5 @@
-//! The values a query offers for an argument, told by its value name
-//! (TARGET, SESSION, STATE, COMMAND, AUTHORITY), its listed values, or its
+//! The values a query offers for an argument, told by its value name (a
+//! `ValueKind`: TARGET, SESSION, ...), its listed values, or its
 //! hint (a directory, a command, an installed extension): panes and
 //! windows, sessions, agent states, verbs, authorities, extension names.
 
@@ -7,6 +7,7 @@ use super::commands::{about, extension_commands};
 use super::output::{cand, Candidate};
 use super::output::{COMMANDS, DIRS};
 use super::source::Source;
+use crate::cli::model::ValueKind;
 use crate::cli::{self, synopsis};
 use crate::index::{self, Entry};
 use crate::tmux::Pane;
@@ -36,29 +37,32 @@ pub fn values(
     if !listed.is_empty() {
         return listed;
     }
-    match (synopsis::value_name(arg).as_str(), arg.get_value_hint()) {
+    match (
+        ValueKind::named(&synopsis::value_name(arg)),
+        arg.get_value_hint(),
+    ) {
         // kill's TARGET may also be a session's name.
-        ("TARGET", _) if cmd.get_name() == "kill" => {
+        (Some(ValueKind::Target), _) if cmd.get_name() == "kill" => {
             let mut all = targets(&src.panes(), current);
             all.extend(src.sessions().into_iter().map(|s| cand(s, "session")));
             all
         }
         // An exited pane takes no text: send never offers it.
-        ("TARGET", _) if cmd.get_name() == "send" => {
+        (Some(ValueKind::Target), _) if cmd.get_name() == "send" => {
             let live: Vec<Pane> = src.panes().into_iter().filter(|p| !p.dead).collect();
             targets(&live, current)
         }
-        ("TARGET", _) => targets(&src.panes(), current),
-        ("SESSION", _) => src
+        (Some(ValueKind::Target), _) => targets(&src.panes(), current),
+        (Some(ValueKind::Session), _) => src
             .sessions()
             .into_iter()
             .map(|s| cand(s, "session"))
             .collect(),
-        ("STATE", _) => crate::commands::STATES
+        (Some(ValueKind::State), _) => crate::commands::STATES
             .iter()
             .map(|s| cand(*s, ""))
             .collect(),
-        ("COMMAND", _) => {
+        (Some(ValueKind::Command), _) => {
             // `help ext ` offers ext's verbs; `help spawn ` nothing more.
             let root = cli::built();
             let Some(at) = before.iter().try_fold(&root, |at, w| at.find_subcommand(w)) else {
@@ -68,7 +72,7 @@ pub fn values(
                 .map(|c| cand(c.get_name(), about(c)))
                 .collect()
         }
-        ("AUTHORITY", _) => crate::contract::AUTHORITIES
+        (Some(ValueKind::Authority), _) => crate::contract::AUTHORITIES
             .iter()
             .map(|a| cand(*a, "authority"))
             .collect(),
