@@ -99,3 +99,63 @@ fn refuse_authority(entry: &Entry, unknown: &[u8]) -> u8 {
     eprintln!("roost: remove it with `roost ext remove {name}`, or turn extensions off with ROOST_NO_EXT=1.");
     1
 }
+
+#[cfg(test)]
+mod tests {
+    /// The modules of this crate a file's code (its tests aside) names.
+    fn crate_modules(source: &'static str) -> Vec<&'static str> {
+        let code = source.split("#[cfg(test)]").next().unwrap();
+        let first = |path: &'static str| -> &str {
+            let path = path.trim_start();
+            let end = path
+                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(path.len());
+            &path[..end]
+        };
+        code.match_indices("crate::")
+            .flat_map(|(i, _)| {
+                let rest = &code[i + "crate::".len()..];
+                match rest.strip_prefix('{') {
+                    // `crate::{a, b::c}`: each path's first name.
+                    Some(group) => group[..group.find('}').unwrap()]
+                        .split(',')
+                        .map(first)
+                        .filter(|m| !m.is_empty())
+                        .collect(),
+                    None => vec![first(rest)],
+                }
+            })
+            .collect()
+    }
+
+    /// The hot path stays fast by structure: it and the exec primitive
+    /// name nothing above the index, the contract, the paths and the
+    /// server-wide switch (so no parser, JSON, git or ext.lock).
+    #[test]
+    fn the_hot_path_names_nothing_above_the_index_and_the_switch() {
+        let allowed = [
+            "contract",
+            "fsutil",
+            "home",
+            "index",
+            "launch",
+            "paths",
+            "switch",
+            "tmux",
+            "untrusted",
+            "VERSION",
+        ];
+        for (file, source) in [
+            ("dispatch.rs", include_str!("dispatch.rs")),
+            ("launch.rs", include_str!("launch.rs")),
+        ] {
+            for module in crate_modules(source) {
+                assert!(allowed.contains(&module), "{file} names crate::{module}");
+            }
+            for other in ["clap", "serde_json", "gix"] {
+                let code = source.split("#[cfg(test)]").next().unwrap();
+                assert!(!code.contains(&format!("{other}::")), "{file} uses {other}");
+            }
+        }
+    }
+}

@@ -1,7 +1,7 @@
 //! The one model of roost's command line: every built-in command and every
 //! `ext` verb as clap types. Parsing, `--help`, usage lines, completion and
 //! the man pages' synopses and options all come from it. The hot path never
-//! builds it (dispatch.rs reads table.rs instead); a test keeps the two in
+//! builds it (the router reads table.rs instead); a test keeps the two in
 //! step.
 
 use clap::{Args, Parser, Subcommand, ValueEnum, ValueHint};

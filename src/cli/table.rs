@@ -1,7 +1,7 @@
-//! The hot path's view of the command line: the names of the built-in
-//! commands and ext verbs (reserved words), the typo suggestion and the
-//! top-level usage line. Static data only, so the dispatcher decides without
-//! building any parser.
+//! The router's view of the command line: the names of the built-in
+//! commands and ext verbs (reserved words), the commands agents' hooks run,
+//! the typo suggestion and the top-level usage line. Static data only, so
+//! a word is routed without building any parser.
 
 /// One built-in command: its name and the other words that run it.
 pub struct Spec {
