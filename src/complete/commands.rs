@@ -8,6 +8,7 @@ use super::walk::names;
 use crate::cli;
 use crate::index::{self, Entry};
 
+/// What zsh and fish show beside a command or verb: its one-line help.
 pub fn about(cmd: &clap::Command) -> String {
     cmd.get_about().map(|a| a.to_string()).unwrap_or_default()
 }

@@ -4,8 +4,7 @@
 //! windows, sessions, agent states, verbs, authorities, extension names.
 
 use super::commands::{about, extension_commands};
-use super::output::{cand, Candidate};
-use super::output::{COMMANDS, DIRS};
+use super::output::{cand, Candidate, COMMANDS, DIRS};
 use super::source::Source;
 use crate::cli::model::ValueKind;
 use crate::cli::{self, synopsis};
@@ -13,8 +12,8 @@ use crate::index::{self, Entry};
 use crate::tmux::Pane;
 use clap::{Arg, ValueHint};
 
-/// What may fill `arg` of `cmd`: told by its value name (TARGET, SESSION,
-/// STATE), its listed values, or its hint (a directory, an installed
+/// What may fill `arg` of `cmd`: told by its value name (a `ValueKind`),
+/// its listed values, or its hint (a directory, an installed
 /// extension).
 pub fn values(
     cmd: &clap::Command,
