@@ -44,7 +44,7 @@ impl Live {
 
 impl Source for Live {
     fn no_ext(&self) -> bool {
-        std::env::var_os(crate::contract::env::NO_EXT).is_some_and(|v| !v.is_empty())
+        crate::dispatch::seam_off()
     }
 
     fn index(&self) -> Vec<u8> {
