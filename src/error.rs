@@ -56,7 +56,7 @@ impl Exit {
 }
 
 /// The commands agents' hooks run: they never exit 2 (see `exit_code`).
-pub const HOOK_COMMANDS: [&str; 3] = ["state", "reply", "hook"];
+pub use crate::cli::table::HOOK_COMMANDS;
 
 /// Whether the input or the state said no (refused), or something broke
 /// (failed). Both exit 1 unless a command documents another status; the
@@ -208,14 +208,14 @@ impl fmt::Display for Error {
                 if !msg.is_empty() {
                     writeln!(f, "roost: {}", shown(msg))?;
                 }
-                writeln!(f, "{}", crate::cli::usage_line())
+                writeln!(f, "{}", crate::cli::table::usage_line())
             }
             Error::Usage {
                 cmd: Some(cmd),
                 msg,
             } => {
                 writeln!(f, "roost {cmd}: {}", shown(msg))?;
-                writeln!(f, "{}", crate::cli::command_usage(cmd))
+                writeln!(f, "{}", crate::cli::build::command_usage(cmd))
             }
             Error::Fail {
                 cmd,

@@ -1,6 +1,6 @@
 //! roost: a fleet of coding agents on its own tmux server, extended by
-//! pinned third-party commands. `run` is the whole program; `dispatch` is the
-//! hot path every invocation goes through first.
+//! pinned third-party commands. `run` is the whole program; `route` decides
+//! what a command line is, and `dispatch` is the hot path to an extension.
 
 mod agents;
 pub mod cli;
@@ -14,9 +14,11 @@ mod ext;
 mod fsutil;
 mod home;
 pub mod index;
+mod launch;
 mod locale;
 pub mod man;
 pub mod paths;
+mod route;
 mod switch;
 pub mod tmux;
 mod untrusted;
@@ -38,5 +40,5 @@ pub const CONTRACT: u32 = contract::NUMBER;
 /// Runs roost with the process's arguments; returns the exit code.
 pub fn run() -> u8 {
     let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
-    dispatch::main(&args)
+    route::main(&args)
 }

@@ -1,12 +1,14 @@
 //! roost's command line: the static table the hot path reads (table.rs),
 //! the clap model of every built-in command and ext verb (model.rs), the
-//! usage lines drawn from it (synopsis.rs), and parsing into a command or a
-//! usage error (parse.rs).
+//! usage lines drawn from it (synopsis.rs), the model made ready with them
+//! (build.rs), and parsing into a command or a usage error (parse.rs).
 
+pub mod build;
 pub mod model;
 mod parse;
 pub mod synopsis;
-mod table;
+pub mod table;
 
-pub use parse::{built, command_usage, parse, Parsed};
+pub use build::{built, command_usage};
+pub use parse::{parse, Parsed};
 pub use table::*;

@@ -1,7 +1,7 @@
 //! The one model of roost's command line: every built-in command and every
 //! `ext` verb as clap types. Parsing, `--help`, usage lines, completion and
 //! the man pages' synopses and options all come from it. The hot path never
-//! builds it (dispatch.rs reads table.rs instead); a test keeps the two in
+//! builds it (the router reads table.rs instead); a test keeps the two in
 //! step.
 
 use clap::{Args, Parser, Subcommand, ValueEnum, ValueHint};
@@ -296,7 +296,7 @@ pub enum Command {
 #[derive(Debug, Args)]
 pub struct SessionArgs {
     /// the session's name
-    #[arg(value_name = "SESSION")]
+    #[arg(value_name = ValueKind::Session.name())]
     pub name: String,
 }
 
@@ -306,7 +306,7 @@ pub struct SpawnArgs {
     #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
     pub cwd: Option<PathBuf>,
     /// the session to open it in, made if missing (default: the caller's, else main)
-    #[arg(long, value_name = "SESSION")]
+    #[arg(long, value_name = ValueKind::Session.name())]
     pub session: Option<String>,
     /// the window's name
     pub name: String,
@@ -333,7 +333,7 @@ pub struct SendArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 30, value_parser = positive, hide_default_value = true)]
     pub wait: u64,
     /// the pane: %N, @N, SESSION:WINDOW[.PANE] or a window name
-    #[arg(value_name = "TARGET")]
+    #[arg(value_name = ValueKind::Target.name())]
     pub target: String,
     /// the words to paste, joined by spaces (all words after TARGET); `-` alone reads stdin
     #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
@@ -343,6 +343,7 @@ pub struct SendArgs {
 #[derive(Debug, Args)]
 pub struct LinesArgs {
     /// the pane: %N, @N, SESSION:WINDOW[.PANE] or a window name
+    #[arg(value_name = ValueKind::Target.name())]
     pub target: String,
     /// how many non-blank lines (40)
     #[arg(value_parser = positive)]
@@ -359,6 +360,7 @@ pub struct ReplyArgs {
 #[derive(Debug, Args)]
 pub struct StateArgs {
     /// idle, working, blocked, done or error
+    #[arg(value_name = ValueKind::State.name())]
     pub state: String,
 }
 
@@ -436,6 +438,7 @@ pub struct HooksShowArgs {
 #[derive(Debug, Args)]
 pub struct WaitArgs {
     /// the pane: %N, @N, SESSION:WINDOW[.PANE] or a window name
+    #[arg(value_name = ValueKind::Target.name())]
     pub target: String,
     /// how long to wait (600)
     #[arg(value_parser = positive)]
@@ -452,10 +455,10 @@ pub struct JsonArgs {
 #[derive(Debug, Args)]
 pub struct KillArgs {
     /// the agent to end: a pane, a window, or a session's name
-    #[arg(value_name = "TARGET", conflicts_with_all = ["session", "all"])]
+    #[arg(value_name = ValueKind::Target.name(), conflicts_with_all = ["session", "all"])]
     pub target: Option<String>,
     /// end this session and every agent in it
-    #[arg(long, value_name = "SESSION", conflicts_with = "all")]
+    #[arg(long, value_name = ValueKind::Session.name(), conflicts_with = "all")]
     pub session: Option<String>,
     /// end the whole server without asking
     #[arg(long)]
@@ -479,7 +482,7 @@ pub enum Shell {
 #[derive(Debug, Args)]
 pub struct HelpArgs {
     /// a command, and for ext a verb
-    #[arg(value_names = ["COMMAND", "VERB"], num_args = 0..=2)]
+    #[arg(value_names = [ValueKind::Command.name(), "VERB"], num_args = 0..=2)]
     pub words: Vec<String>,
 }
 
@@ -770,7 +773,7 @@ pub struct UpdateArgs {
     #[arg(long, short = 'y')]
     pub yes: bool,
     /// with --yes, accept this new authority (repeatable)
-    #[arg(long, value_name = "AUTHORITY")]
+    #[arg(long, value_name = ValueKind::Authority.name())]
     pub grant: Vec<String>,
     /// print the summary as JSON (everything else goes to stderr)
     #[arg(long, conflicts_with = "diff")]
@@ -799,7 +802,7 @@ pub struct RollbackArgs {
     #[arg(long, short = 'y')]
     pub yes: bool,
     /// with --yes, accept this new authority (repeatable)
-    #[arg(long, value_name = "AUTHORITY")]
+    #[arg(long, value_name = ValueKind::Authority.name())]
     pub grant: Vec<String>,
     /// print the whole diff to the earlier commit, uncapped, and change nothing
     #[arg(long, conflicts_with_all = ["yes", "grant"])]
@@ -856,6 +859,48 @@ pub struct CheckArgs {
 /// offers the installed names).
 pub const INSTALLED: ValueHint = ValueHint::Other;
 
+/// The value names completion fills from what runs or is known: the model
+/// names its arguments with `name`, completion reads them back with `named`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ValueKind {
+    /// A pane or window: `%N`, `@N`, `SESSION:WINDOW[.PANE]` or a name.
+    Target,
+    /// A session's name.
+    Session,
+    /// An agent state word.
+    State,
+    /// A command, and for ext a verb (`help`'s).
+    Command,
+    /// An authority an extension may be granted.
+    Authority,
+}
+
+impl ValueKind {
+    pub const ALL: [ValueKind; 5] = [
+        ValueKind::Target,
+        ValueKind::Session,
+        ValueKind::State,
+        ValueKind::Command,
+        ValueKind::Authority,
+    ];
+
+    /// The value name, as help and usage lines show it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ValueKind::Target => "TARGET",
+            ValueKind::Session => "SESSION",
+            ValueKind::State => "STATE",
+            ValueKind::Command => "COMMAND",
+            ValueKind::Authority => "AUTHORITY",
+        }
+    }
+
+    /// The kind a value name stands for, if any.
+    pub fn named(name: &str) -> Option<ValueKind> {
+        ValueKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+}
+
 /// A count or a number of seconds: a whole number above zero.
 fn positive(text: &str) -> Result<u64, String> {
     match text.parse::<u64>() {
@@ -867,4 +912,34 @@ fn positive(text: &str) -> Result<u64, String> {
 /// The whole model, as clap builds it.
 pub fn command() -> clap::Command {
     <Cli as clap::CommandFactory>::command()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ValueKind;
+
+    /// Every kind names some argument of the model, by the name completion
+    /// reads back; no kind's word is left over for another.
+    #[test]
+    fn every_value_kind_names_an_argument_of_the_model() {
+        let root = crate::cli::built();
+        let mut named = Vec::new();
+        let mut stack = vec![&root];
+        while let Some(cmd) = stack.pop() {
+            stack.extend(cmd.get_subcommands());
+            for arg in cmd.get_arguments() {
+                named.extend(
+                    arg.get_value_names()
+                        .into_iter()
+                        .flatten()
+                        .map(|n| n.to_string()),
+                );
+            }
+        }
+        for kind in ValueKind::ALL {
+            assert!(named.iter().any(|n| n == kind.name()), "{kind:?}");
+            assert_eq!(ValueKind::named(kind.name()), Some(kind));
+        }
+        assert_eq!(ValueKind::named("VERB"), None);
+    }
 }

@@ -3,8 +3,9 @@
 //! that command's usage line, exit 2. clap does the parsing; this file only
 //! words its errors the way the rest of roost speaks.
 
+use super::build::built;
 use super::model::{self, Command};
-use super::synopsis;
+use super::table;
 use crate::error::Error;
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::FromArgMatches;
@@ -19,50 +20,6 @@ pub enum Parsed {
     },
     /// Help was printed (exit 0).
     Shown,
-}
-
-/// The model with every usage line set from `synopsis`, so clap's own help
-/// shows the same line usage errors and the man pages show.
-pub fn built() -> clap::Command {
-    let mut root = with_help(model::command());
-    root.build();
-    with_usage(root, &[])
-}
-
-/// What every command shares: `-h` and `--help`, both showing the whole
-/// help (the same text as `roost help CMD`), and `-1` read as a value (so
-/// `read %1 -1` says what a count must be, not "unknown option").
-fn with_help(cmd: clap::Command) -> clap::Command {
-    let names: Vec<String> = cmd
-        .get_subcommands()
-        .map(|s| s.get_name().to_string())
-        .collect();
-    let mut cmd = cmd.allow_negative_numbers(true).arg(
-        clap::Arg::new("help")
-            .short('h')
-            .long("help")
-            .help("print this help")
-            .action(clap::ArgAction::HelpLong),
-    );
-    for name in names {
-        cmd = cmd.mut_subcommand(&name, with_help);
-    }
-    cmd
-}
-
-fn with_usage(cmd: clap::Command, path: &[&str]) -> clap::Command {
-    let usage = synopsis::line(path, &cmd);
-    let names: Vec<String> = cmd
-        .get_subcommands()
-        .map(|s| s.get_name().to_string())
-        .collect();
-    let mut cmd = cmd.override_usage(usage);
-    for name in names {
-        let mut sub_path: Vec<&str> = path.to_vec();
-        sub_path.push(&name);
-        cmd = cmd.mut_subcommand(&name, |sub| with_usage(sub, &sub_path));
-    }
-    cmd
 }
 
 /// Parses `word rest...` (the words after `roost`) into a command.
@@ -86,7 +43,7 @@ pub fn parse(word: &OsString, rest: &[OsString]) -> Result<Parsed, Error> {
     })?;
     let name = matches
         .subcommand_name()
-        .and_then(|n| super::find(n.as_bytes()))
+        .and_then(|n| table::find(n.as_bytes()))
         .map_or("roost", |spec| spec.name);
     Ok(Parsed::Run {
         name,
@@ -272,7 +229,7 @@ fn message(e: &clap::Error) -> String {
         }
         ErrorKind::InvalidSubcommand => {
             let word = text(ContextKind::InvalidSubcommand);
-            match super::closest(word.as_bytes(), super::EXT_VERBS.iter().copied()) {
+            match table::closest(word.as_bytes(), table::EXT_VERBS.iter().copied()) {
                 None => format!("unknown verb '{word}'"),
                 Some(verb) => format!("unknown verb '{word}'; did you mean '{verb}'?"),
             }
@@ -308,16 +265,5 @@ fn message(e: &clap::Error) -> String {
             let first = rendered.lines().next().unwrap_or("").trim();
             first.strip_prefix("error: ").unwrap_or(first).to_string()
         }
-    }
-}
-
-/// `usage: roost ext install …` for `path` ("ext install"), or the
-/// top-level line.
-pub fn command_usage(path: &str) -> String {
-    let root = built();
-    let words: Vec<&str> = path.split_whitespace().collect();
-    match synopsis::of_path(&root, &words) {
-        Some(line) => format!("usage: {line}"),
-        None => super::usage_line(),
     }
 }

@@ -1,17 +1,32 @@
-//! The hot path's view of the command line: the names of the built-in
-//! commands and ext verbs (reserved words), the typo suggestion and the
-//! top-level usage line. Static data only, so the dispatcher decides without
-//! building any parser.
+//! The router's view of the command line: the names of the built-in
+//! commands and ext verbs (reserved words), the commands agents' hooks run,
+//! the typo suggestion and the top-level usage line. Static data only, so
+//! a word is routed without building any parser.
 
 /// One built-in command: its name and the other words that run it.
 pub struct Spec {
     pub name: &'static str,
     /// Other words that run the same command (also reserved).
     pub aliases: &'static [&'static str],
+    /// Agents' hooks run it: a malformed line exits 1, never 2.
+    pub run_by_hooks: bool,
 }
 
 const fn spec(name: &'static str, aliases: &'static [&'static str]) -> Spec {
-    Spec { name, aliases }
+    Spec {
+        name,
+        aliases,
+        run_by_hooks: false,
+    }
+}
+
+/// A command agents' hooks run (see `HOOK_COMMANDS`).
+const fn hooked(name: &'static str) -> Spec {
+    Spec {
+        name,
+        aliases: &[],
+        run_by_hooks: true,
+    }
 }
 
 /// Every built-in command, in help order. model.rs describes them; a test
@@ -23,9 +38,9 @@ pub const COMMANDS: &[Spec] = &[
     spec("send", &[]),
     spec("read", &[]),
     spec("screen", &[]),
-    spec("reply", &[]),
-    spec("state", &[]),
-    spec("hook", &[]),
+    hooked("reply"),
+    hooked("state"),
+    hooked("hook"),
     spec("wait-done", &[]),
     spec("status", &[]),
     spec("kill", &["down", "stop"]),
@@ -41,6 +56,24 @@ pub const COMMANDS: &[Spec] = &[
     spec("help", &["-h", "--help"]),
     spec("version", &["-V", "--version"]),
 ];
+
+/// The commands agents' hooks run, where Claude Code reads exit 2 as
+/// "block": the table's `hooked` entries, in its order.
+pub const HOOK_COMMANDS: [&str; 3] = hook_commands();
+
+const fn hook_commands<const N: usize>() -> [&'static str; N] {
+    let mut out = [""; N];
+    let (mut i, mut n) = (0, 0);
+    while i < COMMANDS.len() {
+        if COMMANDS[i].run_by_hooks {
+            out[n] = COMMANDS[i].name;
+            n += 1;
+        }
+        i += 1;
+    }
+    assert!(n == N, "HOOK_COMMANDS's length is not the table's count");
+    out
+}
 
 /// The `roost ext` verbs, reserved like the commands (model.rs describes them).
 pub const EXT_VERBS: &[&str] = &[
@@ -156,7 +189,7 @@ mod tests {
     #[test]
     fn the_table_names_exactly_the_commands_and_verbs_of_the_model() {
         let root = crate::cli::built();
-        let mut model: Vec<(String, Vec<String>)> = root
+        let model: Vec<(String, Vec<String>)> = root
             .get_subcommands()
             .map(|c| {
                 let mut words: Vec<String> = c.get_all_aliases().map(String::from).collect();
@@ -170,7 +203,7 @@ mod tests {
                 (c.get_name().to_string(), words)
             })
             .collect();
-        let mut table: Vec<(String, Vec<String>)> = COMMANDS
+        let table: Vec<(String, Vec<String>)> = COMMANDS
             .iter()
             .map(|c| {
                 let mut words: Vec<String> = c.aliases.iter().map(|a| a.to_string()).collect();
@@ -178,12 +211,27 @@ mod tests {
                 (c.name.to_string(), words)
             })
             .collect();
-        model.sort();
-        table.sort();
+        // In the same order: the table's is help's.
         assert_eq!(table, model);
         let ext = root.find_subcommand("ext").unwrap();
         let verbs: Vec<&str> = ext.get_subcommands().map(|v| v.get_name()).collect();
         assert_eq!(EXT_VERBS, verbs.as_slice());
+    }
+
+    #[test]
+    fn the_hook_commands_are_the_tables_hooked_entries() {
+        let hooked: Vec<&str> = COMMANDS
+            .iter()
+            .filter(|c| c.run_by_hooks)
+            .map(|c| c.name)
+            .collect();
+        assert_eq!(HOOK_COMMANDS.as_slice(), hooked.as_slice());
+        for name in HOOK_COMMANDS {
+            assert!(
+                find(name.as_bytes()).is_some_and(|c| c.run_by_hooks),
+                "{name}"
+            );
+        }
     }
 
     #[test]
@@ -206,10 +254,9 @@ mod tests {
     fn aliases_are_reserved_but_prefixes_are_not() {
         assert!(is_reserved("stop") && is_reserved("--help") && is_reserved("status"));
         assert!(!is_reserved("stat") && !is_reserved("statuses") && !is_reserved(""));
-        for verb in [
-            "install", "list", "info", "verify", "outdated", "update", "rollback", "repair",
-            "disable", "enable", "remove", "new", "check", "exec",
-        ] {
+        let root = crate::cli::built();
+        let ext = root.find_subcommand("ext").unwrap();
+        for verb in ext.get_subcommands().map(|v| v.get_name()) {
             assert!(is_reserved(verb), "{verb}");
         }
     }

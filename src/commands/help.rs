@@ -84,8 +84,8 @@ pub fn version() -> Result<Exit> {
     Ok(Exit::Ok)
 }
 
-/// `completions SHELL`: the script, from `complete.rs`.
+/// `completions SHELL`: the script, from `complete/scripts.rs`.
 pub fn completions(a: CompletionsArgs) -> Result<Exit> {
-    print!("{}", crate::complete::script(a.shell));
+    print!("{}", crate::complete::scripts::script(a.shell));
     Ok(Exit::Ok)
 }
