@@ -422,7 +422,7 @@ fn a_remote_that_trickles_is_given_up_after_the_conversation_limit() {
 #[test]
 fn an_https_remote_that_stops_answering_is_given_up_after_the_stall_limit() {
     let env = TestEnv::new();
-    let Some((_server, base, ca)) = crate::ext_install::tls_server_with(&env, &[]) else {
+    let Some((_server, base, ca)) = crate::ext::install::tls_server_with(&env, &[]) else {
         return;
     };
     let mut cmd = env.roost(["ext", "install", "owner/roost-note", "--yes"]);

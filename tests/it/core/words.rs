@@ -1,0 +1,190 @@
+//! The words themselves: `--version`, unknown and disabled words, `help`
+//! and a command's usage line, and bad input that must never panic.
+
+use crate::common::*;
+
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+
+// ---- version, usage, help ----------------------------------------------
+
+#[test]
+fn version_words_print_the_bare_version_alone_on_stdout() {
+    let env = TestEnv::new();
+    for word in ["--version", "-V", "version"] {
+        let out = env.run([word]);
+        assert_eq!(out.status.code(), Some(0), "{word}: {}", describe(&out));
+        assert_eq!(
+            stdout(&out),
+            concat!(env!("CARGO_PKG_VERSION"), "\n"),
+            "{word}"
+        );
+        assert_eq!(stderr(&out), "", "{word}");
+    }
+}
+
+#[test]
+fn unknown_words_name_the_word_suggest_a_close_built_in_and_exit_2() {
+    let env = TestEnv::new();
+    let usage = roost::cli::usage_line();
+    for (word, first) in [
+        ("nope", "roost: unknown command 'nope'"),
+        (
+            "sapwn",
+            "roost: unknown command 'sapwn'; did you mean 'spawn'?",
+        ),
+        (
+            "Status",
+            "roost: unknown command 'Status'; did you mean 'status'?",
+        ),
+        (
+            "doctr",
+            "roost: unknown command 'doctr'; did you mean 'doctor'?",
+        ),
+        ("-x", "roost: unknown option '-x'"),
+        ("--bogus", "roost: unknown option '--bogus'"),
+        ("a\u{1b}[2Jb", "roost: unknown command 'a\\x1b[2Jb'"),
+    ] {
+        let out = env.run([word]);
+        assert_eq!(out.status.code(), Some(2), "{word}: {}", describe(&out));
+        assert!(out.stdout.is_empty(), "{word}: {}", describe(&out));
+        assert_eq!(stderr(&out), format!("{first}\n{usage}\n"), "{word}");
+    }
+    assert!(
+        !env.socket_file().exists(),
+        "a usage error started a server"
+    );
+}
+
+/// The user guide's promise: a disabled, removed or broken extension's
+/// command gets exactly what a word that was never installed gets.
+#[test]
+fn a_disabled_extension_command_gets_what_a_never_installed_word_gets() {
+    let env = TestEnv::new();
+    env.simple_ext("owner/roost-note", "note", &["note"], &[]);
+    env.ok(["ext", "install", "owner/roost-note", "--yes"]);
+    assert!(env.run(["note"]).status.success());
+    let never = TestEnv::new().run(["note"]);
+    let off = env
+        .roost(["note"])
+        .env("ROOST_NO_EXT", "1")
+        .output()
+        .unwrap();
+    assert_eq!(
+        (off.status.code(), off.stdout, off.stderr),
+        (never.status.code(), never.stdout, never.stderr.clone())
+    );
+    env.ok(["ext", "remove", "note"]);
+    let removed = env.run(["note"]);
+    assert_eq!(removed.stderr, never.stderr);
+    assert_eq!(removed.status.code(), Some(2));
+}
+
+#[test]
+fn help_lists_every_command_of_the_table() {
+    let env = TestEnv::new();
+    let text = env.ok(["help"]);
+    for c in roost::cli::COMMANDS {
+        assert!(
+            text.contains(&format!("  {}", c.name)),
+            "{} missing:\n{text}",
+            c.name
+        );
+        for alias in c.aliases.iter().filter(|a| !a.starts_with('-')) {
+            assert!(text.contains(alias), "alias {alias} missing:\n{text}");
+        }
+    }
+    for word in ["-h", "--help"] {
+        let out = env.run([word]);
+        assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+        assert_eq!(stdout(&out), text, "{word} differs from help");
+        assert_eq!(stderr(&out), "");
+    }
+}
+
+#[test]
+fn help_for_one_command_prints_its_usage_line() {
+    let env = TestEnv::new();
+    let text = env.ok(["help", "spawn"]);
+    assert!(
+        text.contains("\nUsage: roost spawn [--cwd DIR] [--session SESSION] NAME [CMD...]\n"),
+        "{text}"
+    );
+    let out = env.run(["help", "nope"]);
+    assert_refusal(
+        &out,
+        2,
+        "roost help: 'nope' is not a built-in command (roost ext list shows extension commands)\n",
+    );
+}
+
+// ---- bad input ---------------------------------------------------------------
+
+#[test]
+fn bad_input_gets_a_short_message_and_never_a_panic() {
+    let env = TestEnv::new();
+    env.spawn("alice", "sleep 100");
+    let bad: &[(&[&str], i32, &str)] = &[
+        (&["read"], 2, "roost read: missing TARGET"),
+        (&["read", "alice", "x"], 2, "roost read: N must be"),
+        (
+            &["read", "alice", "99999999999999999999999"],
+            2,
+            "roost read: N must be",
+        ),
+        (
+            &["read", "alice", "1", "2"],
+            2,
+            "roost read: unexpected argument",
+        ),
+        (&["read", "-x", "alice"], 2, "roost read: unknown option -x"),
+        (&["screen"], 2, "roost screen: missing TARGET"),
+        (&["wait-done"], 2, "roost wait-done: missing TARGET"),
+        (
+            &["wait-done", "alice", "0"],
+            2,
+            "roost wait-done: SECONDS must be",
+        ),
+        (
+            &["wait-done", "alice", "-1"],
+            2,
+            "roost wait-done: SECONDS must be",
+        ),
+        (&["state"], 1, "roost state: missing STATE"),
+        (&["state", "a", "b"], 1, "roost state: unexpected argument"),
+        (&["whoami", "x"], 2, "roost whoami: unexpected argument"),
+        (
+            &["status", "--bogus"],
+            2,
+            "roost status: unknown option --bogus",
+        ),
+        (&["status", "x"], 2, "roost status: unexpected argument"),
+        (
+            &["spawn", "--bogus", "x"],
+            2,
+            "roost spawn: unknown option --bogus",
+        ),
+        (&["spawn", "-x"], 2, "roost spawn: unknown option -x"),
+        (&["spawn", "%1"], 1, "roost spawn: invalid window name"),
+        (&["spawn", ""], 1, "roost spawn: invalid window name"),
+        (&["session", "-x"], 2, "roost session: unknown option -x"),
+        (&["kill", "--al"], 2, "roost kill: unknown option --al"),
+        (&["version", "x"], 2, "roost version: unexpected argument"),
+        (&["send", "'", "x"], 2, "roost send: no such target"),
+        (
+            &["send", "=main:alice", "x"],
+            2,
+            "roost send: no such target",
+        ),
+    ];
+    for (args, code, prefix) in bad {
+        let out = env.run(*args);
+        assert_refusal(&out, *code, prefix);
+    }
+    // Words that are not UTF-8 where text is required.
+    let junk = OsStr::from_bytes(b"a\xffb");
+    let out = env.run([OsStr::new("spawn"), junk]);
+    assert_refusal(&out, 2, "roost spawn: 'a\u{FFFD}b' is not valid UTF-8");
+    let out = env.run([OsStr::new("read"), junk]);
+    assert_refusal(&out, 2, "roost read: 'a\u{FFFD}b' is not valid UTF-8");
+}
