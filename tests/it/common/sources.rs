@@ -4,7 +4,6 @@
 
 use crate::common::*;
 
-use serde_json::Value;
 use std::ffi::OsStr;
 
 /// An extension NAME claiming the command NAME, committed, pushed and
@@ -23,14 +22,6 @@ pub(crate) fn bump(f: &Fixture, name: &str, text: &str) -> String {
         &format!("#!/bin/sh\necho {text}\n"),
     );
     f.commit(text)
-}
-
-pub(crate) fn lock(env: &TestEnv) -> Value {
-    serde_json::from_slice(&std::fs::read(lock_file(env)).unwrap()).unwrap()
-}
-
-pub(crate) fn short(commit: &str) -> &str {
-    &commit[..7]
 }
 
 /// Makes a source unreachable: its bare repository is moved away.

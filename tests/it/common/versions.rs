@@ -2,29 +2,12 @@
 //! (installed, then updated), and what ext.lock, ext.index, data/ and
 //! state/ held, aged so that any rewrite shows.
 
+use super::ext::install;
 use crate::common::*;
 
-use serde_json::Value;
 use std::path::PathBuf;
 use std::process::Output;
 use std::time::{Duration, SystemTime};
-
-pub(crate) fn install(env: &TestEnv, repo: &str) {
-    let out = env.run(["ext", "install", repo, "--yes"]);
-    assert!(out.status.success(), "install {repo}: {}", describe(&out));
-}
-
-pub(crate) fn lock(env: &TestEnv) -> Value {
-    serde_json::from_slice(&std::fs::read(lock_file(env)).unwrap()).unwrap()
-}
-
-pub(crate) fn index(env: &TestEnv) -> String {
-    std::fs::read_to_string(index_file(env)).unwrap()
-}
-
-pub(crate) fn clone_dir(env: &TestEnv, name: &str) -> PathBuf {
-    env.path("data/roost/ext").join(name)
-}
 
 /// ext.lock and ext.index (path, bytes, mtime), and everything under data/
 /// and state/.

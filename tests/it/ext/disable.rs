@@ -2,9 +2,8 @@
 //! list, info, verify, update, rollback and completion show a disabled
 //! extension.
 
-use crate::common::versions::{
-    aged, assert_never_installed, clone_dir, index, install, lock, seen,
-};
+use crate::common::ext::{clone_dir, index, install, lock};
+use crate::common::versions::{aged, assert_never_installed, seen};
 use crate::common::*;
 
 use serde_json::Value;

@@ -1,7 +1,8 @@
 //! `roost ext outdated`: the ref listing alone, one connection per source,
 //! nothing fetched; progress on a terminal.
 
-use crate::common::sources::{break_source, bump, installed, linked, lock, short};
+use crate::common::ext::{lock, short};
+use crate::common::sources::{break_source, bump, installed, linked};
 use crate::common::*;
 
 use serde_json::Value;

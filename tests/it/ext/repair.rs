@@ -1,7 +1,8 @@
 //! `roost ext repair`: the pinned tree and ext.index put back from ext.lock,
 //! or nothing changed when it cannot.
 
-use crate::common::sources::{break_source, installed, lock_and_index_agree, short};
+use crate::common::ext::short;
+use crate::common::sources::{break_source, installed, lock_and_index_agree};
 use crate::common::*;
 
 /// What repair says of an extension whose files are in place.

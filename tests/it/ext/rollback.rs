@@ -1,9 +1,8 @@
 //! `roost ext rollback` back to the pin before the last update, and what
 //! it refuses.
 
-use crate::common::versions::{
-    aged, assert_never_installed, clone_dir, index, install, lock, seen, two_versions, updated,
-};
+use crate::common::ext::{clone_dir, index, install, lock};
+use crate::common::versions::{aged, assert_never_installed, seen, two_versions, updated};
 use crate::common::*;
 
 use serde_json::{json, Value};

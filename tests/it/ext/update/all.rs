@@ -1,9 +1,8 @@
 //! `roost ext update --all` (each in turn, past failures, then a summary),
 //! and git bases that install as file URLs that update.
 
-use crate::common::sources::{
-    break_source, bump, installed, linked, lock, lock_and_index_agree, short,
-};
+use crate::common::ext::{lock, short};
+use crate::common::sources::{break_source, bump, installed, linked, lock_and_index_agree};
 use crate::common::*;
 
 use serde_json::Value;
