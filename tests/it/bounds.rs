@@ -479,7 +479,7 @@ fn a_signal_during_a_fetch_ends_roost_and_removes_what_it_made() {
         assert!(sent.elapsed() < Duration::from_secs(5));
         assert_eq!(
             out.status.code(),
-            Some(130),
+            Some(exit_code(Exit::Interrupted)),
             "{signal:?}: {}",
             describe(&out)
         );

@@ -85,7 +85,14 @@ fn run_matrix(mutations: Vec<Mutation>) -> usize {
     let clone = installed(&env);
     let pristine = env.path("pristine");
     copy_tree(&clone, &pristine);
-    assert_eq!(verify(&env), (Some(0), "note: ok\n".into(), String::new()));
+    assert_eq!(
+        verify(&env),
+        (
+            Some(exit_code(Exit::Ok)),
+            "note: ok\n".into(),
+            String::new()
+        )
+    );
     let mut misses = Vec::new();
     for mu in &mutations {
         (mu.apply)(&clone);
@@ -99,13 +106,19 @@ fn run_matrix(mutations: Vec<Mutation>) -> usize {
         }
         let got = verify(&env);
         let hint = "roost ext repair note puts back the files pinned in ext.lock\n".to_string();
-        if got != (Some(1), want.clone(), hint) {
+        if got != (Some(exit_code(Exit::Failed)), want.clone(), hint) {
             misses.push(format!("{}: want\n{want}got {got:?}", mu.what));
         }
         std::fs::remove_dir_all(&clone).unwrap();
         copy_tree(&pristine, &clone);
         let after = verify(&env);
-        if after != (Some(0), "note: ok\n".into(), String::new()) {
+        if after
+            != (
+                Some(exit_code(Exit::Ok)),
+                "note: ok\n".into(),
+                String::new(),
+            )
+        {
             misses.push(format!("{}: not ok after restoring: {after:?}", mu.what));
         }
     }
@@ -389,7 +402,11 @@ fn verify_catches_mode_changes_retargets_and_changes_of_kind() {
 fn verify_ignores_what_git_does_not_record() {
     let env = TestEnv::new();
     let clone = installed(&env);
-    let ok = (Some(0), "note: ok\n".to_string(), String::new());
+    let ok = (
+        Some(exit_code(Exit::Ok)),
+        "note: ok\n".to_string(),
+        String::new(),
+    );
     // An empty directory, a group/other mode change, a touched mtime.
     std::fs::create_dir_all(clone.join("docs/empty")).unwrap();
     chmod(&clone.join("README"), 0o600);

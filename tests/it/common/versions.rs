@@ -47,7 +47,7 @@ pub(crate) fn seen(env: &TestEnv) -> Seen {
 /// installed, and exit 2.
 pub(crate) fn assert_never_installed(word: &str, out: &Output) {
     let never = TestEnv::new().run([word]);
-    assert_eq!(never.status.code(), Some(2));
+    assert_eq!(never.status.code(), Some(exit_code(Exit::Usage)));
     assert_eq!(
         (out.status.code(), &out.stdout, &out.stderr),
         (never.status.code(), &never.stdout, &never.stderr),
@@ -73,6 +73,6 @@ pub(crate) fn two_versions(env: &TestEnv) -> (Fixture, String, String) {
 pub(crate) fn updated(env: &TestEnv) -> (Fixture, String, String) {
     let (f, v1, v2) = two_versions(env);
     let out = env.run(["ext", "update", "note", "--yes"]);
-    assert_eq!(exits(&out, 0), "", "{}", describe(&out));
+    assert_eq!(exits(&out, Exit::Ok), "", "{}", describe(&out));
     (f, v1, v2)
 }

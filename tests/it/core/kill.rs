@@ -21,7 +21,12 @@ fn kill_session_kills_only_that_session() {
     env.spawn("alice", "sleep 100");
     env.ok(["session", "work"]);
     let out = env.run(["kill", "work"]);
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(
+        out.status.code(),
+        Some(exit_code(Exit::Ok)),
+        "{}",
+        describe(&out)
+    );
     assert!(
         out.stdout.is_empty() && out.stderr.is_empty(),
         "{}",
@@ -45,7 +50,12 @@ fn kill_down_and_stop_kill_the_whole_server() {
         env.ok(["session", "work"]);
         // Without a terminal (a script), no question is asked.
         let out = env.run([word]);
-        assert_eq!(out.status.code(), Some(0), "{word}: {}", describe(&out));
+        assert_eq!(
+            out.status.code(),
+            Some(exit_code(Exit::Ok)),
+            "{word}: {}",
+            describe(&out)
+        );
         assert!(
             out.stdout.is_empty() && out.stderr.is_empty(),
             "{word}: {}",
@@ -58,7 +68,7 @@ fn kill_down_and_stop_kill_the_whole_server() {
     env.ok(["kill", "--all"]);
     assert!(!env.server_running());
     // Nothing to kill is not an error.
-    assert_eq!(env.run(["kill"]).status.code(), Some(0));
+    assert_eq!(env.run(["kill"]).status.code(), Some(exit_code(Exit::Ok)));
 }
 
 #[test]
@@ -67,31 +77,35 @@ fn kill_of_a_missing_target_or_session_is_exit_2() {
     let out = env.run(["kill", "nope"]);
     assert_refusal(
         &out,
-        2,
+        Exit::NoTarget,
         "roost kill: no such target or session 'nope': roost is not running",
     );
     env.spawn("alice", "sleep 100");
     let out = env.run(["kill", "nope"]);
-    assert_refusal(&out, 2, "roost kill: no such target or session 'nope'\n");
+    assert_refusal(
+        &out,
+        Exit::NoTarget,
+        "roost kill: no such target or session 'nope'\n",
+    );
     let out = env.run(["kill", "--session", "nope"]);
-    assert_refusal(&out, 2, "roost kill: no session 'nope'\n");
+    assert_refusal(&out, Exit::NoTarget, "roost kill: no session 'nope'\n");
     for t in ["%99", "@99", "work:alice", "main:alice.5"] {
         let out = env.run(["kill", t]);
         assert_refusal(
             &out,
-            2,
+            Exit::NoTarget,
             &format!("roost kill: no such target or session '{t}'\n"),
         );
     }
     assert!(env.server_running());
     assert_refusal(
         &env.run(["kill", "a", "b"]),
-        2,
+        Exit::Usage,
         "roost kill: unexpected argument 'b'",
     );
     assert_refusal(
         &env.run(["kill", "alice", "--all"]),
-        2,
+        Exit::Usage,
         "roost kill: TARGET cannot be used with --all\n",
     );
 }
@@ -110,7 +124,12 @@ fn kill_target_ends_one_agent_by_every_target_form() {
 
     let silent = |args: &[&str]| {
         let out = env.run(args);
-        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", describe(&out));
+        assert_eq!(
+            out.status.code(),
+            Some(exit_code(Exit::Ok)),
+            "{args:?}: {}",
+            describe(&out)
+        );
         assert!(
             out.stdout.is_empty() && out.stderr.is_empty(),
             "{}",
@@ -142,7 +161,7 @@ fn a_word_naming_a_session_and_a_window_is_refused() {
     let out = env.run(["kill", "work"]);
     assert_refusal(
         &out,
-        2,
+        Exit::Usage,
         "roost kill: 'work' names both a window in session main and a session\n\
          say which: roost kill main:work (the window) or roost kill --session work\n",
     );
@@ -160,7 +179,7 @@ fn on_a_terminal_the_whole_server_ends_only_after_a_yes() {
         return;
     };
     let seen = String::from_utf8_lossy(&out.stdout).replace('\r', "");
-    assert_eq!(out.status.code(), Some(1), "{seen}");
+    assert_eq!(out.status.code(), Some(exit_code(Exit::Failed)), "{seen}");
     assert!(
         seen.contains("End the whole roost server: 2 panes in 1 session? [y/N] roost kill"),
         "{seen}"
@@ -174,11 +193,11 @@ fn on_a_terminal_the_whole_server_ends_only_after_a_yes() {
     );
     assert!(env.server_running());
     let out = env.on_a_terminal("down", b"y\n").unwrap();
-    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.status.code(), Some(exit_code(Exit::Ok)));
     assert!(!env.server_running());
     env.spawn("alice", "sleep 100");
     let out = env.on_a_terminal("stop --all", b"").unwrap();
-    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.status.code(), Some(exit_code(Exit::Ok)));
     assert_eq!(String::from_utf8_lossy(&out.stdout), "");
     assert!(!env.server_running());
 }

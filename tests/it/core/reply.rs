@@ -53,7 +53,12 @@ fn reply_records_a_reply_too_long_for_one_tmux_command() {
     );
     env.wait_for_screen(&pane, "recorded");
     let out = env.run(["read", "alice"]);
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(
+        out.status.code(),
+        Some(exit_code(Exit::Ok)),
+        "{}",
+        describe(&out)
+    );
     assert_eq!(stderr(&out), "");
     assert!(
         stdout(&out) == text,
@@ -71,7 +76,12 @@ fn reply_records_a_reply_too_long_for_one_tmux_command() {
 fn reply_outside_roost_is_a_silent_no_op() {
     let env = TestEnv::new();
     let out = env.run(["reply", "hello"]);
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(
+        out.status.code(),
+        Some(exit_code(Exit::Ok)),
+        "{}",
+        describe(&out)
+    );
     assert!(
         out.stdout.is_empty() && out.stderr.is_empty(),
         "{}",
@@ -79,5 +89,9 @@ fn reply_outside_roost_is_a_silent_no_op() {
     );
     assert!(!env.socket_file().exists());
     // Hooks run it: a malformed line exits 1, never 2.
-    assert_refusal(&env.run(["reply"]), 1, "roost reply: missing TEXT");
+    assert_refusal(
+        &env.run(["reply"]),
+        Exit::Failed,
+        "roost reply: missing TEXT",
+    );
 }

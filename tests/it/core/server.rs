@@ -41,7 +41,12 @@ fn errors_in_roost_conf_are_a_warning_naming_file_and_line_at_server_start() {
             .stdin(std::process::Stdio::null())
             .output()
             .unwrap();
-        assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+        assert_eq!(
+            out.status.code(),
+            Some(exit_code(Exit::Ok)),
+            "{}",
+            describe(&out)
+        );
         assert_eq!(
             stderr(&out),
             format!(
@@ -61,7 +66,12 @@ fn errors_in_roost_conf_are_a_warning_naming_file_and_line_at_server_start() {
 fn a_server_starts_without_a_roost_conf() {
     let env = TestEnv::new();
     let out = env.run(["spawn", "alice", "sleep 100"]);
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(
+        out.status.code(),
+        Some(exit_code(Exit::Ok)),
+        "{}",
+        describe(&out)
+    );
     assert_eq!(stderr(&out), "");
     assert_eq!(
         env.tmux_ok(&["show-options", "-gqv", "@roost-test-option"]),

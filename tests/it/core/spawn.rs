@@ -10,7 +10,12 @@ use crate::core::pane_ids;
 fn spawn_prints_a_pane_id_that_exists_on_the_server() {
     let env = TestEnv::new();
     let out = env.run(["spawn", "alice", "sleep 100"]);
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(
+        out.status.code(),
+        Some(exit_code(Exit::Ok)),
+        "{}",
+        describe(&out)
+    );
     let id = stdout(&out);
     let id = id.strip_suffix('\n').expect("one line");
     assert!(
@@ -39,7 +44,7 @@ fn spawn_refuses_a_duplicate_window_name_with_exit_1() {
     let out = env.run(["spawn", "alice", "sleep 100"]);
     assert_refusal(
         &out,
-        1,
+        Exit::Failed,
         "roost spawn: a window named 'alice' already exists",
     );
     assert_eq!(pane_ids(&env), before, "a window was created anyway");
@@ -50,7 +55,7 @@ fn spawn_refuses_window_names_with_a_tab_a_newline_or_a_colon() {
     let env = TestEnv::new();
     for name in ["a\tb", "a\nb", "a:b", "main:x"] {
         let out = env.run(["spawn", name, "sleep 100"]);
-        assert_refusal(&out, 1, "roost spawn: invalid window name");
+        assert_refusal(&out, Exit::Failed, "roost spawn: invalid window name");
     }
     assert!(!env.server_running(), "a refused spawn started the server");
 }
@@ -59,7 +64,7 @@ fn spawn_refuses_window_names_with_a_tab_a_newline_or_a_colon() {
 fn spawn_without_a_name_is_a_usage_error_with_exit_2() {
     let env = TestEnv::new();
     let out = env.run(["spawn"]);
-    assert_refusal(&out, 2, "roost spawn: missing NAME\n");
+    assert_refusal(&out, Exit::Usage, "roost spawn: missing NAME\n");
     assert_eq!(
         stderr(&out).lines().nth(1),
         Some("usage: roost spawn [--cwd DIR] [--session SESSION] NAME [CMD...]")
@@ -74,7 +79,7 @@ fn spawn_without_tmux_says_so_in_one_line() {
         .env("PATH", env.path("work"))
         .output()
         .unwrap();
-    assert_refusal(&out, 1, "roost spawn: ");
+    assert_refusal(&out, Exit::Failed, "roost spawn: ");
     assert!(
         stderr(&out).contains("tmux is not installed"),
         "{}",

@@ -9,7 +9,11 @@ use crate::core::wait_for_file;
 fn whoami_outside_roost_fails_with_exit_1() {
     let env = TestEnv::new();
     let out = env.run(["whoami"]);
-    assert_refusal(&out, 1, "roost whoami: not inside a roost pane\n");
+    assert_refusal(
+        &out,
+        Exit::Failed,
+        "roost whoami: not inside a roost pane\n",
+    );
 }
 
 #[test]

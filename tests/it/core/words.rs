@@ -13,7 +13,12 @@ fn version_words_print_the_bare_version_alone_on_stdout() {
     let env = TestEnv::new();
     for word in ["--version", "-V", "version"] {
         let out = env.run([word]);
-        assert_eq!(out.status.code(), Some(0), "{word}: {}", describe(&out));
+        assert_eq!(
+            out.status.code(),
+            Some(exit_code(Exit::Ok)),
+            "{word}: {}",
+            describe(&out)
+        );
         assert_eq!(
             stdout(&out),
             concat!(env!("CARGO_PKG_VERSION"), "\n"),
@@ -46,7 +51,12 @@ fn unknown_words_name_the_word_suggest_a_close_built_in_and_exit_2() {
         ("a\u{1b}[2Jb", "roost: unknown command 'a\\x1b[2Jb'"),
     ] {
         let out = env.run([word]);
-        assert_eq!(out.status.code(), Some(2), "{word}: {}", describe(&out));
+        assert_eq!(
+            out.status.code(),
+            Some(exit_code(Exit::Usage)),
+            "{word}: {}",
+            describe(&out)
+        );
         assert!(out.stdout.is_empty(), "{word}: {}", describe(&out));
         assert_eq!(stderr(&out), format!("{first}\n{usage}\n"), "{word}");
     }
@@ -77,7 +87,7 @@ fn a_disabled_extension_command_gets_what_a_never_installed_word_gets() {
     env.ok(["ext", "remove", "note"]);
     let removed = env.run(["note"]);
     assert_eq!(removed.stderr, never.stderr);
-    assert_eq!(removed.status.code(), Some(2));
+    assert_eq!(removed.status.code(), Some(exit_code(Exit::Usage)));
 }
 
 #[test]
@@ -96,7 +106,12 @@ fn help_lists_every_command_of_the_table() {
     }
     for word in ["-h", "--help"] {
         let out = env.run([word]);
-        assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+        assert_eq!(
+            out.status.code(),
+            Some(exit_code(Exit::Ok)),
+            "{}",
+            describe(&out)
+        );
         assert_eq!(stdout(&out), text, "{word} differs from help");
         assert_eq!(stderr(&out), "");
     }
@@ -113,7 +128,7 @@ fn help_for_one_command_prints_its_usage_line() {
     let out = env.run(["help", "nope"]);
     assert_refusal(
         &out,
-        2,
+        Exit::Usage,
         "roost help: 'nope' is not a built-in command (roost ext list shows extension commands)\n",
     );
 }
@@ -124,56 +139,108 @@ fn help_for_one_command_prints_its_usage_line() {
 fn bad_input_gets_a_short_message_and_never_a_panic() {
     let env = TestEnv::new();
     env.spawn("alice", "sleep 100");
-    let bad: &[(&[&str], i32, &str)] = &[
-        (&["read"], 2, "roost read: missing TARGET"),
-        (&["read", "alice", "x"], 2, "roost read: N must be"),
+    let bad: &[(&[&str], Exit, &str)] = &[
+        (&["read"], Exit::Usage, "roost read: missing TARGET"),
+        (
+            &["read", "alice", "x"],
+            Exit::Usage,
+            "roost read: N must be",
+        ),
         (
             &["read", "alice", "99999999999999999999999"],
-            2,
+            Exit::Usage,
             "roost read: N must be",
         ),
         (
             &["read", "alice", "1", "2"],
-            2,
+            Exit::Usage,
             "roost read: unexpected argument",
         ),
-        (&["read", "-x", "alice"], 2, "roost read: unknown option -x"),
-        (&["screen"], 2, "roost screen: missing TARGET"),
-        (&["wait-done"], 2, "roost wait-done: missing TARGET"),
+        (
+            &["read", "-x", "alice"],
+            Exit::Usage,
+            "roost read: unknown option -x",
+        ),
+        (&["screen"], Exit::Usage, "roost screen: missing TARGET"),
+        (
+            &["wait-done"],
+            Exit::Usage,
+            "roost wait-done: missing TARGET",
+        ),
         (
             &["wait-done", "alice", "0"],
-            2,
+            Exit::Usage,
             "roost wait-done: SECONDS must be",
         ),
         (
             &["wait-done", "alice", "-1"],
-            2,
+            Exit::Usage,
             "roost wait-done: SECONDS must be",
         ),
-        (&["state"], 1, "roost state: missing STATE"),
-        (&["state", "a", "b"], 1, "roost state: unexpected argument"),
-        (&["whoami", "x"], 2, "roost whoami: unexpected argument"),
+        (&["state"], Exit::Failed, "roost state: missing STATE"),
+        (
+            &["state", "a", "b"],
+            Exit::Failed,
+            "roost state: unexpected argument",
+        ),
+        (
+            &["whoami", "x"],
+            Exit::Usage,
+            "roost whoami: unexpected argument",
+        ),
         (
             &["status", "--bogus"],
-            2,
+            Exit::Usage,
             "roost status: unknown option --bogus",
         ),
-        (&["status", "x"], 2, "roost status: unexpected argument"),
+        (
+            &["status", "x"],
+            Exit::Usage,
+            "roost status: unexpected argument",
+        ),
         (
             &["spawn", "--bogus", "x"],
-            2,
+            Exit::Usage,
             "roost spawn: unknown option --bogus",
         ),
-        (&["spawn", "-x"], 2, "roost spawn: unknown option -x"),
-        (&["spawn", "%1"], 1, "roost spawn: invalid window name"),
-        (&["spawn", ""], 1, "roost spawn: invalid window name"),
-        (&["session", "-x"], 2, "roost session: unknown option -x"),
-        (&["kill", "--al"], 2, "roost kill: unknown option --al"),
-        (&["version", "x"], 2, "roost version: unexpected argument"),
-        (&["send", "'", "x"], 2, "roost send: no such target"),
+        (
+            &["spawn", "-x"],
+            Exit::Usage,
+            "roost spawn: unknown option -x",
+        ),
+        (
+            &["spawn", "%1"],
+            Exit::Failed,
+            "roost spawn: invalid window name",
+        ),
+        (
+            &["spawn", ""],
+            Exit::Failed,
+            "roost spawn: invalid window name",
+        ),
+        (
+            &["session", "-x"],
+            Exit::Usage,
+            "roost session: unknown option -x",
+        ),
+        (
+            &["kill", "--al"],
+            Exit::Usage,
+            "roost kill: unknown option --al",
+        ),
+        (
+            &["version", "x"],
+            Exit::Usage,
+            "roost version: unexpected argument",
+        ),
+        (
+            &["send", "'", "x"],
+            Exit::NoTarget,
+            "roost send: no such target",
+        ),
         (
             &["send", "=main:alice", "x"],
-            2,
+            Exit::NoTarget,
             "roost send: no such target",
         ),
     ];
@@ -184,7 +251,15 @@ fn bad_input_gets_a_short_message_and_never_a_panic() {
     // Words that are not UTF-8 where text is required.
     let junk = OsStr::from_bytes(b"a\xffb");
     let out = env.run([OsStr::new("spawn"), junk]);
-    assert_refusal(&out, 2, "roost spawn: 'a\u{FFFD}b' is not valid UTF-8");
+    assert_refusal(
+        &out,
+        Exit::Usage,
+        "roost spawn: 'a\u{FFFD}b' is not valid UTF-8",
+    );
     let out = env.run([OsStr::new("read"), junk]);
-    assert_refusal(&out, 2, "roost read: 'a\u{FFFD}b' is not valid UTF-8");
+    assert_refusal(
+        &out,
+        Exit::Usage,
+        "roost read: 'a\u{FFFD}b' is not valid UTF-8",
+    );
 }

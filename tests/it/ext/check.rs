@@ -18,7 +18,7 @@ fn same_refusal(build: impl FnOnce(&Fixture), needle: &str) {
     f.commit("bad");
 
     let out = check(&env, &f.work, false);
-    let err = exits(&out, 1);
+    let err = exits(&out, Exit::Failed);
     assert!(out.stdout.is_empty(), "{}", describe(&out));
     let prefix = format!(
         "roost ext check: install would refuse {}: ",
@@ -30,14 +30,14 @@ fn same_refusal(build: impl FnOnce(&Fixture), needle: &str) {
         .to_string();
 
     let out = check(&env, &f.work, true);
-    exits(&out, 1);
+    exits(&out, Exit::Failed);
     let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(v["ok"], false);
     assert_eq!(v["refusal"].as_str().unwrap(), from_check.trim_end());
 
     let before = roost_files(&env);
     let out = env.run(["ext", "install", "owner/roost-note", "--yes"]);
-    let err = exits(&out, 1);
+    let err = exits(&out, Exit::Failed);
     assert!(out.stdout.is_empty(), "{}", describe(&out));
     let prefix = format!(
         "roost ext install: refusing file://{}/owner/roost-note at {}: ",
@@ -202,7 +202,7 @@ fn check_of_something_that_is_not_a_directory_is_refused() {
     let env = TestEnv::new();
     let out = check(&env, &env.path("nothing-here"), false);
     assert_eq!(
-        exits(&out, 1),
+        exits(&out, Exit::Failed),
         format!(
             "roost ext check: {} is not a directory\n",
             env.path("nothing-here").display()
@@ -210,7 +210,7 @@ fn check_of_something_that_is_not_a_directory_is_refused() {
     );
     assert!(out.stdout.is_empty());
     let out = env.run(["ext", "check"]);
-    let err = exits(&out, 2);
+    let err = exits(&out, Exit::Usage);
     assert!(err.starts_with("roost ext check: missing DIR\n"), "{err}");
 }
 

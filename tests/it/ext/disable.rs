@@ -36,7 +36,10 @@ fn disable_makes_its_commands_the_usage_error_of_a_word_never_installed() {
     assert!(clone_dir(&env, "note").join("bin/roost-note").is_file());
     assert_eq!(env.read("state/roost/ext/note/kept"), "data");
     // exec cannot reach it either.
-    assert_eq!(env.run(["ext", "exec", "note"]).status.code(), Some(1));
+    assert_eq!(
+        env.run(["ext", "exec", "note"]).status.code(),
+        Some(exit_code(Exit::Failed))
+    );
     // Disabling again says so and writes nothing.
     let before = aged(&env);
     assert_eq!(
@@ -75,7 +78,10 @@ fn list_info_and_verify_show_a_disabled_extension() {
     // Its files are still checked.
     assert_eq!(env.ok(["ext", "verify", "note"]), "note: ok\n");
     std::fs::write(clone_dir(&env, "note").join("bin/roost-note"), "changed").unwrap();
-    assert_eq!(env.run(["ext", "verify", "note"]).status.code(), Some(1));
+    assert_eq!(
+        env.run(["ext", "verify", "note"]).status.code(),
+        Some(exit_code(Exit::Failed))
+    );
 }
 
 #[test]
@@ -87,7 +93,7 @@ fn list_warns_when_the_index_still_runs_a_disabled_extension() {
     std::fs::write(index_file(&env), lines).unwrap();
     let out = env.run(["ext", "list"]);
     assert!(
-        exits(&out, 0)
+        exits(&out, Exit::Ok)
             .contains("  note: disabled in ext.lock, but ext.index still runs its commands\n"),
         "{}",
         describe(&out)
@@ -117,12 +123,12 @@ fn enable_puts_the_commands_back_and_enabling_twice_writes_nothing() {
     // Unknown names are refused with the usual words.
     let out = env.run(["ext", "enable", "nope"]);
     assert_eq!(
-        exits(&out, 1),
+        exits(&out, Exit::Failed),
         "roost ext enable: no such extension: nope\nroost ext list shows what is installed\n"
     );
     let out = env.run(["ext", "disable", "../x"]);
     assert_eq!(
-        exits(&out, 1),
+        exits(&out, Exit::Failed),
         "roost ext disable: no such extension: ../x\nroost ext list shows what is installed\n"
     );
     assert_eq!(seen(&env), before);
@@ -139,7 +145,7 @@ fn enable_is_refused_when_another_extension_claimed_a_command_meanwhile() {
     assert_eq!(env.ok(["notes"]), "notes\n");
     let before = aged(&env);
     let out = env.run(["ext", "enable", "note"]);
-    assert_refusal(&out, 1, "roost ext enable: ");
+    assert_refusal(&out, Exit::Failed, "roost ext enable: ");
     assert_eq!(
         stderr(&out),
         "roost ext enable: cannot enable note: its command notes is now claimed by the installed extension jot\n\

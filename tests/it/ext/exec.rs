@@ -11,7 +11,7 @@ fn ext_exec_of_a_disabled_extension_says_so_and_names_enable() {
     let out = env.run(["ext", "exec", "note", "x"]);
     assert_refusal(
         &out,
-        1,
+        Exit::Failed,
         "roost ext exec: cannot run 'note': extension note is disabled\nroost ext enable note turns it back on\n",
     );
     env.ok(["ext", "enable", "note"]);

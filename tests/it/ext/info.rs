@@ -16,7 +16,7 @@ fn info_shows_the_lock_entry_the_manifest_and_both_directories() {
         v["note"]["later-field"] = serde_json::json!({"b": 1})
     });
     let out = env.run(["ext", "info", "note"]);
-    assert_eq!(exits(&out, 0), "");
+    assert_eq!(exits(&out, Exit::Ok), "");
     let text = stdout(&out);
     let clone = clone_dir(&env, "note");
     let state = state_dir(&env, "note");
@@ -67,7 +67,7 @@ fn info_json_has_the_lock_entry_the_manifest_and_both_directories() {
     let env = TestEnv::new();
     let f = installed(&env, "owner/roost-note", "note", &["note"], &[]);
     let out = env.run(["ext", "info", "note", "--json"]);
-    assert_eq!(exits(&out, 0), "");
+    assert_eq!(exits(&out, Exit::Ok), "");
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["name"], "note");
     assert_eq!(v["lock"], lock(&env)["note"]);
@@ -90,7 +90,7 @@ fn info_neutralises_control_characters_from_the_record() {
         &["ext", "info", "note", "--json"],
     ] {
         let out = env.run(args);
-        assert_eq!(exits(&out, 0), "");
+        assert_eq!(exits(&out, Exit::Ok), "");
         let text = stdout(&out);
         for bad in ['\u{1b}', '\u{202e}', '\u{9b}', '\u{7f}'] {
             assert!(!text.contains(bad), "{args:?} printed {bad:?}: {text}");
@@ -117,7 +117,7 @@ fn info_refuses_an_unknown_name_or_one_that_is_not_a_name() {
                 args.push("--json");
             }
             let out = env.run(&args);
-            let err = exits(&out, 1);
+            let err = exits(&out, Exit::Failed);
             assert_eq!(
                 err,
                 format!(
@@ -178,7 +178,7 @@ fn info_does_not_follow_a_manifest_that_is_no_longer_a_file() {
     }
     let out = child.wait_with_output().unwrap();
     assert!(done, "roost ext info hung reading a FIFO");
-    assert_eq!(exits(&out, 0), "");
+    assert_eq!(exits(&out, Exit::Ok), "");
     assert!(stdout(&out).contains("  (missing or unreadable)\n"));
 }
 
@@ -197,7 +197,7 @@ fn info_json_survives_a_data_directory_that_is_not_utf8() {
         .env("XDG_DATA_HOME", &odd)
         .output()
         .unwrap();
-    assert_eq!(exits(&out, 0), "");
+    assert_eq!(exits(&out, Exit::Ok), "");
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["manifest"]["name"], "note");
     assert!(v["clone"].as_str().unwrap().ends_with("/roost/ext/note"));

@@ -78,7 +78,7 @@ fn link_block(env: &TestEnv, dir: &Path) -> String {
 fn assert_link_refused(env: &TestEnv, dir: &Path, want: &str) {
     let before = roost_files(env);
     let out = link(env, dir);
-    assert_eq!(exits(&out, 1), want);
+    assert_eq!(exits(&out, Exit::Failed), want);
     assert_eq!(roost_files(env), before);
 }
 
@@ -232,7 +232,7 @@ fn the_authors_loop_from_new_to_remove_keeps_the_checkout() {
         typo("note"),
         "`roost note` after remove is not the usage error"
     );
-    assert_eq!(typo("note").2, Some(2));
+    assert_eq!(typo("note").2, Some(exit_code(Exit::Usage)));
     // The edit is still there, uncommitted: roost never ran git in it.
     assert_eq!(
         git(&env, &dir, &["status", "--porcelain"]),
@@ -294,7 +294,10 @@ fn update_of_a_linked_extension_says_when_its_declaration_changed_since_the_link
     );
     assert_eq!(std::fs::read(lock_file(&env)).unwrap(), lock_before);
     assert_eq!(std::fs::read(index_file(&env)).unwrap(), index_before);
-    assert_eq!(env.run(["notes"]).status.code(), Some(2));
+    assert_eq!(
+        env.run(["notes"]).status.code(),
+        Some(exit_code(Exit::Usage))
+    );
     // Still run without the fleet it did not declare when linked.
     assert_eq!(clean(&env.run(["note"])), "socket: unset\n");
 }
@@ -317,7 +320,7 @@ fn verify_reports_a_linked_checkout_that_is_gone() {
     clean(&link(&env, &dir));
     std::fs::remove_dir_all(&dir).unwrap();
     let out = env.run(["ext", "verify", "note"]);
-    exits(&out, 1);
+    exits(&out, Exit::Failed);
     assert_eq!(
         stdout(&out),
         format!(
@@ -376,7 +379,7 @@ fn link_without_yes_and_without_a_terminal_shows_the_block_and_writes_nothing() 
         dir.as_os_str(),
     ]);
     assert_eq!(
-        exits(&out, 1),
+        exits(&out, Exit::Failed),
         "roost ext install: not installed: stdin is not a terminal\n\
          read the block above, then pass --yes to install from a script\n"
     );
@@ -401,9 +404,8 @@ fn linking_twice_is_refused_as_already_installed() {
     // A pinned install of the same name is refused the same way.
     env.simple_ext("owner/roost-note", "note", &["jot"], &[]);
     let out = env.run(["ext", "install", "owner/roost-note", "--yes"]);
-    assert!(
-        exits(&out, 1).starts_with("roost ext install: note is already installed (at linked)\n")
-    );
+    assert!(exits(&out, Exit::Failed)
+        .starts_with("roost ext install: note is already installed (at linked)\n"));
 }
 
 #[test]
@@ -440,7 +442,7 @@ fn link_and_ref_together_are_a_usage_error() {
         "--ref".as_ref(),
         "v1".as_ref(),
     ]);
-    let err = exits(&out, 2);
+    let err = exits(&out, Exit::Usage);
     assert!(
         err.starts_with("roost ext install: --link cannot be used with --ref\n"),
         "{err}"

@@ -9,7 +9,7 @@ use serde_json::Value;
 /// Runs `roost ext list` and checks the warning's frame around `problem`.
 fn assert_disagreement(env: &TestEnv, problem: &str) {
     let out = env.run(["ext", "list"]);
-    let err = exits(&out, 0);
+    let err = exits(&out, Exit::Ok);
     assert_eq!(
         lines(&err),
         vec![
@@ -35,7 +35,7 @@ fn list_prints_a_header_then_name_short_commit_and_commands_aligned() {
         &["fleet"],
     );
     let out = env.run(["ext", "list"]);
-    assert_eq!(exits(&out, 0), "");
+    assert_eq!(exits(&out, Exit::Ok), "");
     assert_eq!(
         stdout(&out),
         format!(
@@ -52,7 +52,7 @@ fn list_marks_an_extension_whose_clone_is_gone() {
     let f = installed(&env, "owner/roost-note", "note", &["note"], &[]);
     std::fs::remove_dir_all(clone_dir(&env, "note")).unwrap();
     let out = env.run(["ext", "list"]);
-    assert_eq!(exits(&out, 0), "");
+    assert_eq!(exits(&out, Exit::Ok), "");
     assert_eq!(
         stdout(&out),
         format!(
@@ -73,7 +73,7 @@ fn list_json_has_every_field_of_the_record() {
         &["fleet"],
     );
     let out = env.run(["ext", "list", "--json"]);
-    assert_eq!(exits(&out, 0), "");
+    assert_eq!(exits(&out, Exit::Ok), "");
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     let items = v.as_array().unwrap();
     assert_eq!(items.len(), 1);
@@ -94,7 +94,7 @@ fn list_json_neutralises_control_characters_from_the_record() {
     let odd = "o\u{202e}r\u{9b}2J\u{7f}\u{1b}[2J";
     edit_lock(&env, |v| v["note"]["repo"] = odd.into());
     let out = env.run(["ext", "list", "--json"]);
-    assert_eq!(exits(&out, 0), "");
+    assert_eq!(exits(&out, Exit::Ok), "");
     let text = stdout(&out);
     for bad in ['\u{1b}', '\u{202e}', '\u{9b}', '\u{7f}'] {
         assert!(!text.contains(bad), "printed {bad:?}: {text}");
@@ -107,10 +107,10 @@ fn list_json_neutralises_control_characters_from_the_record() {
 fn list_with_nothing_installed_says_so() {
     let env = TestEnv::new();
     let out = env.run(["ext", "list"]);
-    assert_eq!(exits(&out, 0), "");
+    assert_eq!(exits(&out, Exit::Ok), "");
     assert_eq!(stdout(&out), "no extensions installed\n");
     let out = env.run(["ext", "list", "--json"]);
-    assert_eq!(exits(&out, 0), "");
+    assert_eq!(exits(&out, Exit::Ok), "");
     assert_eq!(
         serde_json::from_slice::<Value>(&out.stdout).unwrap(),
         serde_json::json!([])
@@ -129,7 +129,7 @@ fn list_gives_no_warning_when_lock_and_index_agree() {
     );
     installed(&env, "owner/roost-mark", "mark", &["mark"], &[]);
     let out = env.run(["ext", "list"]);
-    assert_eq!(exits(&out, 0), "");
+    assert_eq!(exits(&out, Exit::Ok), "");
 }
 
 #[test]
@@ -239,11 +239,11 @@ fn an_entry_named_outside_the_grammar_is_reported_not_hidden() {
     let want =
         "../x: not a name install could have written (a hand edit of ext.lock?); never run\n";
     let out = env.run(["ext", "verify"]);
-    exits(&out, 1);
+    exits(&out, Exit::Failed);
     assert!(stdout(&out).starts_with(want), "{}", describe(&out));
     assert!(stdout(&out).contains("note: ok\n"), "{}", describe(&out));
     let out = env.run(["ext", "list"]);
-    exits(&out, 0);
+    exits(&out, Exit::Ok);
     assert!(
         stdout(&out).ends_with(
             "../x  (not a name install could have written (a hand edit of ext.lock?); never run)\n"
@@ -252,7 +252,7 @@ fn an_entry_named_outside_the_grammar_is_reported_not_hidden() {
         describe(&out)
     );
     let out = env.run(["doctor"]);
-    exits(&out, 1);
+    exits(&out, Exit::Failed);
     assert!(
         stdout(&out).contains("FAIL  extension ../x: not a name install could have written (a hand edit of ext.lock?); never run\n"),
         "{}",
@@ -296,10 +296,10 @@ fn an_entry_that_cannot_be_read_is_reported_with_what_the_index_runs() {
     }
 
     let out = env.run(["ext", "verify"]);
-    exits(&out, 1);
+    exits(&out, Exit::Failed);
     assert_eq!(stdout(&out), format!("note: {why}\n"));
     let out = env.run(["doctor"]);
-    exits(&out, 1);
+    exits(&out, Exit::Failed);
     assert!(
         stdout(&out).contains(&format!("FAIL  extension note: {base}\n")),
         "{}",
@@ -315,7 +315,8 @@ fn an_entry_that_cannot_be_read_is_reported_with_what_the_index_runs() {
 
     let out = env.run(["ext", "update", "note", "--yes"]);
     assert!(
-        exits(&out, 1).starts_with("roost ext update: note: its ext.lock entry cannot be read: "),
+        exits(&out, Exit::Failed)
+            .starts_with("roost ext update: note: its ext.lock entry cannot be read: "),
         "{}",
         describe(&out)
     );
@@ -324,7 +325,8 @@ fn an_entry_that_cannot_be_read_is_reported_with_what_the_index_runs() {
     let mark = env.simple_ext("owner/roost-mark", "mark", &["mark"], &[]);
     let out = env.run(["ext", "install", &mark.repo, "--yes"]);
     assert!(
-        exits(&out, 1).starts_with("roost ext install: ext.lock's entry note cannot be read"),
+        exits(&out, Exit::Failed)
+            .starts_with("roost ext install: ext.lock's entry note cannot be read"),
         "{}",
         describe(&out)
     );

@@ -16,7 +16,7 @@ fn assert_new_refused(env: &TestEnv, args: &[&str], want: &str) {
     all.extend_from_slice(args);
     let before = listing(&env.path("work"));
     let out = env.run(all);
-    assert_eq!(exits(&out, 1), want);
+    assert_eq!(exits(&out, Exit::Failed), want);
     assert!(out.stdout.is_empty(), "{}", describe(&out));
     assert_eq!(listing(&env.path("work")), before);
     assert!(!lock_file(env).exists());
@@ -236,7 +236,7 @@ fn ext_new_refuses_an_invalid_name() {
     }
     let long = "a".repeat(33);
     let out = env.run(["ext", "new", &long]);
-    exits(&out, 1);
+    exits(&out, Exit::Failed);
     assert!(!env.path("work").join(format!("roost-{long}")).exists());
 }
 
@@ -287,10 +287,10 @@ fn ext_new_into_an_existing_empty_directory() {
 fn ext_new_without_a_name_is_a_usage_error() {
     let env = TestEnv::new();
     let out = env.run(["ext", "new"]);
-    let err = exits(&out, 2);
+    let err = exits(&out, Exit::Usage);
     assert!(err.starts_with("roost ext new: missing NAME\n"), "{err}");
     let out = env.run(["ext", "new", "note", "a", "b"]);
-    let err = exits(&out, 2);
+    let err = exits(&out, Exit::Usage);
     assert!(
         err.starts_with("roost ext new: unexpected argument 'b'\n"),
         "{err}"

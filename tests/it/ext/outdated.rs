@@ -109,7 +109,11 @@ fn outdated_asks_each_source_once_and_fetches_nothing() {
         .env("PATH", &path)
         .output()
         .unwrap();
-    assert_refusal(&out, 1, "roost ext outdated: no such extension: nope\n");
+    assert_refusal(
+        &out,
+        Exit::Failed,
+        "roost ext outdated: no such extension: nope\n",
+    );
     assert_eq!(upload_pack_runs(&calls).0, 3);
 
     // The wrapper does see a fetch when there is one: update's.
@@ -140,7 +144,7 @@ fn outdated_with_one_unreachable_source_lists_the_rest_and_exits_1() {
     let dir = linked(&env);
     break_source(&gone);
     let out = env.run(["ext", "outdated"]);
-    let err = exits(&out, 1);
+    let err = exits(&out, Exit::Failed);
     assert_eq!(
         stdout(&out),
         format!(

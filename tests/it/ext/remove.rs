@@ -14,7 +14,7 @@ fn remove_drops_the_record_and_the_clone_and_keeps_the_data() {
     let state = state_dir(&env, "note");
     std::fs::write(state.join("year-of-notes"), "precious").unwrap();
     let out = env.run(["ext", "remove", "note"]);
-    assert_eq!(exits(&out, 0), "");
+    assert_eq!(exits(&out, Exit::Ok), "");
     assert_eq!(
         stdout(&out),
         format!(
@@ -37,10 +37,10 @@ fn remove_drops_the_record_and_the_clone_and_keeps_the_data() {
     );
     // The command is now exactly a typo.
     let after = env.run(["note"]);
-    assert_eq!(after.status.code(), Some(2));
+    assert_eq!(after.status.code(), Some(exit_code(Exit::Usage)));
     assert_eq!(after.stdout, b"");
     assert_eq!(after.stderr, typo.stderr);
-    assert_eq!(typo.status.code(), Some(2));
+    assert_eq!(typo.status.code(), Some(exit_code(Exit::Usage)));
     assert_eq!(env.ok(["ext", "list"]), "no extensions installed\n");
 }
 
@@ -52,7 +52,7 @@ fn remove_purge_after_a_plain_remove_deletes_the_kept_data() {
     std::fs::write(state.join("data"), "x").unwrap();
     env.ok(["ext", "remove", "note"]);
     let out = env.run(["ext", "remove", "note", "--purge"]);
-    assert_eq!(exits(&out, 0), "");
+    assert_eq!(exits(&out, Exit::Ok), "");
     assert_eq!(
         stdout(&out),
         format!("deleted the kept data of note: {}\n", state.display())
@@ -60,7 +60,7 @@ fn remove_purge_after_a_plain_remove_deletes_the_kept_data() {
     assert!(!state.exists());
     // Nothing left to delete: now it is simply not installed.
     let out = env.run(["ext", "remove", "note", "--purge"]);
-    assert!(exits(&out, 1).starts_with("roost ext remove: no such extension: note\n"));
+    assert!(exits(&out, Exit::Failed).starts_with("roost ext remove: no such extension: note\n"));
 }
 
 #[test]
@@ -70,7 +70,7 @@ fn remove_purge_deletes_clone_record_and_data() {
     let state = state_dir(&env, "note");
     std::fs::write(state.join("data"), "x").unwrap();
     let out = env.run(["ext", "remove", "--purge", "note"]);
-    assert_eq!(exits(&out, 0), "");
+    assert_eq!(exits(&out, Exit::Ok), "");
     assert_eq!(
         stdout(&out),
         format!("removed note\ndeleted its data: {}\n", state.display())
@@ -79,7 +79,10 @@ fn remove_purge_deletes_clone_record_and_data() {
     assert!(!clone_dir(&env, "note").exists());
     assert!(!lock_file(&env).exists());
     assert!(!index_file(&env).exists());
-    assert_eq!(env.run(["note"]).status.code(), Some(2));
+    assert_eq!(
+        env.run(["note"]).status.code(),
+        Some(exit_code(Exit::Usage))
+    );
 }
 
 #[test]
@@ -129,7 +132,7 @@ fn remove_refuses_a_name_that_is_not_installed_or_not_a_name() {
         &["ext", "remove", "x", "--purge"],
     ] {
         let out = env.run(args);
-        let err = exits(&out, 1);
+        let err = exits(&out, Exit::Failed);
         assert_eq!(
             err,
             format!(
@@ -158,7 +161,7 @@ fn remove_drops_the_record_before_the_clone() {
     std::fs::remove_dir_all(&clone).unwrap();
     std::fs::write(&clone, "not a directory").unwrap();
     let out = env.run(["ext", "remove", "note"]);
-    let err = exits(&out, 0);
+    let err = exits(&out, Exit::Ok);
     assert!(
         err.starts_with(&format!(
             "roost ext remove: note is no longer installed, but {} could not be deleted: ",
@@ -168,7 +171,10 @@ fn remove_drops_the_record_before_the_clone() {
     );
     assert!(!lock_file(&env).exists());
     assert!(!index_file(&env).exists());
-    assert_eq!(env.run(["note"]).status.code(), Some(2));
+    assert_eq!(
+        env.run(["note"]).status.code(),
+        Some(exit_code(Exit::Usage))
+    );
 }
 
 #[test]
@@ -182,7 +188,7 @@ fn remove_purge_deletes_symlinks_and_never_what_they_point_to() {
     std::os::unix::fs::symlink(env.path("outside"), &clone).unwrap();
     std::os::unix::fs::symlink(env.path("outside"), &state).unwrap();
     let out = env.run(["ext", "remove", "note", "--purge"]);
-    assert_eq!(exits(&out, 0), "");
+    assert_eq!(exits(&out, Exit::Ok), "");
     assert!(outside.exists());
     assert!(!clone.is_symlink() && !state.is_symlink());
     assert!(!lock_file(&env).exists());
@@ -192,7 +198,7 @@ fn remove_purge_deletes_symlinks_and_never_what_they_point_to() {
 fn remove_without_a_name_is_a_usage_error() {
     let env = TestEnv::new();
     let out = env.run(["ext", "remove"]);
-    let err = exits(&out, 2);
+    let err = exits(&out, Exit::Usage);
     assert!(err.starts_with("roost ext remove: missing NAME\n"), "{err}");
 }
 
@@ -204,10 +210,10 @@ fn install_under_a_name_whose_data_was_kept_says_whose_data_it_inherits() {
     let env = TestEnv::new();
     installed(&env, "owner/roost-weather", "weather", &["weather"], &[]);
     env.write("state/roost/ext/weather/token", "s3cret-token\n");
-    assert_eq!(exits(&env.run(["ext", "remove", "weather"]), 0), "");
+    assert_eq!(exits(&env.run(["ext", "remove", "weather"]), Exit::Ok), "");
     env.simple_ext("mallory/roost-weather", "weather", &["weather"], &[]);
     let out = env.run(["ext", "install", "mallory/roost-weather"]);
-    exits(&out, 1);
+    exits(&out, Exit::Failed);
     let note = format!(
         "\nNote: weather's data directory already exists, left by owner/roost-weather:\n\
          \x20 {}\n\
@@ -218,9 +224,9 @@ fn install_under_a_name_whose_data_was_kept_says_whose_data_it_inherits() {
     assert!(stdout(&out).ends_with(&note), "{}", describe(&out));
     // After a purge there is nothing to inherit, and nothing to say.
     let purged = env.run(["ext", "remove", "weather", "--purge"]);
-    assert_eq!(exits(&purged, 0), "");
+    assert_eq!(exits(&purged, Exit::Ok), "");
     let out = env.run(["ext", "install", "mallory/roost-weather"]);
-    exits(&out, 1);
+    exits(&out, Exit::Failed);
     assert!(
         !stdout(&out).contains("Note: weather's data"),
         "{}",

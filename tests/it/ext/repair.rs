@@ -25,7 +25,7 @@ fn repair_puts_back_a_changed_file_that_update_left_running() {
     assert_eq!(env.ok(["note"]), "tampered\n");
     let hint = "roost ext repair note puts back the files pinned in ext.lock";
     let out = env.run(["ext", "verify", "note"]);
-    assert_eq!(exits(&out, 1), format!("{hint}\n"));
+    assert_eq!(exits(&out, Exit::Failed), format!("{hint}\n"));
     let out = env.run(["ext", "update", "note", "--yes"]);
     let said = succeeded(&out);
     assert!(said.contains("up to date") && said.contains(hint), "{said}");
@@ -64,8 +64,11 @@ fn repair_writes_an_emptied_index_again_from_the_lock() {
     break_source(&note);
     break_source(&mark);
     std::fs::write(index_file(&env), "").unwrap();
-    assert_eq!(env.run(["note"]).status.code(), Some(2));
-    let err = exits(&env.run(["ext", "list"]), 0);
+    assert_eq!(
+        env.run(["note"]).status.code(),
+        Some(exit_code(Exit::Usage))
+    );
+    let err = exits(&env.run(["ext", "list"]), Exit::Ok);
     assert!(
         err.ends_with("`roost ext repair` writes ext.index again from ext.lock.\n"),
         "{err}"
@@ -93,7 +96,7 @@ fn repair_that_cannot_put_the_pinned_tree_back_changes_nothing() {
     let gone = f.bare.with_extension("gone");
     std::fs::rename(&f.bare, &gone).unwrap();
     let before = snapshot(&env);
-    let err = exits(&env.run(["ext", "repair", "note"]), 1);
+    let err = exits(&env.run(["ext", "repair", "note"]), Exit::Failed);
     assert!(
         err.starts_with("roost ext repair: note: cannot fetch ")
             && err.contains("nothing was changed"),
@@ -107,7 +110,7 @@ fn repair_that_cannot_put_the_pinned_tree_back_changes_nothing() {
     let tree = f.tree("HEAD");
     std::fs::write(lock_file(&env), text.replace(&tree, &other)).unwrap();
     let before = snapshot(&env);
-    let err = exits(&env.run(["ext", "repair", "note"]), 1);
+    let err = exits(&env.run(["ext", "repair", "note"]), Exit::Failed);
     assert_eq!(
         err.lines().next().unwrap(),
         format!(

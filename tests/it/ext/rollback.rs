@@ -52,7 +52,7 @@ fn update_and_rollback_refuse_a_recorded_commit_that_is_not_an_id() {
     for verb in ["update", "rollback"] {
         let out = env.run(["ext", verb, "note", "--yes"]);
         assert_eq!(
-            exits(&out, 1),
+            exits(&out, Exit::Failed),
             format!(
                 "roost ext {verb}: note: ext.lock's commit '\\x1b[2J\\x1b[31mFAKE' is not 40 lowercase hex digits\n\
                  roost ext remove note, then install it again\n"
@@ -69,7 +69,7 @@ fn rollback_returns_to_the_pin_before_the_update_and_a_second_one_comes_back() {
     let (f, v1, v2) = updated(&env);
     assert_eq!(env.ok(["note"]), "note v2\n");
     let out = env.run(["ext", "rollback", "note", "--yes"]);
-    assert_eq!(exits(&out, 0), "", "{}", describe(&out));
+    assert_eq!(exits(&out, Exit::Ok), "", "{}", describe(&out));
     let text = stdout(&out);
     assert!(
         text.starts_with(&format!(
@@ -109,7 +109,7 @@ fn rollback_returns_to_the_pin_before_the_update_and_a_second_one_comes_back() {
     assert_eq!(left, vec![std::ffi::OsString::from("note")]);
     // Rolling back again returns to where the first rollback started.
     let out = env.run(["ext", "rollback", "note", "--yes"]);
-    assert_eq!(exits(&out, 0), "", "{}", describe(&out));
+    assert_eq!(exits(&out, Exit::Ok), "", "{}", describe(&out));
     assert!(stdout(&out).ends_with(&format!("rolled back note: {v1} -> {v2}\n")));
     let l = lock(&env);
     assert_eq!(l["note"]["commit"], v2);
@@ -125,7 +125,7 @@ fn rollback_with_nothing_to_roll_back_refuses_and_writes_nothing() {
     two_versions(&env);
     let before = aged(&env);
     let out = env.run(["ext", "rollback", "note", "--yes"]);
-    assert_refusal(&out, 1, "roost ext rollback: ");
+    assert_refusal(&out, Exit::Failed, "roost ext rollback: ");
     assert_eq!(
         stderr(&out),
         "roost ext rollback: note: nothing to roll back to: ext.lock records no pin before its last update\n\
@@ -140,17 +140,17 @@ fn rollback_refuses_an_unknown_name_a_linked_extension_and_a_bad_command_line() 
     let env = TestEnv::new();
     let out = env.run(["ext", "rollback", "nope"]);
     assert_eq!(
-        exits(&out, 1),
+        exits(&out, Exit::Failed),
         "roost ext rollback: no such extension: nope\nroost ext list shows what is installed\n"
     );
     let out = env.run(["ext", "rollback"]);
     assert!(
-        exits(&out, 2).contains("usage: roost ext rollback"),
+        exits(&out, Exit::Usage).contains("usage: roost ext rollback"),
         "{}",
         describe(&out)
     );
     let out = env.run(["ext", "rollback", "note", "--grant", "network", "--yes"]);
-    assert!(exits(&out, 2).starts_with(
+    assert!(exits(&out, Exit::Usage).starts_with(
         "roost ext rollback: --grant network: not an authority this roost knows (fleet)\n"
     ));
     // A linked extension has no pin to go back to.
@@ -170,7 +170,7 @@ fn rollback_refuses_an_unknown_name_a_linked_extension_and_a_bad_command_line() 
     ]);
     let before = aged(&env);
     let out = env.run(["ext", "rollback", "jot", "--yes"]);
-    assert_refusal(&out, 1, "roost ext rollback: jot is linked to ");
+    assert_refusal(&out, Exit::Failed, "roost ext rollback: jot is linked to ");
     assert!(
         stderr(&out).contains(
             ": nothing is pinned, so there is no earlier pin to go back to\n\
@@ -192,12 +192,12 @@ fn rollback_with_yes_refuses_authority_that_would_grow_unless_granted() {
     f.manifest("note", &["note"], &[]);
     let v2 = f.commit("no fleet");
     let out = env.run(["ext", "update", "note", "--yes"]);
-    assert_eq!(exits(&out, 0), "", "{}", describe(&out));
+    assert_eq!(exits(&out, Exit::Ok), "", "{}", describe(&out));
     assert_eq!(lock(&env)["note"]["needs"], json!([]));
     let before = aged(&env);
     let out = env.run(["ext", "rollback", "note", "--yes"]);
     assert_eq!(
-        exits(&out, 1),
+        exits(&out, Exit::Failed),
         "roost ext rollback: note: not rolled back: it asks for fleet now, and --yes does not grant new authority\n\
          read the change above; to accept it from a script, add --grant fleet\n"
     );
@@ -213,14 +213,14 @@ fn rollback_with_yes_refuses_authority_that_would_grow_unless_granted() {
     // Without --yes and without a terminal there is nobody to ask.
     let out = env.run(["ext", "rollback", "note"]);
     assert_eq!(
-        exits(&out, 1),
+        exits(&out, Exit::Failed),
         "roost ext rollback: note: not rolled back: stdin is not a terminal\n\
          read the change above, then pass --yes to roll back from a script\n"
     );
     assert_eq!(seen(&env), before);
     // Named on the command line, it is granted.
     let out = env.run(["ext", "rollback", "note", "--yes", "--grant", "fleet"]);
-    assert_eq!(exits(&out, 0), "", "{}", describe(&out));
+    assert_eq!(exits(&out, Exit::Ok), "", "{}", describe(&out));
     let l = lock(&env);
     assert_eq!(l["note"]["commit"], v1);
     assert_eq!(l["note"]["needs"], json!(["fleet"]));
@@ -242,7 +242,7 @@ fn rollback_fetches_the_earlier_commit_by_id_once_no_branch_leads_to_it() {
     f.commit("rewritten");
     f.git(&["branch", "-D", "main"]);
     let out = env.run(["ext", "rollback", "note", "--yes"]);
-    assert_eq!(exits(&out, 0), "", "{}", describe(&out));
+    assert_eq!(exits(&out, Exit::Ok), "", "{}", describe(&out));
     assert_eq!(lock(&env)["note"]["commit"], v1);
     assert_eq!(env.ok(["note"]), "note v1\n");
 }
@@ -270,7 +270,7 @@ fn rollback_refuses_when_the_earlier_commit_is_gone_from_the_repository() {
     let out = env.run(["ext", "rollback", "note", "--yes"]);
     assert_refusal(
         &out,
-        1,
+        Exit::Failed,
         &format!("roost ext rollback: note: cannot fetch {v1} from file://"),
     );
     assert!(
@@ -295,7 +295,7 @@ fn rollback_refuses_a_commit_whose_files_are_not_the_recorded_tree() {
     });
     let before = aged(&env);
     let out = env.run(["ext", "rollback", "note", "--yes"]);
-    assert_refusal(&out, 1, "roost ext rollback: ");
+    assert_refusal(&out, Exit::Failed, "roost ext rollback: ");
     assert_eq!(
         stderr(&out),
         format!(
@@ -309,7 +309,7 @@ fn rollback_refuses_a_commit_whose_files_are_not_the_recorded_tree() {
     edit_lock(&env, |v| v["note"]["previous"]["commit"] = "HEAD".into());
     let out = env.run(["ext", "rollback", "note", "--yes"]);
     assert_eq!(
-        exits(&out, 1),
+        exits(&out, Exit::Failed),
         "roost ext rollback: note: the pin before the last update: ext.lock's commit 'HEAD' is not 40 lowercase hex digits\n"
     );
 }
@@ -320,7 +320,7 @@ fn update_and_rollback_keep_a_disabled_extension_disabled() {
     let (_f, v1, v2) = two_versions(&env);
     env.ok(["ext", "disable", "note"]);
     let out = env.run(["ext", "update", "note", "--yes"]);
-    assert_eq!(exits(&out, 0), "", "{}", describe(&out));
+    assert_eq!(exits(&out, Exit::Ok), "", "{}", describe(&out));
     assert!(
         stdout(&out).ends_with(&format!(
             "updated note: {v1} -> {v2}\nnote stays disabled: roost ext enable note turns it on\n"

@@ -25,13 +25,13 @@ fn verify_note(env: &TestEnv) -> Output {
 
 fn assert_ok(env: &TestEnv) {
     let out = verify_note(env);
-    assert_eq!(exits(&out, 0), "");
+    assert_eq!(exits(&out, Exit::Ok), "");
     assert_eq!(stdout(&out), "note: ok\n");
 }
 
 fn assert_differs(env: &TestEnv, details: &[&str]) {
     let out = verify_note(env);
-    exits(&out, 1);
+    exits(&out, Exit::Failed);
     let mut want = format!(
         "note: differs from the tree recorded at install ({} {})\n",
         details.len(),
@@ -142,7 +142,7 @@ fn verify_reports_a_missing_clone() {
     let clone = clone_dir(&env, "note");
     std::fs::remove_dir_all(&clone).unwrap();
     let out = verify_note(&env);
-    exits(&out, 1);
+    exits(&out, Exit::Failed);
     assert_eq!(
         stdout(&out),
         format!("note: missing ({} does not exist)\n", clone.display())
@@ -164,7 +164,7 @@ fn verify_json_lists_each_entry_with_its_verdict_and_files() {
     .unwrap();
     let out = env.run(["ext", "verify", "--json"]);
     assert_eq!(
-        exits(&out, 1),
+        exits(&out, Exit::Failed),
         "roost ext repair mark puts back the files pinned in ext.lock\n"
     );
     assert_eq!(
@@ -183,7 +183,7 @@ fn verify_json_lists_each_entry_with_its_verdict_and_files() {
         ])
     );
     let out = env.run(["ext", "verify", "note", "--json"]);
-    assert_eq!(exits(&out, 0), "");
+    assert_eq!(exits(&out, Exit::Ok), "");
     assert_eq!(
         serde_json::from_slice::<Value>(&out.stdout).unwrap(),
         serde_json::json!([{"name": "note", "ok": true, "verdict": "ok", "files": []}])
@@ -196,11 +196,11 @@ fn verify_without_a_name_checks_every_extension() {
     installed(&env, "owner/roost-note", "note", &["note"], &[]);
     installed(&env, "owner/roost-mark", "mark", &["mark"], &[]);
     let out = env.run(["ext", "verify"]);
-    assert_eq!(exits(&out, 0), "");
+    assert_eq!(exits(&out, Exit::Ok), "");
     assert_eq!(stdout(&out), "mark: ok\nnote: ok\n");
     std::fs::write(clone_dir(&env, "mark").join("new"), "").unwrap();
     let out = env.run(["ext", "verify"]);
-    exits(&out, 1);
+    exits(&out, Exit::Failed);
     assert_eq!(
         stdout(&out),
         "mark: differs from the tree recorded at install (1 file)\n  added     new\nnote: ok\n"
@@ -213,7 +213,14 @@ fn verify_refuses_an_unknown_name() {
     installed(&env, "owner/roost-note", "note", &["note"], &[]);
     for name in ["nope", "../x", "-x"] {
         let out = env.run(["ext", "verify", name]);
-        let err = exits(&out, if name == "-x" { 2 } else { 1 });
+        let err = exits(
+            &out,
+            if name == "-x" {
+                Exit::Usage
+            } else {
+                Exit::Failed
+            },
+        );
         if name != "-x" {
             assert!(
                 err.starts_with(&format!("roost ext verify: no such extension: {name}\n")),
@@ -231,7 +238,7 @@ fn verify_refuses_a_tree_in_the_lock_that_is_not_a_hash() {
     for tree in ["--help", "", "0123456", "../../x"] {
         edit_lock(&env, |v| v["note"]["tree"] = tree.into());
         let out = verify_note(&env);
-        exits(&out, 1);
+        exits(&out, Exit::Failed);
         assert_eq!(
             stdout(&out),
             "note: ext.lock records no valid tree hash for it\n"
@@ -243,6 +250,6 @@ fn verify_refuses_a_tree_in_the_lock_that_is_not_a_hash() {
 fn verify_with_nothing_installed_says_so() {
     let env = TestEnv::new();
     let out = env.run(["ext", "verify"]);
-    assert_eq!(exits(&out, 0), "");
+    assert_eq!(exits(&out, Exit::Ok), "");
     assert_eq!(stdout(&out), "no extensions installed\n");
 }

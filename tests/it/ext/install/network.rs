@@ -307,7 +307,7 @@ fn a_source_failure_is_one_line_and_a_hint_and_the_chain_only_when_verbose() {
         .env("ROOST_EXT_GIT_BASE", &base)
         .output()
         .unwrap();
-    assert_eq!(exits(&quiet, 1), what);
+    assert_eq!(exits(&quiet, Exit::Failed), what);
     let chain = format!(
         "roost ext install: the whole error: no repository there ({}/o/r does not exist)\n",
         env.path("nowhere").display()
@@ -323,7 +323,11 @@ fn a_source_failure_is_one_line_and_a_hint_and_the_chain_only_when_verbose() {
             .env("ROOST_VERBOSE", var)
             .output()
             .unwrap();
-        assert_eq!(exits(&out, 1), format!("{what}{chain}"), "{args:?} {var:?}");
+        assert_eq!(
+            exits(&out, Exit::Failed),
+            format!("{what}{chain}"),
+            "{args:?} {var:?}"
+        );
     }
     assert!(!lock_file(&env).exists());
 }

@@ -23,7 +23,7 @@ fn update_all_goes_past_a_broken_source_and_ends_with_a_summary() {
     break_source(&gone);
 
     let out = env.run(["ext", "update", "--all", "--yes"]);
-    let err = exits(&out, 1);
+    let err = exits(&out, Exit::Failed);
     let bare = gone.bare.display();
     let why = format!(
         "cannot resolve HEAD at file://{bare}: no repository there ({bare} does not exist)"
@@ -73,7 +73,7 @@ fn update_all_json_is_the_summary_alone_and_refuses_grown_authority() {
     let new = note.commit("wants the fleet");
 
     let out = env.run(["ext", "update", "--all", "--yes", "--json"]);
-    let err = exits(&out, 1);
+    let err = exits(&out, Exit::Failed);
     let v: Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON alone");
     assert_eq!(v[0]["name"], "note");
     assert_eq!(v[0]["status"], "refused");
@@ -98,7 +98,7 @@ fn update_all_json_is_the_summary_alone_and_refuses_grown_authority() {
     let out = env.run([
         "ext", "update", "--all", "--yes", "--grant", "fleet", "--json",
     ]);
-    exits(&out, 0);
+    exits(&out, Exit::Ok);
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v[0]["status"], "updated");
     assert_eq!(v[0]["from"], old.as_str());
@@ -118,7 +118,7 @@ fn update_all_without_a_terminal_refuses_each_and_changes_nothing() {
     bump(&mark, "mark", "mark-two");
     let before = snapshot(&env);
     let out = env.run(["ext", "update", "--all"]);
-    let err = exits(&out, 1);
+    let err = exits(&out, Exit::Failed);
     assert!(
         err.ends_with("roost ext update: not every extension was updated (mark, note were not)\n"),
         "{err}"
@@ -141,7 +141,7 @@ fn update_with_a_name_and_all_is_a_usage_error() {
     installed(&env, "note", &[]);
     let before = snapshot(&env);
     let out = env.run(["ext", "update", "note", "--all", "--yes"]);
-    let err = exits(&out, 2);
+    let err = exits(&out, Exit::Usage);
     assert!(out.stdout.is_empty());
     assert!(err.starts_with("roost ext update: "), "{err}");
     assert!(err.contains("cannot be used with"), "{err}");
@@ -164,7 +164,7 @@ fn update_all_on_a_terminal_asks_about_each_in_turn() {
     let Some(out) = env.on_a_terminal("ext update --all", b"y\nn\n") else {
         return;
     };
-    exits(&out, 1);
+    exits(&out, Exit::Failed);
     let seen = stdout(&out).replace('\r', "");
     assert_eq!(seen.matches("Update? [y/N] ").count(), 2, "{seen}");
     assert!(
@@ -201,7 +201,12 @@ fn a_plain_or_relative_git_base_installs_as_an_absolute_file_url_that_updates() 
             .env("ROOST_EXT_GIT_BASE", &base)
             .output()
             .unwrap();
-        assert_eq!(out.status.code(), Some(0), "{base}: {}", describe(&out));
+        assert_eq!(
+            out.status.code(),
+            Some(exit_code(Exit::Ok)),
+            "{base}: {}",
+            describe(&out)
+        );
         let lock: serde_json::Value =
             serde_json::from_str(&env.read("state/roost/ext.lock")).unwrap();
         let text = lock.to_string();
@@ -218,7 +223,12 @@ fn a_plain_or_relative_git_base_installs_as_an_absolute_file_url_that_updates() 
             .current_dir(env.path("config"))
             .output()
             .unwrap();
-        assert_eq!(out.status.code(), Some(0), "{base}: {}", describe(&out));
+        assert_eq!(
+            out.status.code(),
+            Some(exit_code(Exit::Ok)),
+            "{base}: {}",
+            describe(&out)
+        );
         assert_eq!(env.ok(["note"]), "changed\n");
         env.ok(["ext", "remove", "note"]);
     }
@@ -235,7 +245,7 @@ fn a_nonsense_git_base_is_refused_before_anything_is_fetched() {
         .unwrap();
     assert_refusal(
         &out,
-        1,
+        Exit::Failed,
         "roost ext install: ROOST_EXT_GIT_BASE=nonsense-base is not a base roost can fetch from (neither a URL nor an existing directory)\n\
          set it to an https:// or ssh:// URL, file:///DIR/ or an existing directory, or unset it\n",
     );

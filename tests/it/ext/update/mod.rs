@@ -97,7 +97,7 @@ fn update_with_an_unchanged_ref_says_so_and_writes_nothing() {
     let f = installed(&env, "owner/roost-note", "note", &["note"], &[]);
     let before = aged_snapshot(&env, "note");
     let out = env.run(["ext", "update", "note"]);
-    assert_eq!(exits(&out, 0), "");
+    assert_eq!(exits(&out, Exit::Ok), "");
     assert_eq!(
         stdout(&out),
         format!("note: up to date (HEAD is still {})\n", f.head())
@@ -105,7 +105,7 @@ fn update_with_an_unchanged_ref_says_so_and_writes_nothing() {
     assert_eq!(snapshot(&env, "note"), before);
     // Without a name: every extension.
     let out = env.run(["ext", "update"]);
-    assert_eq!(exits(&out, 0), "");
+    assert_eq!(exits(&out, Exit::Ok), "");
     assert_eq!(snapshot(&env, "note"), before);
 }
 
@@ -120,7 +120,7 @@ fn update_never_diffs_against_a_clone_changed_since_install() {
     let clone = env.path("data/roost/ext/note");
     std::fs::write(clone.join("bin/roost-note"), "#!/bin/sh\necho 'note v2'\n").unwrap();
     let out = env.run(["ext", "update", "note", "--yes"]);
-    assert_eq!(exits(&out, 0), "");
+    assert_eq!(exits(&out, Exit::Ok), "");
     let text = stdout(&out);
     let head = format!(
         "note: {old} -> {new}\n\
@@ -141,17 +141,17 @@ fn update_follows_the_recorded_ref() {
     f.git(&["tag", "v1"]);
     f.push();
     let out = env.run(["ext", "install", "owner/roost-note", "--ref", "v1", "--yes"]);
-    assert_eq!(exits(&out, 0), "");
+    assert_eq!(exits(&out, Exit::Ok), "");
     f.exec("bin/roost-note", "#!/bin/sh\necho 'on main'\n");
     f.commit("main moves on");
     // main moved, v1 did not.
     let out = env.run(["ext", "update", "note", "--yes"]);
-    assert_eq!(exits(&out, 0), "");
+    assert_eq!(exits(&out, Exit::Ok), "");
     assert!(stdout(&out).starts_with("note: up to date (v1 is still "));
     f.git(&["tag", "-f", "v1"]);
     f.push();
     let out = env.run(["ext", "update", "note", "--yes"]);
-    assert_eq!(exits(&out, 0), "");
+    assert_eq!(exits(&out, Exit::Ok), "");
     assert_eq!(lock(&env)["note"]["commit"], f.head());
     assert_eq!(lock(&env)["note"]["ref"], "v1");
     assert_eq!(env.ok(["note"]), "on main\n");
@@ -163,7 +163,7 @@ fn update_without_yes_and_without_a_terminal_refuses_and_changes_nothing() {
     let (_f, old, new) = changed(&env);
     let before = aged_snapshot(&env, "note");
     let out = env.run(["ext", "update", "note"]);
-    let err = exits(&out, 1);
+    let err = exits(&out, Exit::Failed);
     assert_eq!(
         err,
         "roost ext update: note: not updated: stdin is not a terminal\nread the change above, then pass --yes to update from a script\n"
@@ -187,7 +187,7 @@ fn update_with_yes_refuses_grown_authority_unless_granted_by_name() {
     let index_before = std::fs::read(index_file(&env)).unwrap();
     let out = env.run(["ext", "update", "note", "--yes"]);
     assert_eq!(
-        exits(&out, 1),
+        exits(&out, Exit::Failed),
         "roost ext update: note: not updated: it asks for fleet now, and --yes does not grant new authority\n\
          read the change above; to accept it from a script, add --grant fleet\n"
     );
@@ -211,7 +211,7 @@ fn update_with_yes_refuses_grown_authority_unless_granted_by_name() {
     assert_eq!(lock(&env)["note"]["commit"], old);
     // Named on the command line, it is granted.
     let out = env.run(["ext", "update", "note", "--yes", "--grant", "fleet"]);
-    assert_eq!(exits(&out, 0), "");
+    assert_eq!(exits(&out, Exit::Ok), "");
     let text = stdout(&out);
     assert_eq!(line_above(&text, "Update? [y/N]"), GROWN, "{text}");
     assert_eq!(lock(&env)["note"]["needs"], serde_json::json!(["fleet"]));
@@ -222,7 +222,7 @@ fn update_with_yes_refuses_grown_authority_unless_granted_by_name() {
     );
     // An authority this roost does not know cannot be granted.
     let out = env.run(["ext", "update", "note", "--yes", "--grant", "network"]);
-    assert!(exits(&out, 2).starts_with(
+    assert!(exits(&out, Exit::Usage).starts_with(
         "roost ext update: --grant network: not an authority this roost knows (fleet)\n"
     ));
 }
@@ -238,7 +238,7 @@ fn update_prompt_on_a_terminal_follows_the_grown_authority_line_and_no_keeps_the
     let Some(out) = env.on_a_terminal("ext update note", b"n\n") else {
         return;
     };
-    exits(&out, 1);
+    exits(&out, Exit::Failed);
     let text = stdout(&out).replace('\r', "");
     // On a terminal its marker is coloured.
     let grown = GROWN.replace("NOTE:", "\x1b[33mNOTE:\x1b[m");
@@ -329,7 +329,7 @@ fn update_refuses_a_commit_that_claims_a_core_command() {
     claim(&f, "note", &["note", "send"]);
     let before = aged_snapshot(&env, "note");
     let out = env.run(["ext", "update", "note", "--yes"]);
-    let err = exits(&out, 1);
+    let err = exits(&out, Exit::Failed);
     assert!(
         err.contains("command \"send\" is a roost core command; an extension cannot claim it"),
         "{err}"
@@ -347,7 +347,7 @@ fn update_refuses_a_commit_that_claims_another_extensions_command() {
     let before = aged_snapshot(&env, "note");
     let mark_before = listing(&clone_dir(&env, "mark"));
     let out = env.run(["ext", "update", "note", "--yes"]);
-    let err = exits(&out, 1);
+    let err = exits(&out, Exit::Failed);
     assert_eq!(
         err,
         "roost ext update: note: the new commit claims mark, which the installed extension mark holds; nothing was changed\n"
@@ -364,7 +364,7 @@ fn update_refuses_a_renamed_extension() {
     claim(&f, "jotter", &["note"]);
     let before = aged_snapshot(&env, "note");
     let out = env.run(["ext", "update", "note", "--yes"]);
-    let err = exits(&out, 1);
+    let err = exits(&out, Exit::Failed);
     assert_eq!(
         err,
         "roost ext update: note: the new commit's manifest names it 'jotter'; refusing a renamed extension\nremove note, then install the repository under its new name\n"
@@ -380,7 +380,7 @@ fn update_refuses_a_commit_that_fails_an_install_gate() {
     f.commit("escape");
     let before = aged_snapshot(&env, "note");
     let out = env.run(["ext", "update", "note", "--yes"]);
-    let err = exits(&out, 1);
+    let err = exits(&out, Exit::Failed);
     assert!(
         err.contains("the symlink escape points to the absolute path /etc/passwd"),
         "{err}"
@@ -400,14 +400,14 @@ fn update_fires_nothing_from_a_poisoned_clone_config() {
         .env("PAGER", &script)
         .output()
         .unwrap();
-    assert_eq!(exits(&unchanged, 0), "");
+    assert_eq!(exits(&unchanged, Exit::Ok), "");
     assert!(!marker.exists(), "the unchanged update fired something");
     let out = env
         .roost(["ext", "verify", "note"])
         .env("PAGER", &script)
         .output()
         .unwrap();
-    exits(&out, 1); // .gitattributes was added by the poisoning
+    exits(&out, Exit::Failed); // .gitattributes was added by the poisoning
     assert!(stdout(&out).contains("added     .gitattributes"));
     assert!(!marker.exists(), "verify fired something");
     f.exec("bin/roost-note", "#!/bin/sh\necho 'note v2'\n");
@@ -417,7 +417,7 @@ fn update_fires_nothing_from_a_poisoned_clone_config() {
         .env("PAGER", &script)
         .output()
         .unwrap();
-    assert_eq!(exits(&changed, 0), "");
+    assert_eq!(exits(&changed, Exit::Ok), "");
     assert!(!marker.exists(), "the changed update fired something");
     // The poisoned clone is not what was pinned: nothing is compared with it.
     let text = stdout(&changed);
@@ -453,7 +453,7 @@ fn update_never_passes_the_locks_repo_or_ref_on_as_options() {
         edit_lock(&env, |v| v["note"][field] = value.into());
         let before = aged_snapshot(&env, "note");
         let out = env.run(["ext", "update", "note", "--yes"]);
-        let err = exits(&out, 1);
+        let err = exits(&out, Exit::Failed);
         assert!(
             err.starts_with(&format!("roost ext update: note: {why}: ")),
             "{field}={value}: {err}"
@@ -480,7 +480,7 @@ fn update_without_a_name_updates_each_and_reports_every_refusal() {
     note.exec("bin/roost-note", "#!/bin/sh\necho 'note v2'\n");
     note.commit("v2");
     let out = env.run(["ext", "update", "--yes"]);
-    let err = exits(&out, 1);
+    let err = exits(&out, Exit::Failed);
     assert_eq!(
         err,
         "roost ext update: mark: the new commit's manifest names it 'renamed'; refusing a renamed extension\n\
@@ -515,7 +515,7 @@ fn update_refuses_an_unknown_name() {
     installed(&env, "owner/roost-note", "note", &["note"], &[]);
     for name in ["nope", "../x"] {
         let out = env.run(["ext", "update", name, "--yes"]);
-        let err = exits(&out, 1);
+        let err = exits(&out, Exit::Failed);
         assert!(
             err.starts_with(&format!("roost ext update: no such extension: {name}\n")),
             "{err}"
@@ -529,7 +529,7 @@ fn update_restores_a_missing_clone() {
     let (f, _old, new) = changed(&env);
     std::fs::remove_dir_all(clone_dir(&env, "note")).unwrap();
     let out = env.run(["ext", "update", "note", "--yes"]);
-    assert_eq!(exits(&out, 0), "");
+    assert_eq!(exits(&out, Exit::Ok), "");
     assert_eq!(lock(&env)["note"]["commit"], new);
     assert_eq!(lock(&env)["note"]["tree"], f.tree("HEAD"));
     assert_eq!(env.ok(["note"]), "note v2\n");
@@ -551,7 +551,7 @@ fn update_fetches_from_the_recorded_source_not_todays_git_base() {
         .env("ROOST_EXT_GIT_BASE", "file:///nowhere/at/all/")
         .output()
         .unwrap();
-    assert_eq!(exits(&out, 0), "");
+    assert_eq!(exits(&out, Exit::Ok), "");
     assert_eq!(lock(&env)["note"]["commit"], f.head());
     assert_eq!(lock(&env)["note"]["url"], url.as_str());
     assert_eq!(env.ok(["note"]), "two\n");

@@ -9,7 +9,7 @@ fn update_shows_the_change_and_moves_the_pin() {
     let env = TestEnv::new();
     let (f, old, new) = changed(&env);
     let out = env.run(["ext", "update", "note", "--yes"]);
-    assert_eq!(exits(&out, 0), "");
+    assert_eq!(exits(&out, Exit::Ok), "");
     let text = stdout(&out);
     let head = format!(
         "note: {} -> {}\n\nchanged files:\n  A NEWS\n  D README\n  M bin/roost-note\n\n",
@@ -104,7 +104,7 @@ fn update_neutralises_control_characters_in_the_change() {
     f.write("name\u{1b}[1m.txt", "x\n");
     f.commit("controls");
     let out = env.run(["ext", "update", "note", "--yes"]);
-    assert_eq!(exits(&out, 0), "");
+    assert_eq!(exits(&out, Exit::Ok), "");
     let bytes = &out.stdout;
     assert!(
         !bytes.contains(&0x1b),
@@ -159,7 +159,7 @@ fn update_shows_the_manifest_and_bin_before_the_cap_and_names_the_files_it_cut()
     f.manifest("note", &["note"], &["fleet"]);
     f.commit("big, and a changed command");
     let out = env.run(["ext", "update", "note"]);
-    exits(&out, 1);
+    exits(&out, Exit::Failed);
     let text = stdout(&out);
     let at = |needle: &str| {
         text.find(needle)
@@ -217,7 +217,12 @@ fn update_pages_with_less_told_to_leave_the_diff_on_screen() {
     else {
         return;
     };
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(
+        out.status.code(),
+        Some(exit_code(Exit::Ok)),
+        "{}",
+        describe(&out)
+    );
     assert!(stdout(&out).contains("+echo two"), "{}", describe(&out));
     assert_eq!(env.read("pager-saw"), "LESS=[FRX]\n");
     f.exec("bin/roost-note", "#!/bin/sh\necho three\n");
@@ -229,7 +234,12 @@ fn update_pages_with_less_told_to_leave_the_diff_on_screen() {
             &[("PAGER", pager.as_str()), ("LESS", "-S")],
         )
         .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(
+        out.status.code(),
+        Some(exit_code(Exit::Ok)),
+        "{}",
+        describe(&out)
+    );
     assert_eq!(env.read("pager-saw"), "LESS=[FRX]\nLESS=[-S]\n");
 }
 
@@ -240,7 +250,7 @@ fn update_caps_a_diff_of_one_huge_line() {
     f.write("min.js", &"x".repeat(2 << 20));
     f.commit("minified");
     let out = env.run(["ext", "update", "note", "--yes"]);
-    assert_eq!(exits(&out, 0), "");
+    assert_eq!(exits(&out, Exit::Ok), "");
     let text = stdout(&out);
     assert!(text.len() < 512 * 1024, "{} bytes", text.len());
     assert!(
@@ -277,7 +287,7 @@ fn update_names_a_file_too_large_to_diff_and_stops_diffing_past_the_cap() {
         env.roost(["ext", "update", "note", "--yes"]),
         std::time::Duration::from_secs(60),
     );
-    assert_eq!(exits(&run.out, 0), "");
+    assert_eq!(exits(&run.out, Exit::Ok), "");
     let text = stdout(&run.out);
     assert!(
         text.contains(&format!(
