@@ -1,4 +1,4 @@
-//! Bounds a remote meets whatever it sends, beyond those of hostile.rs:
+//! Bounds a remote meets whatever it sends, beyond those of tests/it/hostile/:
 //! gitlinks and empty directories count against the tree limit, a pack
 //! holds only objects the pinned commit's closure needs (present ones,
 //! not ids gix answers without an object) and unpacks to a bounded size,

@@ -4,7 +4,7 @@
 //! `roost ext verify` must catch, naming exactly the changed paths and how
 //! they changed; after restoring the files it must say `ok` again.
 //! (`roost ext list`'s lock/index disagreements are covered, one test per
-//! kind, in ext_manage.rs.)
+//! kind, in tests/it/ext/list.rs.)
 
 use crate::common::*;
 
