@@ -478,8 +478,8 @@ fn a_signal_during_a_fetch_ends_roost_and_removes_what_it_made() {
         let out = child.wait_with_output().unwrap();
         assert!(sent.elapsed() < Duration::from_secs(5));
         assert_eq!(
-            out.status.code(),
-            Some(exit_code(Exit::Interrupted)),
+            exit_of(&out),
+            Exit::Interrupted,
             "{signal:?}: {}",
             describe(&out)
         );

@@ -28,12 +28,7 @@ fn processes_mentioning(needle: &str) -> Vec<String> {
 fn demo_runs_the_tour_and_leaves_nothing_behind() {
     let env = TestEnv::new();
     let out = env.run(["demo"]);
-    assert_eq!(
-        out.status.code(),
-        Some(exit_code(Exit::Ok)),
-        "{}",
-        describe(&out)
-    );
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
 
@@ -90,12 +85,7 @@ fn demo_runs_the_tour_and_leaves_nothing_behind() {
 fn demo_installs_runs_verifies_and_removes_the_example_extension() {
     let env = TestEnv::new();
     let out = env.run(["demo"]);
-    assert_eq!(
-        out.status.code(),
-        Some(exit_code(Exit::Ok)),
-        "{}",
-        describe(&out)
-    );
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
     let text = String::from_utf8(out.stdout).unwrap();
     let sandbox = text

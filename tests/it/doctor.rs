@@ -15,12 +15,7 @@ use std::path::PathBuf;
 /// lines loosely.
 fn doctor(env: &TestEnv, code: Exit) -> Vec<String> {
     let out = env.run(["doctor"]);
-    assert_eq!(
-        out.status.code(),
-        Some(exit_code(code)),
-        "{}",
-        describe(&out)
-    );
+    assert_eq!(exit_of(&out), code, "{}", describe(&out));
     assert!(out.stderr.is_empty(), "{}", describe(&out));
     assert!(
         !env.socket_file().exists(),
@@ -166,7 +161,7 @@ fn doctor_fails_a_clone_whose_file_was_modified_and_points_at_verify() {
     );
     // verify names the file, as doctor says.
     let out = env.run(["ext", "verify", "note"]);
-    assert_eq!(out.status.code(), Some(exit_code(Exit::Failed)));
+    assert_eq!(exit_of(&out), Exit::Failed);
     assert_eq!(
         String::from_utf8(out.stdout).unwrap(),
         "note: differs from the tree recorded at install (1 file)\n  \
@@ -304,12 +299,7 @@ fn doctor_names_the_line_of_roost_conf_tmux_cannot_parse() {
         "set -g mouse on\nbogus-command\n",
     );
     let out = env.run(["doctor"]);
-    assert_eq!(
-        out.status.code(),
-        Some(exit_code(Exit::Failed)),
-        "{}",
-        describe(&out)
-    );
+    assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
     let text = String::from_utf8(out.stdout).unwrap();
     let want = format!(
         "FAIL  roost.conf {}: line 2: unknown command: bogus-command\n      fix each line named; roost's server warns of the same at its start\n",
@@ -328,12 +318,7 @@ fn doctor_names_the_line_of_a_roost_conf_command_that_fails() {
         "set -g mouse on\n\n%if \"#{==:a,a}\"\nset -g bogus-option on\n%endif\nset -g status on\nset -g also-bogus x\n",
     );
     let out = env.run(["doctor"]);
-    assert_eq!(
-        out.status.code(),
-        Some(exit_code(Exit::Failed)),
-        "{}",
-        describe(&out)
-    );
+    assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
     let text = String::from_utf8(out.stdout).unwrap();
     let want = format!(
         "FAIL  roost.conf {}: line 4: invalid option: bogus-option; line 7: invalid option: also-bogus\n",
@@ -348,12 +333,7 @@ fn doctor_accepts_a_roost_conf_tmux_loads() {
     let env = TestEnv::new();
     let conf = env.write("config/roost/roost.conf", "set -g mouse on\n");
     let out = env.run(["doctor"]);
-    assert_eq!(
-        out.status.code(),
-        Some(exit_code(Exit::Ok)),
-        "{}",
-        describe(&out)
-    );
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
         text.contains(&format!(
@@ -370,12 +350,7 @@ fn doctor_reads_a_running_server_without_disturbing_it() {
     installed(&env, "owner/roost-note", "note");
     env.spawn("alice", "sleep 30");
     let out = env.run(["doctor"]);
-    assert_eq!(
-        out.status.code(),
-        Some(exit_code(Exit::Ok)),
-        "{}",
-        describe(&out)
-    );
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains(": server running\n"), "{text}");
     assert!(
@@ -432,12 +407,7 @@ fn doctor_json_gives_each_check_its_name_verdict_and_message() {
     let text = env.run(["doctor"]);
     std::fs::write(env.path("state/roost/ext.lock"), "{ not json").unwrap();
     let out = env.run(["doctor", "--json"]);
-    assert_eq!(
-        out.status.code(),
-        Some(exit_code(Exit::Failed)),
-        "{}",
-        describe(&out)
-    );
+    assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
     assert!(out.stderr.is_empty(), "{}", describe(&out));
     assert!(!env.socket_file().exists(), "doctor started a server");
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
@@ -475,12 +445,7 @@ fn doctor_json_gives_each_check_its_name_verdict_and_message() {
         "roost ext list shows what roost can read of it"
     );
     // Healthy, it exits 0 as the text does.
-    assert_eq!(
-        text.status.code(),
-        Some(exit_code(Exit::Ok)),
-        "{}",
-        describe(&text)
-    );
+    assert_eq!(exit_of(&text), Exit::Ok, "{}", describe(&text));
 }
 
 /// A locale is checked for being installed, not only for its name: a
@@ -523,12 +488,7 @@ fn doctor_without_tmux_names_the_listening_server_not_a_stale_socket() {
         .env("PATH", env.path("empty-path"))
         .output()
         .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(exit_code(Exit::Failed)),
-        "{}",
-        describe(&out)
-    );
+    assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(!text.contains("stale"), "{text}");
     let line = text

@@ -1,6 +1,9 @@
 //! The integration tests: one binary, so the shared harness (`common`) and
 //! roost's library are compiled and linked once. Each module drives the real
-//! `roost` binary in a hermetic environment (see `common`).
+//! `roost` binary in a hermetic environment (see `common`). The tests mirror
+//! the product: `core` holds one module per built-in command, `ext` one per
+//! `ext` verb; `hostile`, `races`, `tamper`, `bounds`, `injection` and
+//! `crash` are suites by kind of attack, across the commands.
 
 mod common;
 mod oracles;

@@ -177,12 +177,7 @@ fn a_window_name_of_digits_alone_is_refused_as_it_would_read_as_an_index() {
     assert!(!env.server_running(), "a refused spawn started the server");
     let pane = env.spawn("agent1", "cat");
     let out = env.run(["screen", "agent1"]);
-    assert_eq!(
-        out.status.code(),
-        Some(exit_code(Exit::Ok)),
-        "{}",
-        describe(&out)
-    );
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     assert!(pane.starts_with('%'));
 }
 
@@ -261,12 +256,7 @@ fn resume_opens_a_recorded_name_and_directory_literally_and_runs_nothing() {
         }
         record_agents(&env, serde_json::Value::Array(entries));
         let out = env.roost(["resume"]).env("PATH", &path).output().unwrap();
-        assert_eq!(
-            out.status.code(),
-            Some(exit_code(Exit::Ok)),
-            "{}",
-            describe(&out)
-        );
+        assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
         for (i, dir) in DIRS.iter().enumerate() {
             let name = format!("agent{i};");
             let panes = env.tmux_ok(&[
@@ -318,12 +308,7 @@ fn resume_leaves_a_record_spawn_would_never_write_and_says_so() {
         ]),
     );
     let out = env.roost(["resume"]).env("PATH", &path).output().unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(exit_code(Exit::Failed)),
-        "{}",
-        describe(&out)
-    );
+    assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
     let stdout = String::from_utf8_lossy(&out.stdout);
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 4, "{stdout}");
@@ -382,12 +367,7 @@ fn spawn_session_opens_the_window_there_and_records_that_session() {
         .env("PATH", &path)
         .output()
         .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(exit_code(Exit::Ok)),
-        "{}",
-        describe(&out)
-    );
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     let pane = stdout(&out).trim_end().to_string();
     assert_eq!(
         pane_format(&env, &pane, "#{session_name}:#{window_name}"),

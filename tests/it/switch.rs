@@ -66,7 +66,7 @@ const RAN: Option<i32> = Some(7);
 /// What a word gets while the switch is off: roost's usage error, as for a
 /// word never installed.
 fn off() -> Option<i32> {
-    Some(exit_code(Exit::Usage))
+    exited(Exit::Usage)
 }
 
 #[test]

@@ -87,11 +87,7 @@ fn run_matrix(mutations: Vec<Mutation>) -> usize {
     copy_tree(&clone, &pristine);
     assert_eq!(
         verify(&env),
-        (
-            Some(exit_code(Exit::Ok)),
-            "note: ok\n".into(),
-            String::new()
-        )
+        (exited(Exit::Ok), "note: ok\n".into(), String::new())
     );
     let mut misses = Vec::new();
     for mu in &mutations {
@@ -106,19 +102,13 @@ fn run_matrix(mutations: Vec<Mutation>) -> usize {
         }
         let got = verify(&env);
         let hint = "roost ext repair note puts back the files pinned in ext.lock\n".to_string();
-        if got != (Some(exit_code(Exit::Failed)), want.clone(), hint) {
+        if got != (exited(Exit::Failed), want.clone(), hint) {
             misses.push(format!("{}: want\n{want}got {got:?}", mu.what));
         }
         std::fs::remove_dir_all(&clone).unwrap();
         copy_tree(&pristine, &clone);
         let after = verify(&env);
-        if after
-            != (
-                Some(exit_code(Exit::Ok)),
-                "note: ok\n".into(),
-                String::new(),
-            )
-        {
+        if after != (exited(Exit::Ok), "note: ok\n".into(), String::new()) {
             misses.push(format!("{}: not ok after restoring: {after:?}", mu.what));
         }
     }
@@ -402,11 +392,7 @@ fn verify_catches_mode_changes_retargets_and_changes_of_kind() {
 fn verify_ignores_what_git_does_not_record() {
     let env = TestEnv::new();
     let clone = installed(&env);
-    let ok = (
-        Some(exit_code(Exit::Ok)),
-        "note: ok\n".to_string(),
-        String::new(),
-    );
+    let ok = (exited(Exit::Ok), "note: ok\n".to_string(), String::new());
     // An empty directory, a group/other mode change, a touched mtime.
     std::fs::create_dir_all(clone.join("docs/empty")).unwrap();
     chmod(&clone.join("README"), 0o600);

@@ -286,12 +286,7 @@ fn blocked_while_a_command_waits_for_a_person() {
         .wait_for_screen(&pane, "Would you like to run the following command?");
     assert!(!made.exists(), "the command ran before anyone said yes");
     let refused = rig.run(["send", &pane, "--", "Never typed"]);
-    assert_eq!(
-        refused.status.code(),
-        Some(exit_code(Exit::Blocked)),
-        "{}",
-        describe(&refused)
-    );
+    assert_eq!(exit_of(&refused), Exit::Blocked, "{}", describe(&refused));
     // A person says yes: `y` is the dialog's "Yes, proceed".
     rig.env.tmux_ok(&["send-keys", "-t", &pane, "y"]);
     rig.finish_as(&pane, &prompt, false);

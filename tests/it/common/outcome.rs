@@ -10,10 +10,41 @@ use std::process::Output;
 
 pub use roost::error::Exit;
 
-/// The status code roost exits with for `exit`, as `ExitStatus::code` and
-/// assert_cmd give it (`Exit::Usage` and `Exit::NoTarget` are both 2).
+/// The status code roost exits with for `exit`, as assert_cmd takes it
+/// (`Exit::Usage` and `Exit::NoTarget` are both 2).
 pub fn exit_code(exit: Exit) -> i32 {
     i32::from(exit.code())
+}
+
+/// The status code roost exits with for `exit`, as `ExitStatus::code` gives
+/// it.
+pub fn exited(exit: Exit) -> Option<i32> {
+    Some(exit_code(exit))
+}
+
+/// How a run ended, to compare with one of roost's `Exit`s by its code:
+/// `assert_eq!(exit_of(&out), Exit::Usage)`.
+pub fn exit_of(out: &Output) -> ExitOf {
+    ExitOf(out.status.code())
+}
+
+/// A run's status code (none when a signal ended it), equal to an `Exit`
+/// with that code.
+pub struct ExitOf(Option<i32>);
+
+impl PartialEq<Exit> for ExitOf {
+    fn eq(&self, exit: &Exit) -> bool {
+        self.0 == exited(*exit)
+    }
+}
+
+impl std::fmt::Debug for ExitOf {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self.0 {
+            Some(code) => write!(f, "exit {code}"),
+            None => f.write_str("killed by a signal"),
+        }
+    }
 }
 
 pub fn stdout(out: &Output) -> String {

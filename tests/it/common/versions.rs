@@ -47,7 +47,7 @@ pub(crate) fn seen(env: &TestEnv) -> Seen {
 /// installed, and exit 2.
 pub(crate) fn assert_never_installed(word: &str, out: &Output) {
     let never = TestEnv::new().run([word]);
-    assert_eq!(never.status.code(), Some(exit_code(Exit::Usage)));
+    assert_eq!(exit_of(&never), Exit::Usage);
     assert_eq!(
         (out.status.code(), &out.stdout, &out.stderr),
         (never.status.code(), &never.stdout, &never.stderr),

@@ -21,12 +21,7 @@ fn kill_session_kills_only_that_session() {
     env.spawn("alice", "sleep 100");
     env.ok(["session", "work"]);
     let out = env.run(["kill", "work"]);
-    assert_eq!(
-        out.status.code(),
-        Some(exit_code(Exit::Ok)),
-        "{}",
-        describe(&out)
-    );
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     assert!(
         out.stdout.is_empty() && out.stderr.is_empty(),
         "{}",
@@ -50,12 +45,7 @@ fn kill_down_and_stop_kill_the_whole_server() {
         env.ok(["session", "work"]);
         // Without a terminal (a script), no question is asked.
         let out = env.run([word]);
-        assert_eq!(
-            out.status.code(),
-            Some(exit_code(Exit::Ok)),
-            "{word}: {}",
-            describe(&out)
-        );
+        assert_eq!(exit_of(&out), Exit::Ok, "{word}: {}", describe(&out));
         assert!(
             out.stdout.is_empty() && out.stderr.is_empty(),
             "{word}: {}",
@@ -68,7 +58,7 @@ fn kill_down_and_stop_kill_the_whole_server() {
     env.ok(["kill", "--all"]);
     assert!(!env.server_running());
     // Nothing to kill is not an error.
-    assert_eq!(env.run(["kill"]).status.code(), Some(exit_code(Exit::Ok)));
+    assert_eq!(exit_of(&env.run(["kill"])), Exit::Ok);
 }
 
 #[test]
@@ -124,12 +114,7 @@ fn kill_target_ends_one_agent_by_every_target_form() {
 
     let silent = |args: &[&str]| {
         let out = env.run(args);
-        assert_eq!(
-            out.status.code(),
-            Some(exit_code(Exit::Ok)),
-            "{args:?}: {}",
-            describe(&out)
-        );
+        assert_eq!(exit_of(&out), Exit::Ok, "{args:?}: {}", describe(&out));
         assert!(
             out.stdout.is_empty() && out.stderr.is_empty(),
             "{}",
@@ -179,7 +164,7 @@ fn on_a_terminal_the_whole_server_ends_only_after_a_yes() {
         return;
     };
     let seen = String::from_utf8_lossy(&out.stdout).replace('\r', "");
-    assert_eq!(out.status.code(), Some(exit_code(Exit::Failed)), "{seen}");
+    assert_eq!(exit_of(&out), Exit::Failed, "{seen}");
     assert!(
         seen.contains("End the whole roost server: 2 panes in 1 session? [y/N] roost kill"),
         "{seen}"
@@ -193,11 +178,11 @@ fn on_a_terminal_the_whole_server_ends_only_after_a_yes() {
     );
     assert!(env.server_running());
     let out = env.on_a_terminal("down", b"y\n").unwrap();
-    assert_eq!(out.status.code(), Some(exit_code(Exit::Ok)));
+    assert_eq!(exit_of(&out), Exit::Ok);
     assert!(!env.server_running());
     env.spawn("alice", "sleep 100");
     let out = env.on_a_terminal("stop --all", b"").unwrap();
-    assert_eq!(out.status.code(), Some(exit_code(Exit::Ok)));
+    assert_eq!(exit_of(&out), Exit::Ok);
     assert_eq!(String::from_utf8_lossy(&out.stdout), "");
     assert!(!env.server_running());
 }

@@ -12,12 +12,7 @@ fn read_prints_the_recorded_reply_with_empty_stderr() {
     let pane = env.spawn("alice", "roost reply 'the answer'; sleep 100");
     wait_for_reply(&env, &pane, "the answer\n");
     let out = env.run(["read", "alice"]);
-    assert_eq!(
-        out.status.code(),
-        Some(exit_code(Exit::Ok)),
-        "{}",
-        describe(&out)
-    );
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     assert_eq!(stdout(&out), "the answer\n");
     assert_eq!(stderr(&out), "");
 }
@@ -28,12 +23,7 @@ fn read_falls_back_to_the_screen_with_a_one_line_notice() {
     let pane = env.spawn("alice", r"printf 'first\n\nsecond\n\nthird\n'; sleep 100");
     env.wait_for_screen(&pane, "third");
     let out = env.run(["read", "alice", "2"]);
-    assert_eq!(
-        out.status.code(),
-        Some(exit_code(Exit::Ok)),
-        "{}",
-        describe(&out)
-    );
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     assert_eq!(stdout(&out), "second\nthird\n");
     let err = stderr(&out);
     assert!(
@@ -49,12 +39,7 @@ fn screen_prints_the_last_n_non_blank_lines() {
     let pane = env.spawn("alice", r"printf 'first\n\nsecond  \n\nthird\n'; sleep 100");
     env.wait_for_screen(&pane, "third");
     let out = env.run(["screen", "alice", "2"]);
-    assert_eq!(
-        out.status.code(),
-        Some(exit_code(Exit::Ok)),
-        "{}",
-        describe(&out)
-    );
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     assert_eq!(stdout(&out), "second\nthird\n");
     assert_eq!(stderr(&out), "");
     assert_eq!(env.ok(["screen", &pane]), "first\nsecond\nthird\n");

@@ -53,12 +53,7 @@ fn reply_records_a_reply_too_long_for_one_tmux_command() {
     );
     env.wait_for_screen(&pane, "recorded");
     let out = env.run(["read", "alice"]);
-    assert_eq!(
-        out.status.code(),
-        Some(exit_code(Exit::Ok)),
-        "{}",
-        describe(&out)
-    );
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     assert_eq!(stderr(&out), "");
     assert!(
         stdout(&out) == text,
@@ -76,12 +71,7 @@ fn reply_records_a_reply_too_long_for_one_tmux_command() {
 fn reply_outside_roost_is_a_silent_no_op() {
     let env = TestEnv::new();
     let out = env.run(["reply", "hello"]);
-    assert_eq!(
-        out.status.code(),
-        Some(exit_code(Exit::Ok)),
-        "{}",
-        describe(&out)
-    );
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     assert!(
         out.stdout.is_empty() && out.stderr.is_empty(),
         "{}",

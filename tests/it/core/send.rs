@@ -13,12 +13,7 @@ fn send_joins_several_words_with_spaces() {
     let env = TestEnv::new();
     let pane = env.spawn("cat", "cat");
     let out = env.run(["send", "cat", "hello", "big", "world"]);
-    assert_eq!(
-        out.status.code(),
-        Some(exit_code(Exit::Ok)),
-        "{}",
-        describe(&out)
-    );
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     env.wait_for_screen(&pane, "hello big world\nhello big world");
 }
 
@@ -41,12 +36,7 @@ fn send_force_delivers_to_a_blocked_pane() {
     let pane = env.spawn("agent", "cat");
     env.tmux_ok(&["set-option", "-p", "-t", &pane, "@agent_state", "blocked"]);
     let out = env.run(["send", "--force", "agent", "hello"]);
-    assert_eq!(
-        out.status.code(),
-        Some(exit_code(Exit::Ok)),
-        "{}",
-        describe(&out)
-    );
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     assert_eq!(stderr(&out), "");
     env.wait_for_screen(&pane, "hello\nhello");
 }

@@ -41,12 +41,7 @@ fn errors_in_roost_conf_are_a_warning_naming_file_and_line_at_server_start() {
             .stdin(std::process::Stdio::null())
             .output()
             .unwrap();
-        assert_eq!(
-            out.status.code(),
-            Some(exit_code(Exit::Ok)),
-            "{}",
-            describe(&out)
-        );
+        assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
         assert_eq!(
             stderr(&out),
             format!(
@@ -66,12 +61,7 @@ fn errors_in_roost_conf_are_a_warning_naming_file_and_line_at_server_start() {
 fn a_server_starts_without_a_roost_conf() {
     let env = TestEnv::new();
     let out = env.run(["spawn", "alice", "sleep 100"]);
-    assert_eq!(
-        out.status.code(),
-        Some(exit_code(Exit::Ok)),
-        "{}",
-        describe(&out)
-    );
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     assert_eq!(stderr(&out), "");
     assert_eq!(
         env.tmux_ok(&["show-options", "-gqv", "@roost-test-option"]),

@@ -10,12 +10,7 @@ use crate::core::pane_ids;
 fn spawn_prints_a_pane_id_that_exists_on_the_server() {
     let env = TestEnv::new();
     let out = env.run(["spawn", "alice", "sleep 100"]);
-    assert_eq!(
-        out.status.code(),
-        Some(exit_code(Exit::Ok)),
-        "{}",
-        describe(&out)
-    );
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     let id = stdout(&out);
     let id = id.strip_suffix('\n').expect("one line");
     assert!(

@@ -59,12 +59,7 @@ impl Drop for OtherServer<'_> {
 fn state_outside_roost_is_a_silent_no_op() {
     let env = TestEnv::new();
     let out = env.run(["state", "working"]);
-    assert_eq!(
-        out.status.code(),
-        Some(exit_code(Exit::Ok)),
-        "{}",
-        describe(&out)
-    );
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     assert!(
         out.stdout.is_empty() && out.stderr.is_empty(),
         "{}",
@@ -90,12 +85,7 @@ fn state_ignores_a_pane_of_a_different_tmux_server() {
             cmd.env_remove("ROOST_SOCKET");
         }
         let out = cmd.output().unwrap();
-        assert_eq!(
-            out.status.code(),
-            Some(exit_code(Exit::Ok)),
-            "{}",
-            describe(&out)
-        );
+        assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
         assert!(
             out.stdout.is_empty() && out.stderr.is_empty(),
             "{}",

@@ -14,12 +14,7 @@ fn fleet(env: &TestEnv) -> [String; 4] {
     let bob = env.ok(["spawn", "bob", "sleep", "100"]).trim().to_string();
     env.tmux_ok(&["set-option", "-p", "-t", &alice, "@agent_state", "working"]);
     let out = env.run(["session", "work"]);
-    assert_eq!(
-        out.status.code(),
-        Some(exit_code(Exit::Ok)),
-        "{}",
-        describe(&out)
-    );
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     assert!(out.stdout.is_empty(), "{}", describe(&out));
     let first = env.tmux_ok(&[
         "display-message",
@@ -53,21 +48,11 @@ fn fleet(env: &TestEnv) -> [String; 4] {
 fn status_without_a_server_says_not_running_and_starts_none() {
     let env = TestEnv::new();
     let out = env.run(["status"]);
-    assert_eq!(
-        out.status.code(),
-        Some(exit_code(Exit::Ok)),
-        "{}",
-        describe(&out)
-    );
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     assert_eq!(stdout(&out), "roost: not running\n");
     assert_eq!(stderr(&out), "");
     let out = env.run(["status", "--json"]);
-    assert_eq!(
-        out.status.code(),
-        Some(exit_code(Exit::Ok)),
-        "{}",
-        describe(&out)
-    );
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["running"], false);
     assert_eq!(json["version"], 1);
@@ -81,12 +66,7 @@ fn status_lists_sessions_and_panes_in_the_documented_format() {
     let env = TestEnv::new();
     let [first, alice, bob, work] = fleet(&env);
     let out = env.run(["status"]);
-    assert_eq!(
-        out.status.code(),
-        Some(exit_code(Exit::Ok)),
-        "{}",
-        describe(&out)
-    );
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     assert_eq!(stderr(&out), "");
     let dash = status_dash();
     let expected = format!(
@@ -107,12 +87,7 @@ fn status_json_carries_the_same_facts() {
     let env = TestEnv::new();
     let [first, alice, bob, work] = fleet(&env);
     let out = env.run(["status", "--json"]);
-    assert_eq!(
-        out.status.code(),
-        Some(exit_code(Exit::Ok)),
-        "{}",
-        describe(&out)
-    );
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
     assert_eq!(json["running"], true);
     assert_eq!(json["version"], 1);
@@ -182,10 +157,7 @@ fn session_without_a_terminal_ensures_the_session_and_exits_0() {
         "work\n"
     );
     // Again: the session exists already, still no attach.
-    assert_eq!(
-        env.run(["session", "work"]).status.code(),
-        Some(exit_code(Exit::Ok))
-    );
+    assert_eq!(exit_of(&env.run(["session", "work"])), Exit::Ok);
     assert_refusal(
         &env.run(["session"]),
         Exit::Usage,

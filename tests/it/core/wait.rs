@@ -13,12 +13,7 @@ fn wait_done_returns_0_when_the_target_says_done() {
     let env = TestEnv::new();
     env.spawn("alice", "sleep 0.5; roost state done; sleep 100");
     let out = env.run(["wait-done", "alice", "10"]);
-    assert_eq!(
-        out.status.code(),
-        Some(exit_code(Exit::Ok)),
-        "{}",
-        describe(&out)
-    );
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     assert!(
         out.stdout.is_empty() && out.stderr.is_empty(),
         "{}",
@@ -32,12 +27,7 @@ fn wait_done_returns_0_when_the_target_is_idle() {
     let pane = env.spawn("alice", "sleep 100");
     env.tmux_ok(&["set-option", "-p", "-t", &pane, "@agent_state", "idle"]);
     let out = env.run(["wait-done", &pane, "5"]);
-    assert_eq!(
-        out.status.code(),
-        Some(exit_code(Exit::Ok)),
-        "{}",
-        describe(&out)
-    );
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
 }
 
 #[test]

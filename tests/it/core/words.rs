@@ -13,12 +13,7 @@ fn version_words_print_the_bare_version_alone_on_stdout() {
     let env = TestEnv::new();
     for word in ["--version", "-V", "version"] {
         let out = env.run([word]);
-        assert_eq!(
-            out.status.code(),
-            Some(exit_code(Exit::Ok)),
-            "{word}: {}",
-            describe(&out)
-        );
+        assert_eq!(exit_of(&out), Exit::Ok, "{word}: {}", describe(&out));
         assert_eq!(
             stdout(&out),
             concat!(env!("CARGO_PKG_VERSION"), "\n"),
@@ -51,12 +46,7 @@ fn unknown_words_name_the_word_suggest_a_close_built_in_and_exit_2() {
         ("a\u{1b}[2Jb", "roost: unknown command 'a\\x1b[2Jb'"),
     ] {
         let out = env.run([word]);
-        assert_eq!(
-            out.status.code(),
-            Some(exit_code(Exit::Usage)),
-            "{word}: {}",
-            describe(&out)
-        );
+        assert_eq!(exit_of(&out), Exit::Usage, "{word}: {}", describe(&out));
         assert!(out.stdout.is_empty(), "{word}: {}", describe(&out));
         assert_eq!(stderr(&out), format!("{first}\n{usage}\n"), "{word}");
     }
@@ -87,7 +77,7 @@ fn a_disabled_extension_command_gets_what_a_never_installed_word_gets() {
     env.ok(["ext", "remove", "note"]);
     let removed = env.run(["note"]);
     assert_eq!(removed.stderr, never.stderr);
-    assert_eq!(removed.status.code(), Some(exit_code(Exit::Usage)));
+    assert_eq!(exit_of(&removed), Exit::Usage);
 }
 
 #[test]
@@ -106,12 +96,7 @@ fn help_lists_every_command_of_the_table() {
     }
     for word in ["-h", "--help"] {
         let out = env.run([word]);
-        assert_eq!(
-            out.status.code(),
-            Some(exit_code(Exit::Ok)),
-            "{}",
-            describe(&out)
-        );
+        assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
         assert_eq!(stdout(&out), text, "{word} differs from help");
         assert_eq!(stderr(&out), "");
     }

@@ -36,10 +36,7 @@ fn disable_makes_its_commands_the_usage_error_of_a_word_never_installed() {
     assert!(clone_dir(&env, "note").join("bin/roost-note").is_file());
     assert_eq!(env.read("state/roost/ext/note/kept"), "data");
     // exec cannot reach it either.
-    assert_eq!(
-        env.run(["ext", "exec", "note"]).status.code(),
-        Some(exit_code(Exit::Failed))
-    );
+    assert_eq!(exit_of(&env.run(["ext", "exec", "note"])), Exit::Failed);
     // Disabling again says so and writes nothing.
     let before = aged(&env);
     assert_eq!(
@@ -78,10 +75,7 @@ fn list_info_and_verify_show_a_disabled_extension() {
     // Its files are still checked.
     assert_eq!(env.ok(["ext", "verify", "note"]), "note: ok\n");
     std::fs::write(clone_dir(&env, "note").join("bin/roost-note"), "changed").unwrap();
-    assert_eq!(
-        env.run(["ext", "verify", "note"]).status.code(),
-        Some(exit_code(Exit::Failed))
-    );
+    assert_eq!(exit_of(&env.run(["ext", "verify", "note"])), Exit::Failed);
 }
 
 #[test]

@@ -232,7 +232,7 @@ fn the_authors_loop_from_new_to_remove_keeps_the_checkout() {
         typo("note"),
         "`roost note` after remove is not the usage error"
     );
-    assert_eq!(typo("note").2, Some(exit_code(Exit::Usage)));
+    assert_eq!(typo("note").2, exited(Exit::Usage));
     // The edit is still there, uncommitted: roost never ran git in it.
     assert_eq!(
         git(&env, &dir, &["status", "--porcelain"]),
@@ -294,10 +294,7 @@ fn update_of_a_linked_extension_says_when_its_declaration_changed_since_the_link
     );
     assert_eq!(std::fs::read(lock_file(&env)).unwrap(), lock_before);
     assert_eq!(std::fs::read(index_file(&env)).unwrap(), index_before);
-    assert_eq!(
-        env.run(["notes"]).status.code(),
-        Some(exit_code(Exit::Usage))
-    );
+    assert_eq!(exit_of(&env.run(["notes"])), Exit::Usage);
     // Still run without the fleet it did not declare when linked.
     assert_eq!(clean(&env.run(["note"])), "socket: unset\n");
 }

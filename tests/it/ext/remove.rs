@@ -37,10 +37,10 @@ fn remove_drops_the_record_and_the_clone_and_keeps_the_data() {
     );
     // The command is now exactly a typo.
     let after = env.run(["note"]);
-    assert_eq!(after.status.code(), Some(exit_code(Exit::Usage)));
+    assert_eq!(exit_of(&after), Exit::Usage);
     assert_eq!(after.stdout, b"");
     assert_eq!(after.stderr, typo.stderr);
-    assert_eq!(typo.status.code(), Some(exit_code(Exit::Usage)));
+    assert_eq!(exit_of(&typo), Exit::Usage);
     assert_eq!(env.ok(["ext", "list"]), "no extensions installed\n");
 }
 
@@ -79,10 +79,7 @@ fn remove_purge_deletes_clone_record_and_data() {
     assert!(!clone_dir(&env, "note").exists());
     assert!(!lock_file(&env).exists());
     assert!(!index_file(&env).exists());
-    assert_eq!(
-        env.run(["note"]).status.code(),
-        Some(exit_code(Exit::Usage))
-    );
+    assert_eq!(exit_of(&env.run(["note"])), Exit::Usage);
 }
 
 #[test]
@@ -171,10 +168,7 @@ fn remove_drops_the_record_before_the_clone() {
     );
     assert!(!lock_file(&env).exists());
     assert!(!index_file(&env).exists());
-    assert_eq!(
-        env.run(["note"]).status.code(),
-        Some(exit_code(Exit::Usage))
-    );
+    assert_eq!(exit_of(&env.run(["note"])), Exit::Usage);
 }
 
 #[test]

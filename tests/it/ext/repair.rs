@@ -64,10 +64,7 @@ fn repair_writes_an_emptied_index_again_from_the_lock() {
     break_source(&note);
     break_source(&mark);
     std::fs::write(index_file(&env), "").unwrap();
-    assert_eq!(
-        env.run(["note"]).status.code(),
-        Some(exit_code(Exit::Usage))
-    );
+    assert_eq!(exit_of(&env.run(["note"])), Exit::Usage);
     let err = exits(&env.run(["ext", "list"]), Exit::Ok);
     assert!(
         err.ends_with("`roost ext repair` writes ext.index again from ext.lock.\n"),

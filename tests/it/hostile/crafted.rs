@@ -149,12 +149,7 @@ fn verify_names_a_file_added_inside_a_gitlink_directory() {
     assert!(verify(&env).out.status.success());
     std::fs::write(plugins.join("evil.sh"), "#!/bin/sh\nid\n").unwrap();
     let run = verify(&env);
-    assert_eq!(
-        run.out.status.code(),
-        Some(exit_code(Exit::Failed)),
-        "{}",
-        describe(&run.out)
-    );
+    assert_eq!(exit_of(&run.out), Exit::Failed, "{}", describe(&run.out));
     let text = String::from_utf8_lossy(&run.out.stdout).into_owned();
     assert!(
         text.contains("vendor/plugins/evil.sh"),

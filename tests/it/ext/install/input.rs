@@ -78,12 +78,7 @@ fn install_refuses_a_malformed_owner_repo_before_touching_network_or_disk() {
         for args in [vec!["--yes", bad], vec!["--yes", "--", bad]] {
             if bad.starts_with('-') && args.len() == 2 {
                 let out = probe.install(&env, &args);
-                assert_eq!(
-                    out.status.code(),
-                    Some(exit_code(Exit::Usage)),
-                    "{}",
-                    describe(&out)
-                );
+                assert_eq!(exit_of(&out), Exit::Usage, "{}", describe(&out));
                 continue;
             }
             let out = probe.install(&env, &args);
@@ -317,12 +312,7 @@ fn a_malformed_command_line_is_a_usage_error() {
         vec!["o/r", "p/q"],
     ] {
         let out = install(&env, &args);
-        assert_eq!(
-            out.status.code(),
-            Some(exit_code(Exit::Usage)),
-            "{args:?}: {}",
-            describe(&out)
-        );
+        assert_eq!(exit_of(&out), Exit::Usage, "{args:?}: {}", describe(&out));
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.starts_with("roost ext install: "), "{err}");
         assert!(!err.contains("panicked"), "{err}");

@@ -201,12 +201,7 @@ fn a_plain_or_relative_git_base_installs_as_an_absolute_file_url_that_updates() 
             .env("ROOST_EXT_GIT_BASE", &base)
             .output()
             .unwrap();
-        assert_eq!(
-            out.status.code(),
-            Some(exit_code(Exit::Ok)),
-            "{base}: {}",
-            describe(&out)
-        );
+        assert_eq!(exit_of(&out), Exit::Ok, "{base}: {}", describe(&out));
         let lock: serde_json::Value =
             serde_json::from_str(&env.read("state/roost/ext.lock")).unwrap();
         let text = lock.to_string();
@@ -223,12 +218,7 @@ fn a_plain_or_relative_git_base_installs_as_an_absolute_file_url_that_updates() 
             .current_dir(env.path("config"))
             .output()
             .unwrap();
-        assert_eq!(
-            out.status.code(),
-            Some(exit_code(Exit::Ok)),
-            "{base}: {}",
-            describe(&out)
-        );
+        assert_eq!(exit_of(&out), Exit::Ok, "{base}: {}", describe(&out));
         assert_eq!(env.ok(["note"]), "changed\n");
         env.ok(["ext", "remove", "note"]);
     }

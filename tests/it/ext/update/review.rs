@@ -217,12 +217,7 @@ fn update_pages_with_less_told_to_leave_the_diff_on_screen() {
     else {
         return;
     };
-    assert_eq!(
-        out.status.code(),
-        Some(exit_code(Exit::Ok)),
-        "{}",
-        describe(&out)
-    );
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     assert!(stdout(&out).contains("+echo two"), "{}", describe(&out));
     assert_eq!(env.read("pager-saw"), "LESS=[FRX]\n");
     f.exec("bin/roost-note", "#!/bin/sh\necho three\n");
@@ -234,12 +229,7 @@ fn update_pages_with_less_told_to_leave_the_diff_on_screen() {
             &[("PAGER", pager.as_str()), ("LESS", "-S")],
         )
         .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(exit_code(Exit::Ok)),
-        "{}",
-        describe(&out)
-    );
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     assert_eq!(env.read("pager-saw"), "LESS=[FRX]\nLESS=[-S]\n");
 }
 
