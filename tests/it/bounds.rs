@@ -1,4 +1,4 @@
-//! Bounds a remote meets whatever it sends, beyond those of hostile.rs:
+//! Bounds a remote meets whatever it sends, beyond those of tests/it/hostile/:
 //! gitlinks and empty directories count against the tree limit, a pack
 //! holds only objects the pinned commit's closure needs (present ones,
 //! not ids gix answers without an object) and unpacks to a bounded size,
@@ -422,7 +422,7 @@ fn a_remote_that_trickles_is_given_up_after_the_conversation_limit() {
 #[test]
 fn an_https_remote_that_stops_answering_is_given_up_after_the_stall_limit() {
     let env = TestEnv::new();
-    let Some((_server, base, ca)) = crate::ext_install::tls_server_with(&env, &[]) else {
+    let Some((_server, base, ca)) = crate::ext::install::tls_server_with(&env, &[]) else {
         return;
     };
     let mut cmd = env.roost(["ext", "install", "owner/roost-note", "--yes"]);
@@ -478,8 +478,8 @@ fn a_signal_during_a_fetch_ends_roost_and_removes_what_it_made() {
         let out = child.wait_with_output().unwrap();
         assert!(sent.elapsed() < Duration::from_secs(5));
         assert_eq!(
-            out.status.code(),
-            Some(130),
+            exit_of(&out),
+            Exit::Interrupted,
             "{signal:?}: {}",
             describe(&out)
         );

@@ -3,7 +3,7 @@
 //! help (exit 0); a malformed line names the command at its own depth and
 //! prints that command's usage line (exit 2); extra words are refused.
 
-use crate::common::{describe, TestEnv};
+use crate::common::{describe, exit_code, exit_of, Exit, TestEnv};
 use predicates::prelude::*;
 use predicates::str::{contains, starts_with};
 
@@ -46,8 +46,8 @@ fn every_command_and_verb_has_its_help_three_ways() {
         let joined = path.join(" ");
         let by_help = env.run(std::iter::once("help".to_string()).chain(path.clone()));
         assert_eq!(
-            by_help.status.code(),
-            Some(0),
+            exit_of(&by_help),
+            Exit::Ok,
             "help {joined}: {}",
             describe(&by_help)
         );
@@ -59,8 +59,8 @@ fn every_command_and_verb_has_its_help_three_ways() {
         for flag in ["--help", "-h"] {
             let out = env.run(path.iter().map(String::as_str).chain([flag]));
             assert_eq!(
-                out.status.code(),
-                Some(0),
+                exit_of(&out),
+                Exit::Ok,
                 "{joined} {flag}: {}",
                 describe(&out)
             );
@@ -193,7 +193,7 @@ fn help_refuses_what_is_not_a_command_or_verb() {
         (&["help", "ext", "install", "x"][..], "roost help: unexpected argument 'x'\n"),
     ] {
         let out = env.run(args);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", describe(&out));
+        assert_eq!(exit_of(&out), Exit::Usage, "{args:?}: {}", describe(&out));
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.starts_with(msg), "{args:?}: {err}");
         assert!(err.ends_with("usage: roost help [COMMAND [VERB]]\n"), "{err}");
@@ -205,7 +205,7 @@ fn an_unknown_verb_gets_a_suggestion_from_the_verbs() {
     let env = TestEnv::new();
     env.cmd(["ext", "instal", "o/r"])
         .assert()
-        .code(2)
+        .code(exit_code(Exit::Usage))
         .stdout("")
         .stderr(
             "roost ext: unknown verb 'instal'; did you mean 'install'?\n\
@@ -222,7 +222,7 @@ fn options_take_their_value_either_way_and_double_dash_ends_them() {
     ] {
         env.cmd(args)
             .assert()
-            .code(2)
+            .code(exit_code(Exit::Usage))
             .stdout("")
             .stderr(starts_with(
                 "roost send: --wait must be a positive whole number, not '0'\n",
@@ -245,10 +245,10 @@ fn options_take_their_value_either_way_and_double_dash_ends_them() {
             .stderr("");
         env.cmd(["send", "alice", text, "--force"])
             .assert()
-            .code(2)
+            .code(exit_code(Exit::NoTarget))
             .stderr("roost send: no such target 'alice': roost is not running\n");
     }
-    env.cmd(["send", "-x", "alice", "hi"]).assert().code(2).stderr(
+    env.cmd(["send", "-x", "alice", "hi"]).assert().code(exit_code(Exit::Usage)).stderr(
         "roost send: unknown option -x\n\
          usage: roost send [--force] [--when-idle] [--lines] [--paste] [--wait SECONDS] TARGET TEXT...\n",
     );
@@ -287,7 +287,7 @@ fn an_option_without_its_value_or_with_one_it_does_not_take_is_named_plainly() {
     ] {
         env.cmd(args)
             .assert()
-            .code(2)
+            .code(exit_code(Exit::Usage))
             .stdout("")
             .stderr(starts_with(msg));
     }
@@ -314,7 +314,7 @@ fn ext_verbs_typed_at_top_level_point_at_roost_ext() {
     let env = TestEnv::new();
     for verb in ["install", "remove", "update", "list", "verify"] {
         let out = env.run([verb, "owner/repo"]);
-        assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+        assert_eq!(exit_of(&out), Exit::Usage, "{}", describe(&out));
         let err = crate::common::stderr(&out);
         assert_eq!(
             err.lines().next().unwrap(),
@@ -341,7 +341,7 @@ fn a_mistyped_option_gets_the_close_one_not_the_text_hint() {
         ),
     ] {
         let out = env.run(args);
-        assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+        assert_eq!(exit_of(&out), Exit::Usage, "{}", describe(&out));
         assert_eq!(crate::common::stderr(&out).lines().next().unwrap(), first);
     }
 }
@@ -355,7 +355,7 @@ fn a_local_directory_given_to_ext_install_suggests_link() {
         ("roost-note", "it must contain exactly one '/'"),
     ] {
         let out = env.run(["ext", "install", given]);
-        assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+        assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
         assert_eq!(
             crate::common::stderr(&out),
             format!(
@@ -381,7 +381,7 @@ fn help_passes_on_to_an_installed_extension_and_lists_its_commands() {
         "{text}"
     );
     let out = env.run(["help", "nope"]);
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(exit_of(&out), Exit::Usage);
 }
 
 /// The footer of `roost --help` states send's rule as the parser has it:
@@ -395,6 +395,6 @@ fn the_top_level_help_footer_states_send_s_text_rule() {
     assert!(help.contains(rule), "{help}");
     // And it is so: -v after TARGET is text, not an unknown option.
     let out = env.run(["send", "nosuchagent", "-v"]);
-    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Usage, "{}", describe(&out));
     assert!(!describe(&out).contains("option"), "{}", describe(&out));
 }

@@ -84,7 +84,7 @@ fn install_colours_the_consent_blocks_warnings_on_a_terminal_only() {
     ) else {
         return;
     };
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     let text = stdout(&out);
     assert!(text.contains("\nNote: it says"), "{text:?}");
     uncoloured("NO_COLOR=1", &text);
@@ -92,7 +92,7 @@ fn install_colours_the_consent_blocks_warnings_on_a_terminal_only() {
     let out = env
         .on_a_terminal("ext install owner/roost-mark --yes", b"")
         .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     let text = stdout(&out);
     assert!(text.contains("  \x1b[33mwarn\x1b[m\r\n"), "{text:?}");
     assert!(text.contains("\n\x1b[33mNote:\x1b[m it says"), "{text:?}");
@@ -120,7 +120,7 @@ fn update_colours_its_diff_as_git_does_and_never_the_files_own_escapes() {
     };
     uncoloured("NO_COLOR=x", &stdout(&out));
     let out = env.on_a_terminal("ext update note --diff", b"").unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     let text = stdout(&out);
     for line in [
         "\x1b[1mdiff --git a/bin/roost-note b/bin/roost-note\x1b[m\r\n",

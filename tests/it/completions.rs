@@ -438,7 +438,7 @@ fn completions_for_an_unknown_shell_is_a_usage_error_naming_the_shells() {
     let env = TestEnv::new();
     let out = env.run(["completions", "tcsh"]);
     assert_eq!(
-        quiet(&out, 2),
+        quiet(&out, Exit::Usage),
         "roost completions: unknown shell 'tcsh' (one of bash, zsh, fish)\nusage: roost completions SHELL\n"
     );
 }

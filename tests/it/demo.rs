@@ -28,7 +28,7 @@ fn processes_mentioning(needle: &str) -> Vec<String> {
 fn demo_runs_the_tour_and_leaves_nothing_behind() {
     let env = TestEnv::new();
     let out = env.run(["demo"]);
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
 
@@ -85,7 +85,7 @@ fn demo_runs_the_tour_and_leaves_nothing_behind() {
 fn demo_installs_runs_verifies_and_removes_the_example_extension() {
     let env = TestEnv::new();
     let out = env.run(["demo"]);
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
     let text = String::from_utf8(out.stdout).unwrap();
     let sandbox = text
@@ -156,7 +156,7 @@ fn demo_installs_runs_verifies_and_removes_the_example_extension() {
 fn demo_refuses_arguments() {
     let env = TestEnv::new();
     let out = env.run(["demo", "now"]);
-    let err = quiet(&out, 2);
+    let err = quiet(&out, Exit::Usage);
     assert!(
         err.starts_with("roost demo: unexpected argument 'now'\n"),
         "{err}"

@@ -38,8 +38,8 @@ fn one_command(env: &TestEnv, cmd: &str, file: &str, authorities: Option<&str>) 
 /// installed (a fresh environment), and exit 2.
 fn assert_usage_error(word: &str, out: &Output) {
     let reference = TestEnv::new().run([word]);
-    assert_eq!(reference.status.code(), Some(2));
-    assert_eq!(out.status.code(), Some(2), "{}", describe(out));
+    assert_eq!(exit_of(&reference), Exit::Usage);
+    assert_eq!(exit_of(out), Exit::Usage, "{}", describe(out));
     assert!(out.stdout.is_empty(), "{}", describe(out));
     assert_eq!(out.stderr, reference.stderr);
     assert!(
@@ -252,7 +252,7 @@ fn an_unknown_authority_refuses_and_runs_nothing() {
     let env = TestEnv::new();
     one_command(&env, "envx", "env-ext", Some("fleet network"));
     let out = env.run(["envx"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(exit_of(&out), Exit::Failed);
     assert!(
         out.stdout.is_empty(),
         "the extension ran: {}",
@@ -277,7 +277,7 @@ fn a_hostile_authority_is_printed_neutralised() {
     let env = TestEnv::new();
     one_command(&env, "envx", "env-ext", Some("\x1b[2Jevil"));
     let out = env.run(["envx"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(exit_of(&out), Exit::Failed);
     assert!(
         !out.stderr.contains(&0x1b),
         "an escape reached the terminal"
@@ -329,7 +329,7 @@ fn an_index_line_claiming_a_core_command_never_shadows_it() {
     let program = install_fixture(&env, "fixture", "status", "env-ext");
     write_index(&env, &format!("status\tfixture\t{}\t\n", program.display()));
     let out = env.run(["status"]);
-    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(exit_of(&out), Exit::Ok);
     assert_eq!(String::from_utf8_lossy(&out.stdout), "roost: not running\n");
 }
 
@@ -523,14 +523,14 @@ fn ext_exec_runs_a_command_a_built_in_shadows_as_dispatch_would() {
         .env("ROOST_NO_EXT", "1")
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
         "roost ext exec: cannot run 'status': extensions are turned off (ROOST_NO_EXT is set)\n\
          roost ext list shows the installed commands; roost ext verify checks their files\n"
     );
     let out = env.run(["ext", "exec", "nothing-here"]);
-    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
     assert!(
         String::from_utf8_lossy(&out.stderr).starts_with(
             "roost ext exec: cannot run 'nothing-here': no installed extension command of that name can run\n"

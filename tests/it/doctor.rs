@@ -13,9 +13,9 @@ use std::path::PathBuf;
 /// no server started. Returns the extension lines (everything after the
 /// machine checks, the problem count included), having checked the machine
 /// lines loosely.
-fn doctor(env: &TestEnv, code: i32) -> Vec<String> {
+fn doctor(env: &TestEnv, code: Exit) -> Vec<String> {
     let out = env.run(["doctor"]);
-    assert_eq!(out.status.code(), Some(code), "{}", describe(&out));
+    assert_eq!(exit_of(&out), code, "{}", describe(&out));
     assert!(out.stderr.is_empty(), "{}", describe(&out));
     assert!(
         !env.socket_file().exists(),
@@ -102,14 +102,14 @@ fn healthy(name: &str) -> String {
 #[test]
 fn doctor_with_nothing_installed_says_so() {
     let env = TestEnv::new();
-    assert_eq!(doctor(&env, 0), ["ok    extensions: none installed"]);
+    assert_eq!(doctor(&env, Exit::Ok), ["ok    extensions: none installed"]);
 }
 
 #[test]
 fn doctor_reports_a_healthy_install_ok() {
     let env = TestEnv::new();
     installed(&env, "owner/roost-note", "note");
-    assert_eq!(doctor(&env, 0), [agree(1), healthy("note")]);
+    assert_eq!(doctor(&env, Exit::Ok), [agree(1), healthy("note")]);
 }
 
 #[test]
@@ -121,7 +121,7 @@ fn doctor_notes_a_disabled_extension_and_still_checks_its_files() {
     let disabled =
         "note  extension note: disabled, its commands do not run (roost ext enable note turns it on)";
     assert_eq!(
-        doctor(&env, 0),
+        doctor(&env, Exit::Ok),
         [
             "ok    extensions: 2 installed (1 disabled); ext.lock and ext.index agree".into(),
             healthy("jot"),
@@ -130,7 +130,7 @@ fn doctor_notes_a_disabled_extension_and_still_checks_its_files() {
         ]
     );
     std::fs::remove_dir_all(clone_dir(&env, "note")).unwrap();
-    let lines = doctor(&env, 1);
+    let lines = doctor(&env, Exit::Failed);
     assert_eq!(lines[2], disabled);
     assert!(
         lines[3].starts_with("FAIL  extension note: its clone "),
@@ -149,7 +149,7 @@ fn doctor_fails_a_clone_whose_file_was_modified_and_points_at_verify() {
     )
     .unwrap();
     assert_eq!(
-        doctor(&env, 1),
+        doctor(&env, Exit::Failed),
         [
             agree(2),
             healthy("jot"),
@@ -161,7 +161,7 @@ fn doctor_fails_a_clone_whose_file_was_modified_and_points_at_verify() {
     );
     // verify names the file, as doctor says.
     let out = env.run(["ext", "verify", "note"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(exit_of(&out), Exit::Failed);
     assert_eq!(
         String::from_utf8(out.stdout).unwrap(),
         "note: differs from the tree recorded at install (1 file)\n  \
@@ -176,7 +176,7 @@ fn doctor_fails_a_file_whose_mode_changed() {
     let exe = clone_dir(&env, "note").join("bin/roost-note");
     std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o644)).unwrap();
     assert_eq!(
-        doctor(&env, 1),
+        doctor(&env, Exit::Failed),
         [
             agree(1),
             "FAIL  extension note: differs from the tree recorded at install (1 file)".into(),
@@ -193,7 +193,7 @@ fn doctor_fails_a_clone_that_is_missing() {
     installed(&env, "owner/roost-note", "note");
     std::fs::remove_dir_all(clone_dir(&env, "note")).unwrap();
     assert_eq!(
-        doctor(&env, 1),
+        doctor(&env, Exit::Failed),
         [
             agree(1),
             format!(
@@ -216,7 +216,7 @@ fn doctor_fails_an_index_that_disagrees_with_the_lock() {
     assert!(text.ends_with("\t\n"), "{text:?}");
     std::fs::write(&index, text.replace("\t\n", "\tfleet\n")).unwrap();
     assert_eq!(
-        doctor(&env, 1),
+        doctor(&env, Exit::Failed),
         disagreeing("authority differs (ext.lock: none; ext.index: fleet)")
     );
 }
@@ -227,7 +227,7 @@ fn doctor_fails_a_lock_entry_that_has_no_index_lines() {
     installed(&env, "owner/roost-note", "note");
     std::fs::remove_file(env.path("state/roost/ext.index")).unwrap();
     assert_eq!(
-        doctor(&env, 1),
+        doctor(&env, Exit::Failed),
         disagreeing("only in ext.lock (its commands do not run)")
     );
 }
@@ -238,7 +238,7 @@ fn doctor_fails_an_unreadable_lock() {
     installed(&env, "owner/roost-note", "note");
     let lock = env.path("state/roost/ext.lock");
     std::fs::write(&lock, "{ not json").unwrap();
-    let lines = doctor(&env, 1);
+    let lines = doctor(&env, Exit::Failed);
     assert_eq!(lines.len(), 3, "{lines:?}");
     assert!(
         lines[0].starts_with(&format!(
@@ -260,7 +260,7 @@ fn doctor_notes_a_linked_extension_without_failing() {
     installed(&env, "owner/roost-jot", "jot");
     let dir = linked(&env, "note");
     assert_eq!(
-        doctor(&env, 0),
+        doctor(&env, Exit::Ok),
         [
             agree(2),
             healthy("jot"),
@@ -278,7 +278,7 @@ fn doctor_fails_a_linked_extension_whose_checkout_is_gone() {
     let dir = linked(&env, "note");
     std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(
-        doctor(&env, 1),
+        doctor(&env, Exit::Failed),
         [
             agree(1),
             format!(
@@ -299,7 +299,7 @@ fn doctor_names_the_line_of_roost_conf_tmux_cannot_parse() {
         "set -g mouse on\nbogus-command\n",
     );
     let out = env.run(["doctor"]);
-    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
     let text = String::from_utf8(out.stdout).unwrap();
     let want = format!(
         "FAIL  roost.conf {}: line 2: unknown command: bogus-command\n      fix each line named; roost's server warns of the same at its start\n",
@@ -318,7 +318,7 @@ fn doctor_names_the_line_of_a_roost_conf_command_that_fails() {
         "set -g mouse on\n\n%if \"#{==:a,a}\"\nset -g bogus-option on\n%endif\nset -g status on\nset -g also-bogus x\n",
     );
     let out = env.run(["doctor"]);
-    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
     let text = String::from_utf8(out.stdout).unwrap();
     let want = format!(
         "FAIL  roost.conf {}: line 4: invalid option: bogus-option; line 7: invalid option: also-bogus\n",
@@ -333,7 +333,7 @@ fn doctor_accepts_a_roost_conf_tmux_loads() {
     let env = TestEnv::new();
     let conf = env.write("config/roost/roost.conf", "set -g mouse on\n");
     let out = env.run(["doctor"]);
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
         text.contains(&format!(
@@ -350,7 +350,7 @@ fn doctor_reads_a_running_server_without_disturbing_it() {
     installed(&env, "owner/roost-note", "note");
     env.spawn("alice", "sleep 30");
     let out = env.run(["doctor"]);
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains(": server running\n"), "{text}");
     assert!(
@@ -364,7 +364,7 @@ fn doctor_reads_a_running_server_without_disturbing_it() {
 fn doctor_refuses_arguments() {
     let env = TestEnv::new();
     let out = env.run(["doctor", "now"]);
-    quiet(&out, 2);
+    quiet(&out, Exit::Usage);
     assert!(!env.socket_file().exists());
 }
 
@@ -407,7 +407,7 @@ fn doctor_json_gives_each_check_its_name_verdict_and_message() {
     let text = env.run(["doctor"]);
     std::fs::write(env.path("state/roost/ext.lock"), "{ not json").unwrap();
     let out = env.run(["doctor", "--json"]);
-    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
     assert!(out.stderr.is_empty(), "{}", describe(&out));
     assert!(!env.socket_file().exists(), "doctor started a server");
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
@@ -445,7 +445,7 @@ fn doctor_json_gives_each_check_its_name_verdict_and_message() {
         "roost ext list shows what roost can read of it"
     );
     // Healthy, it exits 0 as the text does.
-    assert_eq!(text.status.code(), Some(0), "{}", describe(&text));
+    assert_eq!(exit_of(&text), Exit::Ok, "{}", describe(&text));
 }
 
 /// A locale is checked for being installed, not only for its name: a
@@ -488,7 +488,7 @@ fn doctor_without_tmux_names_the_listening_server_not_a_stale_socket() {
         .env("PATH", env.path("empty-path"))
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(!text.contains("stale"), "{text}");
     let line = text

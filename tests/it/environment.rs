@@ -117,7 +117,7 @@ fn spawn_refuses_a_program_that_does_not_exist_before_any_window_is_made() {
         let mut args = vec!["spawn", "dave"];
         args.extend(cmd);
         let out = env.run(&args);
-        assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+        assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
         assert!(out.stdout.is_empty(), "{}", describe(&out));
         assert_eq!(
             stderr(&out),
@@ -172,7 +172,7 @@ fn an_agent_that_exits_stays_listed_with_its_status_and_last_words() {
     );
     // A send to it says why; a new spawn of the name replaces it.
     let send = env.run(["send", "dave", "hello"]);
-    assert_eq!(send.status.code(), Some(2), "{}", describe(&send));
+    assert_eq!(exit_of(&send), Exit::NoTarget, "{}", describe(&send));
     let again = env.spawn("dave", "sleep 100");
     assert_ne!(again, pane);
     let status = env.ok(["status"]);
@@ -191,7 +191,7 @@ fn state_refuses_an_unknown_state_with_exit_1_and_stamps_nothing() {
                 use one of: idle working blocked done error\n";
     // Outside roost too, so a hook is caught when it is first tried.
     let out = env.run(["state", "dnoe"]);
-    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
     assert_eq!(stderr(&out), want);
     let log = env.path("state.txt");
     let pane = env.spawn(
@@ -212,7 +212,7 @@ fn state_refuses_an_unknown_state_with_exit_1_and_stamps_nothing() {
     let stamped = env.tmux_ok(&["show-options", "-pqv", "-t", &pane, "@agent_state"]);
     assert_eq!(stamped, "", "something was stamped");
     let done = env.run(["wait-done", "alice", "1"]);
-    assert_eq!(done.status.code(), Some(1), "{}", describe(&done));
+    assert_eq!(exit_of(&done), Exit::Failed, "{}", describe(&done));
 }
 
 #[test]
@@ -220,7 +220,7 @@ fn wait_done_on_a_pane_that_never_reported_says_how_to_report() {
     let env = TestEnv::new();
     let pane = env.spawn("alice", "sleep 100");
     let out = env.run(["wait-done", "alice", "1"]);
-    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
     assert_eq!(
         stderr(&out),
         format!(
@@ -289,7 +289,7 @@ fn without_tmux_every_fleet_command_says_tmux_is_missing() {
         &["spawn", "alice", "sh"],
     ] {
         let out = env.roost(args).env("PATH", &path).output().unwrap();
-        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", describe(&out));
+        assert_eq!(exit_of(&out), Exit::Failed, "{args:?}: {}", describe(&out));
         assert!(out.stdout.is_empty(), "{args:?}: {}", describe(&out));
         assert_eq!(
             stderr(&out),
@@ -309,7 +309,7 @@ fn without_git_a_file_install_says_git_is_needed_and_writes_nothing() {
         .env("PATH", &path)
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
     assert_eq!(
         stderr(&out),
         format!(
@@ -343,11 +343,11 @@ fn spawn_and_install_name_an_unwritable_directory_before_anything_else() {
         )
     };
     let out = env.run(["spawn", "alice", "sleep 100"]);
-    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
     assert_eq!(stderr(&out), want("spawn"));
     assert!(!env.server_running());
     let out = env.run(["ext", "install", "owner/roost-note", "--yes"]);
-    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
     assert!(
         out.stdout.is_empty(),
         "the consent block was shown: {}",
@@ -355,7 +355,7 @@ fn spawn_and_install_name_an_unwritable_directory_before_anything_else() {
     );
     assert_eq!(stderr(&out), want("ext install"));
     let doctor = env.run(["doctor"]);
-    assert_eq!(doctor.status.code(), Some(1), "{}", describe(&doctor));
+    assert_eq!(exit_of(&doctor), Exit::Failed, "{}", describe(&doctor));
     assert!(
         stdout(&doctor).contains(&format!(
             "FAIL  data {}: {} cannot be made: {} is not writable\n      make it writable, or set XDG_DATA_HOME to a directory you can write\n",
@@ -378,7 +378,7 @@ fn doctor_reports_an_option_the_server_will_refuse_in_roost_conf() {
         "set -g mouse on\nset -g no-such-option on\n",
     );
     let out = env.run(["doctor"]);
-    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
     let text = stdout(&out);
     let line = text
         .lines()
@@ -397,7 +397,7 @@ fn doctor_says_which_tools_and_locale_roost_has() {
     let env = TestEnv::new();
     let out = in_locale(&env, &[("LC_ALL", "C")], &["doctor"]);
     let text = stdout(&out);
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     assert!(
         text.contains("note  locale LC_ALL=C: not UTF-8; roost works the same, but an attached tmux shows non-ASCII text as '_' (set LANG=C.UTF-8 for your terminal)\n"),
         "{text}"
@@ -409,7 +409,7 @@ fn doctor_says_which_tools_and_locale_roost_has() {
     let path = path_with_only(&env, &["sh"]);
     let out = env.roost(["doctor"]).env("PATH", &path).output().unwrap();
     let text = stdout(&out);
-    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
     assert!(text.starts_with(&format!("FAIL  {NO_TMUX}\n")), "{text}");
     assert!(
         text.contains("FAIL  git: ROOST_EXT_GIT_BASE names a file:// source, which needs git, and git is not on PATH\n      install git, or unset ROOST_EXT_GIT_BASE to install over https (which needs neither git nor ssh)\n"),
@@ -436,7 +436,7 @@ fn doctor_says_when_an_installed_extensions_source_needs_a_missing_tool() {
     );
     // The command itself still runs without git.
     let out = env.roost(["note"]).env("PATH", &path).output().unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
 }
 
 // ---- XDG base directories -------------------------------------------------------
@@ -498,7 +498,7 @@ fn a_relative_home_is_refused_unless_the_xdg_variables_are_absolute() {
         .env_remove("XDG_STATE_HOME")
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
     assert_eq!(
         stderr(&out),
         "roost ext list: HOME (relhome) is not an absolute path; set HOME or XDG_DATA_HOME to one\n"
@@ -509,7 +509,7 @@ fn a_relative_home_is_refused_unless_the_xdg_variables_are_absolute() {
         .env("XDG_STATE_HOME", "rel/state")
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
     assert!(
         stderr(&out).ends_with("set HOME or XDG_STATE_HOME to one\n"),
         "{}",
@@ -529,5 +529,5 @@ fn a_relative_home_is_refused_unless_the_xdg_variables_are_absolute() {
         .env_remove("XDG_STATE_HOME")
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Usage, "{}", describe(&out));
 }

@@ -72,7 +72,7 @@ fn status_shows_names_an_agent_gave_itself_printable_on_a_terminal_and_in_a_pipe
     );
     env.tmux_ok(&["set-option", "-p", "-t", &pane, "@agent_state", EVIL]);
     let piped = env.run(["status"]);
-    assert_eq!(piped.status.code(), Some(0), "{}", describe(&piped));
+    assert_eq!(exit_of(&piped), Exit::Ok, "{}", describe(&piped));
     assert_no_raw("status to a pipe", &piped.stdout);
     let text = stdout(&piped);
     assert!(text.contains("\\u{202e}h\\u{2066}i"), "{text}");
@@ -120,7 +120,7 @@ fn read_and_screen_show_an_agents_text_printable_on_a_terminal_and_byte_for_byte
     let Some(shown) = env.on_a_terminal("read alice", b"") else {
         return;
     };
-    assert_eq!(shown.status.code(), Some(0), "{}", describe(&shown));
+    assert_eq!(exit_of(&shown), Exit::Ok, "{}", describe(&shown));
     assert_no_raw("read on a terminal", &shown.stdout);
     let text = stdout(&shown).replace("\r\n", "\n");
     assert!(
@@ -184,13 +184,13 @@ fn a_state_holding_a_newline_forges_no_pane_and_no_done() {
         let out = env.run(["wait-done", "bob", "1"]);
         assert_refusal(
             &out,
-            1,
+            Exit::Failed,
             &format!("roost wait-done: 'bob' ({bob}) has never reported a state"),
         );
         let out = env.run(["wait-done", "alice", "1"]);
         assert_refusal(
             &out,
-            1,
+            Exit::Failed,
             &format!("roost wait-done: 'alice' ({alice}) has never reported a state"),
         );
     }
@@ -269,7 +269,7 @@ fn a_program_name_holding_a_newline_forges_no_pane_and_no_done() {
             let out = env.run(["wait-done", name, "1"]);
             assert_refusal(
                 &out,
-                1,
+                Exit::Failed,
                 &format!("roost wait-done: '{name}' ({pane}) has never reported a state"),
             );
         }
@@ -305,14 +305,14 @@ fn a_state_that_is_not_a_known_word_reads_as_no_state_everywhere() {
         let out = env.run(["wait-done", "alice", "1"]);
         assert_refusal(
             &out,
-            1,
+            Exit::Failed,
             &format!("roost wait-done: 'alice' ({alice}) has never reported a state"),
         );
     }
     // A pane whose state only looks like blocked is not refused as blocked.
     env.tmux_ok(&["set-option", "-p", "-t", &alice, "@agent_state", "blocked "]);
     let out = env.run(["send", "alice", "hello"]);
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     env.wait_for_screen(&alice, "hello");
     // The known words still read as themselves.
     for state in ["idle", "working", "blocked", "done", "error"] {

@@ -34,7 +34,7 @@ fn reports_say_what_the_index_still_runs_for_an_unreadable_entry() {
     let list = env.run(["ext", "list"]);
     assert_eq!(succeeded(&list), format!("note  ({WHY}; {GRANTED})\n"));
     let verify = env.run(["ext", "verify"]);
-    assert_eq!(exits(&verify, 1), "");
+    assert_eq!(exits(&verify, Exit::Failed), "");
     assert_eq!(stdout(&verify), format!("note: {WHY}; {GRANTED}\n"));
     let info = env.run(["ext", "info", "note"]);
     assert!(

@@ -45,7 +45,7 @@ fn claude_code_payloads_stamp_the_state_and_record_reply_session_and_prompt() {
     let submit =
         format!(r#"{{{common},"hook_event_name":"UserPromptSubmit","prompt":"say hi\n"}}"#);
     let out = hook_in(&env, &pane, &["claude", "UserPromptSubmit"], &submit);
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     assert!(
         out.stdout.is_empty() && out.stderr.is_empty(),
         "{}",
@@ -152,7 +152,7 @@ fn a_malformed_payload_exits_1_with_one_line_and_stamps_nothing() {
     let env = TestEnv::new();
     let pane = env.spawn("alice", "sleep 100000");
     let out = hook_in(&env, &pane, &["claude", "Stop"], "{not json");
-    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
@@ -163,7 +163,7 @@ fn a_malformed_payload_exits_1_with_one_line_and_stamps_nothing() {
     assert_eq!(option(&env, &pane, "@roost-agent"), "");
     // A usage error is 1 too, never 2 (Claude Code reads 2 as "block").
     let out = hook_in(&env, &pane, &[], "");
-    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
 }
 
 #[test]
@@ -175,7 +175,7 @@ fn outside_roost_the_handler_is_a_silent_no_op() {
         .env_remove("TMUX_PANE")
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(exit_of(&out), Exit::Ok);
     assert!(
         out.stdout.is_empty() && out.stderr.is_empty(),
         "{}",
@@ -272,7 +272,7 @@ fn a_file_roost_cannot_read_is_refused_and_left_as_it_was() {
     let env = TestEnv::new();
     let settings = env.write("home/.gemini/settings.json", "{ \"ui\": ");
     let out = env.run(["hooks", "install", "gemini"]);
-    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.starts_with(&format!(
@@ -283,7 +283,7 @@ fn a_file_roost_cannot_read_is_refused_and_left_as_it_was() {
     );
     assert_eq!(std::fs::read_to_string(&settings).unwrap(), "{ \"ui\": ");
     let out = env.run(["hooks", "install", "nosuch"]);
-    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Usage, "{}", describe(&out));
 }
 
 #[test]
@@ -444,7 +444,7 @@ fn next_finds_the_blocked_agent_and_badge_counts() {
     let a = env.spawn("a", "sleep 100000");
     let b = env.spawn("b", "sleep 100000");
     let out = env.run(["next"]);
-    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
     assert_eq!(env.ok(["badge"]), "");
     env.tmux_ok(&["set-option", "-p", "-t", &b, "@agent_state", "blocked"]);
     env.tmux_ok(&["set-option", "-p", "-t", &a, "@agent_state", "done"]);
@@ -501,7 +501,7 @@ fn doctor_checks_the_version_and_the_wiring_of_the_agents_on_path() {
     );
     std::fs::write(&settings, moved).unwrap();
     let (code, text) = doctor();
-    assert_eq!(code, Some(1), "{text}");
+    assert_eq!(code, exited(Exit::Failed), "{text}");
     assert!(text.contains("FAIL  claude hooks in "), "{text}");
     assert!(
         text.contains("      run roost hooks install claude\n"),

@@ -95,7 +95,7 @@ fn refused_with_controls_in(field: &str) {
     let env = TestEnv::new();
     with_manifest_field(&env, field, EVIL);
     let out = install(&env, "owner/roost-note");
-    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
     assert_neutralised(
         &out,
         &format!("field \"{field}\" contains a control character"),
@@ -170,7 +170,7 @@ fn index_extension_name_never_reaches_the_dispatcher_output() {
     let env = TestEnv::new();
     write_index(&env, &format!("x\t{EVIL}\t{}\tnet\n", target(&env)));
     let out = env.run(["x"]);
-    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Usage, "{}", describe(&out));
     assert_neutralised(&out, "usage: roost [");
     assert!(out.stdout.is_empty());
 }
@@ -180,7 +180,7 @@ fn index_authority_in_the_unknown_authority_refusal() {
     let env = TestEnv::new();
     write_index(&env, &format!("x\tnote\t{}\tfleet {EVIL}\n", target(&env)));
     let out = env.run(["x"]);
-    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
     assert_neutralised(&out, &format!("needs authority '{SHOWN}'"));
 }
 
@@ -192,7 +192,7 @@ fn index_extension_name_in_the_list_warning() {
     text.push_str(&format!("ghost\t{EVIL}\t/nowhere\t\n"));
     write_index(&env, &text);
     let out = env.run(["ext", "list"]);
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     assert_neutralised(&out, &format!("  {SHOWN}: only in ext.index"));
 }
 
@@ -209,7 +209,7 @@ fn index_command_in_the_list_warning() {
     ));
     write_index(&env, &text);
     let out = env.run(["ext", "list"]);
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     assert_neutralised(
         &out,
         &format!("note: commands differ (ext.lock: note; ext.index: {SHOWN} note)"),
@@ -226,7 +226,7 @@ fn index_authority_in_the_list_warning() {
         &text.replace("/bin/roost-note\t\n", &format!("/bin/roost-note\t{EVIL}\n")),
     );
     let out = env.run(["ext", "list"]);
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     assert_neutralised(
         &out,
         &format!("note: authority differs (ext.lock: none; ext.index: {SHOWN})"),
@@ -241,7 +241,7 @@ fn index_unreadable_line_in_the_list_warning() {
     text.push_str(&format!("{EVIL}\n"));
     write_index(&env, &text);
     let out = env.run(["ext", "list"]);
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     assert_neutralised(&out, &format!("(unreadable line: {SHOWN})"));
 }
 
@@ -252,17 +252,17 @@ fn lock_field_everywhere(field: &str) {
     installed(&env);
     edit_lock(&env, |v| v["note"][field] = EVIL.into());
     let out = env.run(["ext", "list", "--json"]);
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     assert_neutralised(&out, &format!("\"{field}\": \"{SHOWN_JSON}\""));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v[0][field], EVIL);
 
     let out = env.run(["ext", "info", "note", "--json"]);
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     assert_neutralised(&out, &format!("\"{field}\": \"{SHOWN_JSON}\""));
 
     let out = env.run(["ext", "info", "note"]);
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     // The key column is as wide as `installed`.
     assert_neutralised(&out, &format!("{field:<9}  {SHOWN}\n"));
 }
@@ -283,7 +283,7 @@ fn lock_commit_in_list() {
     installed(&env);
     edit_lock(&env, |v| v["note"]["commit"] = EVIL.into());
     let out = env.run(["ext", "list"]);
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     // The short commit: its first 7 characters.
     assert_neutralised(&out, "a\\x1b[2Jb");
 }
@@ -296,7 +296,7 @@ fn file_name_in_verify_output() {
     installed(&env);
     std::fs::write(env.path("data/roost/ext/note").join(EVIL), "x").unwrap();
     let out = env.run(["ext", "verify", "note"]);
-    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
     assert_neutralised(&out, &format!("  added     {SHOWN}\n"));
 }
 
@@ -307,7 +307,7 @@ fn file_name_in_the_update_diff() {
     f.write(EVIL, "x\n");
     f.commit("a hostile name");
     let out = env.run(["ext", "update", "note", "--yes"]);
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     assert_neutralised(&out, &format!("  A {SHOWN}\n"));
     assert_neutralised(&out, &format!("diff --git a/{SHOWN} b/{SHOWN}\n"));
 }
@@ -326,7 +326,7 @@ fn git_error_text_naming_the_remote() {
         .env("ROOST_EXT_GIT_BASE", &base)
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
     assert_neutralised(&out, SHOWN);
 }
 
@@ -359,7 +359,7 @@ fn git_error_text_in_verify_when_the_clones_git_cannot_be_read() {
         )
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
     assert_neutralised(&out, "the clone's .git cannot be read: ");
     assert_neutralised(&out, SHOWN);
 }
@@ -376,6 +376,6 @@ fn clone_path_in_verify_when_the_clone_is_missing() {
         )
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
     assert_neutralised(&out, &format!("data-{SHOWN}/roost/ext/note does not exist"));
 }

@@ -1,6 +1,9 @@
 //! The integration tests: one binary, so the shared harness (`common`) and
 //! roost's library are compiled and linked once. Each module drives the real
-//! `roost` binary in a hermetic environment (see `common`).
+//! `roost` binary in a hermetic environment (see `common`). The tests mirror
+//! the product: `core` holds one module per built-in command, `ext` one per
+//! `ext` verb; `hostile`, `races`, `tamper`, `bounds`, `injection` and
+//! `crash` are suites by kind of attack, across the commands.
 
 mod common;
 mod oracles;
@@ -16,17 +19,13 @@ mod demo;
 mod dispatch;
 mod doctor;
 mod environment;
-mod ext_author;
-mod ext_install;
-mod ext_manage;
-mod ext_upkeep;
+mod ext;
 mod fleet_text;
 mod grants;
 mod hermetic;
 mod hooks;
 mod hostile;
 mod injection;
-mod lifecycle;
 mod man;
 mod modes;
 mod names;

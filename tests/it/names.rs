@@ -77,7 +77,7 @@ fn a_directory_holding_a_tmux_format_is_the_panes_own_directory_and_runs_nothing
             .current_dir(&dir)
             .output()
             .unwrap();
-        quiet(&out, 0);
+        quiet(&out, Exit::Ok);
         assert_eq!(cwd_of(&env, "=work:0"), want, "{name}");
         // --cwd, from elsewhere, as given and relative.
         let carol = env.ok(["spawn", "--cwd", &want, "carol", "cat"]);
@@ -106,13 +106,13 @@ fn spawn_cwd_starts_the_pane_there_and_refuses_what_is_not_a_directory() {
     let before = env.tmux_ok(&["list-windows", "-a", "-F", "#{window_name}"]);
     assert_refusal(
         &env.run(["spawn", "--cwd", "nowhere", "carol", "cat"]),
-        1,
+        Exit::Failed,
         "roost spawn: --cwd 'nowhere': no such directory; no window was made\n",
     );
     env.write("work/file", "");
     assert_refusal(
         &env.run(["spawn", "--cwd", "file", "carol", "cat"]),
-        1,
+        Exit::Failed,
         "roost spawn: --cwd 'file' is not a directory; no window was made\n",
     );
     assert_eq!(
@@ -127,24 +127,24 @@ fn window_and_session_names_holding_tmux_formats_are_refused_and_run_nothing() {
     let refused_everywhere = |env: &TestEnv| {
         for name in FORMAT_NAMES {
             let out = env.run(["spawn", name, "cat"]);
-            assert_refusal(&out, 1, "roost spawn: invalid window name");
+            assert_refusal(&out, Exit::Failed, "roost spawn: invalid window name");
             assert!(
                 stderr(&out).contains("'#' starts a tmux format"),
                 "{}",
                 describe(&out)
             );
             let out = env.run(["session", name]);
-            assert_refusal(&out, 1, "roost session: invalid session name");
+            assert_refusal(&out, Exit::Failed, "roost session: invalid session name");
             // The verbs that look a name up find none and run nothing.
             assert_refusal(
                 &env.run(["kill", name]),
-                2,
+                Exit::NoTarget,
                 "roost kill: no such target or session",
             );
             for verb in ["read", "screen", "wait-done"] {
                 assert_refusal(
                     &env.run([verb, name]),
-                    2,
+                    Exit::NoTarget,
                     &format!("roost {verb}: no such target"),
                 );
             }
@@ -167,7 +167,7 @@ fn a_window_name_of_digits_alone_is_refused_as_it_would_read_as_an_index() {
     let env = TestEnv::new();
     for name in ["1", "42", "007"] {
         let out = env.run(["spawn", name, "cat"]);
-        assert_refusal(&out, 1, &format!("roost spawn: invalid window name \"{name}\": a target of digits alone is a window index"));
+        assert_refusal(&out, Exit::Failed, &format!("roost spawn: invalid window name \"{name}\": a target of digits alone is a window index"));
         assert!(
             stderr(&out).contains("\nadd a letter, as in agent1\n"),
             "{}",
@@ -177,7 +177,7 @@ fn a_window_name_of_digits_alone_is_refused_as_it_would_read_as_an_index() {
     assert!(!env.server_running(), "a refused spawn started the server");
     let pane = env.spawn("agent1", "cat");
     let out = env.run(["screen", "agent1"]);
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     assert!(pane.starts_with('%'));
 }
 
@@ -203,11 +203,11 @@ fn a_final_semicolon_in_a_name_or_a_programs_word_stays_part_of_it() {
     let windows = env.tmux_ok(&["list-windows", "-t", "=main", "-F", "#{window_name}"]);
     assert_eq!(windows, "sh\na;\n");
     // A session whose name ends in ';', beside one named without it.
-    quiet(&env.run(["session", "w"]), 0);
-    quiet(&env.run(["session", "w;"]), 0);
+    quiet(&env.run(["session", "w"]), Exit::Ok);
+    quiet(&env.run(["session", "w;"]), Exit::Ok);
     let sessions = || env.tmux_ok(&["list-sessions", "-F", "#{session_name}"]);
     assert_eq!(sessions(), "main\nw\nw;\n");
-    quiet(&env.run(["kill", "w;"]), 0);
+    quiet(&env.run(["kill", "w;"]), Exit::Ok);
     assert_eq!(sessions(), "main\nw\n");
 }
 
@@ -256,7 +256,7 @@ fn resume_opens_a_recorded_name_and_directory_literally_and_runs_nothing() {
         }
         record_agents(&env, serde_json::Value::Array(entries));
         let out = env.roost(["resume"]).env("PATH", &path).output().unwrap();
-        assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+        assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
         for (i, dir) in DIRS.iter().enumerate() {
             let name = format!("agent{i};");
             let panes = env.tmux_ok(&[
@@ -308,7 +308,7 @@ fn resume_leaves_a_record_spawn_would_never_write_and_says_so() {
         ]),
     );
     let out = env.roost(["resume"]).env("PATH", &path).output().unwrap();
-    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
     let stdout = String::from_utf8_lossy(&out.stdout);
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 4, "{stdout}");
@@ -352,7 +352,11 @@ fn resume_leaves_a_record_spawn_would_never_write_and_says_so() {
 fn spawn_session_opens_the_window_there_and_records_that_session() {
     let env = TestEnv::new();
     let out = env.run(["spawn", "--session", "a:b", "alice", "cat"]);
-    assert_refusal(&out, 1, "roost spawn: invalid session name \"a:b\"");
+    assert_refusal(
+        &out,
+        Exit::Failed,
+        "roost spawn: invalid session name \"a:b\"",
+    );
     assert!(
         !env.server_running(),
         "a refused session started the server"
@@ -363,7 +367,7 @@ fn spawn_session_opens_the_window_there_and_records_that_session() {
         .env("PATH", &path)
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     let pane = stdout(&out).trim_end().to_string();
     assert_eq!(
         pane_format(&env, &pane, "#{session_name}:#{window_name}"),

@@ -205,7 +205,7 @@ fn parallel_installs_and_removes_end_with_exactly_the_expected_set() {
 /// Insists `out` is a clear refusal: exit 1, one line naming the command
 /// (plus at most a hint line), mentioning `about`, no panic.
 fn refused(what: &str, out: &Output, about: &str) {
-    assert_eq!(out.status.code(), Some(1), "{what}: {}", describe(out));
+    assert_eq!(exit_of(out), Exit::Failed, "{what}: {}", describe(out));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!err.contains("panicked"), "{what}: {}", describe(out));
     let lines: Vec<&str> = err.lines().collect();

@@ -32,7 +32,7 @@ fn a_reply_of_20_mb_is_cut_to_its_first_mib_fast() {
     input.extend_from_slice("\u{6771}".as_bytes());
     input.extend(text_of(20 * 1024 * 1024));
     let run = reply_in(&env, &pane, &input);
-    assert_eq!(run.out.status.code(), Some(0), "{}", describe(&run.out));
+    assert_eq!(exit_of(&run.out), Exit::Ok, "{}", describe(&run.out));
     assert!(run.took < Duration::from_secs(5), "took {:?}", run.took);
     assert!(run.peak_kib < 64 * 1024, "peak {} KiB", run.peak_kib);
     // The cut is before the character.
@@ -51,7 +51,7 @@ fn a_reply_of_20_mb_is_cut_to_its_first_mib_fast() {
     }
     kept.push(b'\n');
     let read = env.run(["read", "alice"]);
-    assert_eq!(read.status.code(), Some(0), "{}", describe(&read));
+    assert_eq!(exit_of(&read), Exit::Ok, "{}", describe(&read));
     assert!(
         read.stdout == kept,
         "the kept reply differs from the first MiB"
@@ -65,7 +65,7 @@ fn a_reply_of_exactly_the_bound_is_kept_whole_and_quietly() {
     let mut input = b"x".repeat(MAX - 1);
     input.push(b'.');
     let run = reply_in(&env, &pane, &input);
-    assert_eq!(run.out.status.code(), Some(0), "{}", describe(&run.out));
+    assert_eq!(exit_of(&run.out), Exit::Ok, "{}", describe(&run.out));
     assert_eq!(stderr(&run.out), "");
     assert!(run.took < Duration::from_secs(5), "took {:?}", run.took);
     let mut want = input.clone();

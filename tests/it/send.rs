@@ -86,7 +86,7 @@ fn one_send_is_one_paste_and_one_enter() {
     let text =
         "line one 'single' \"double\"\nsecond $HOME and `date` and $(id)\n\tthird \\n ~ ; # end";
     let out = env.run(["send", "--paste", "agent", text]);
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     assert!(
         out.stdout.is_empty() && out.stderr.is_empty(),
         "{}",
@@ -118,7 +118,7 @@ fn concurrent_sends_to_one_pane_each_arrive_as_their_own_paste() {
         .collect();
     for s in senders {
         let out = s.wait_with_output().unwrap();
-        assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+        assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     }
     let mut got = wait_for_pastes(&log, texts.len());
     got.sort();
@@ -140,9 +140,9 @@ fn a_pane_in_copy_mode_is_taken_out_of_it_first_with_vi_and_emacs_keys() {
         let mode = env.tmux_ok(&["display-message", "-p", "-t", &pane, "#{pane_in_mode}"]);
         assert_eq!(mode.trim(), "1");
         let out = env.run(["send", "agent", "sent during copy mode"]);
-        assert_eq!(out.status.code(), Some(0), "{keys}: {}", describe(&out));
+        assert_eq!(exit_of(&out), Exit::Ok, "{keys}: {}", describe(&out));
         let out = env.run(["send", "agent", "second prompt"]);
-        assert_eq!(out.status.code(), Some(0), "{keys}: {}", describe(&out));
+        assert_eq!(exit_of(&out), Exit::Ok, "{keys}: {}", describe(&out));
         assert_eq!(
             wait_for_pastes(&log, 2),
             ["sent during copy mode", "second prompt"],
@@ -163,7 +163,7 @@ fn text_cannot_end_the_paste_or_press_keys() {
     let hostile = "harmless line\x1b[201~\nINJECTED-SUBMIT\n\x1b[31mred\x1b[0m \x1b]0;title\x07 \
                    \x03\x04\x1a\x08\x7f \u{9b}201~ \u{9d}0;x\u{9c} tab\there\r\nend";
     let out = env.run(["send", "--paste", "agent", hostile]);
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     let got = wait_for_pastes(&log, 1);
     assert_eq!(
         got,
@@ -184,7 +184,7 @@ fn multi_line_and_long_text_wait_until_the_program_asks_for_a_paste() {
     let text = format!("a=40\nb=2\n{long}");
     let started = Instant::now();
     let out = env.run(["send", "--paste", "agent", &text]);
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     assert!(
         started.elapsed() >= Duration::from_secs(1),
         "it did not wait"
@@ -201,7 +201,7 @@ fn a_program_that_is_not_reading_gets_nothing_and_exit_4() {
     let (pane, log) = reader(&env, "agent", 30.0, "echo");
     for text in ["a=40\nb=2\nprint(a+b)", "one line"] {
         let out = env.run(["send", "--wait", "1", "agent", text]);
-        assert_eq!(out.status.code(), Some(4), "{}", describe(&out));
+        assert_eq!(exit_of(&out), Exit::NotReady, "{}", describe(&out));
         assert_eq!(
             stderr(&out),
             format!(
@@ -227,7 +227,7 @@ fn one_line_right_after_spawn_waits_until_the_program_reads() {
     let (_pane, log) = reader(&env, "agent", 1.0, "echo");
     let started = Instant::now();
     let out = env.run(["send", "agent", "first words"]);
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     assert!(
         started.elapsed() >= Duration::from_millis(800),
         "it did not wait"
@@ -249,7 +249,7 @@ fn several_lines_to_a_program_that_did_not_ask_are_refused_not_split() {
         "keys",
         "line one\nline two\nline three",
     ]);
-    assert_eq!(out.status.code(), Some(4), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::NotReady, "{}", describe(&out));
     let why = if tmux_reports_paste_requests(&env, &pane) {
         "takes keys and did not ask for a bracketed paste, so each newline of TEXT would act as Enter; nothing was typed\n\
          send each line as its own submission with --lines, or TEXT as one line\n"
@@ -288,7 +288,7 @@ fn a_program_that_reads_without_echo_gets_its_prompt_once() {
     let env = TestEnv::new();
     let (_pane, log) = reader(&env, "agent", 0.0, "noecho");
     let out = env.run(["send", "agent", "echo first-try"]);
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     assert_eq!(wait_for_pastes(&log, 1), ["echo first-try"]);
 }
 
@@ -298,9 +298,9 @@ fn a_line_mode_reader_gets_one_line_and_each_line_with_lines() {
     let got = env.path("got.txt");
     let pane = env.spawn("cat", &format!("cat > '{}'", got.display()));
     let out = env.run(["send", "cat", "- a reply that starts with a dash"]);
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     let out = env.run(["send", "--wait", "1", "cat", "two\nlines"]);
-    assert_eq!(out.status.code(), Some(4), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::NotReady, "{}", describe(&out));
     assert_eq!(
         stderr(&out),
         format!(
@@ -309,7 +309,7 @@ fn a_line_mode_reader_gets_one_line_and_each_line_with_lines() {
         )
     );
     let out = env.run(["send", "--lines", "cat", "two\nlines"]);
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     let want = "- a reply that starts with a dash\ntwo\nlines\n";
     let ok = wait_until(Duration::from_secs(10), || {
         std::fs::read_to_string(&got).unwrap_or_default() == want
@@ -323,13 +323,13 @@ fn words_after_target_are_text_and_a_lone_dash_reads_stdin() {
     let got = env.path("got.txt");
     env.spawn("cat", &format!("cat > '{}'", got.display()));
     let out = env.run(["send", "cat", "--force", "-v", "--wait", "5"]);
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     let out = env
         .cmd(["send", "cat", "-"])
         .write_stdin("- from standard input\n")
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     let want = "--force -v --wait 5\n- from standard input\n";
     let ok = wait_until(Duration::from_secs(10), || {
         std::fs::read_to_string(&got).unwrap_or_default() == want
@@ -347,13 +347,13 @@ fn where_a_prompt_hook_is_wired_only_its_report_counts() {
     env.tmux_ok(&["set-option", "-p", "-t", &pane, "@roost-hooked", "stand-in"]);
     let text = "first prompt\nwith a second line";
     let out = env.run(["send", "--paste", "agent", text]);
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     assert_eq!(wait_for_pastes(&log, 1), [text]);
 
     let (pane, _log) = reader(&env, "silent", 0.0, "echo");
     env.tmux_ok(&["set-option", "-p", "-t", &pane, "@roost-hooked", "stand-in"]);
     let out = env.run(["send", "silent", "nobody reports this"]);
-    assert_eq!(out.status.code(), Some(6), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::NotConfirmed, "{}", describe(&out));
     assert_eq!(
         stderr(&out),
         format!(
@@ -392,7 +392,7 @@ fn a_pane_marked_hooked_while_send_waits_counts_the_prompt_hook_report() {
     let (pane, log) = reader(&env, "agent", 1.0, "starthook");
     let text = "right after spawn";
     let out = env.run(["send", "agent", text]);
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     assert_eq!(option(&env, &pane, "@roost-prompt-seen"), key(text));
     assert_eq!(wait_for_pastes(&log, 1), [text]);
 }
@@ -468,7 +468,7 @@ fn when_idle_waits_until_the_agent_is_neither_working_nor_blocked() {
     assert_eq!(std::fs::read(&log).unwrap(), b"", "typed into a dialog");
     stamp("done");
     let out = sender.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     assert_eq!(wait_for_pastes(&log, 1), ["after the turn"]);
 }
 
@@ -485,7 +485,7 @@ fn a_hidden_prompt_of_the_terminal_gets_its_line_once() {
     );
     env.wait_for_screen(&pane, "password:");
     let out = env.run(["send", "secret", "hunter2"]);
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     // The shell makes the file before printf fills it: wait for the line.
     let line = || std::fs::read_to_string(&got).unwrap_or_default();
     let ok = wait_until(Duration::from_secs(10), || line().ends_with('\n'));
@@ -501,7 +501,7 @@ fn a_program_that_reads_nothing_is_no_success() {
     let env = TestEnv::new();
     let (pane, _log) = reader(&env, "ticker", 0.0, "ticks");
     let out = env.run(["send", "ticker", "are you there"]);
-    assert_eq!(out.status.code(), Some(5), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::TypedNotSubmitted, "{}", describe(&out));
     assert_eq!(
         stderr(&out),
         format!(
@@ -524,20 +524,20 @@ fn text_after_target_and_a_double_dash_is_text_even_with_dashes() {
         &["send", "--wait", "5", &pane, "--", "--"],
     ] {
         let out = env.run(args);
-        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", describe(&out));
+        assert_eq!(exit_of(&out), Exit::Ok, "{args:?}: {}", describe(&out));
     }
     assert_eq!(
         wait_for_pastes(&log, 3),
         ["-v is verbose", "--force is text here", "--"]
     );
     let out = env.run(["send", "--wait", "soon", "agent", "x"]);
-    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Usage, "{}", describe(&out));
     assert_eq!(
         stderr(&out).lines().next(),
         Some("roost send: --wait must be a positive whole number, not 'soon'")
     );
     let out = env.run(["send", "%99", "x"]);
-    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::NoTarget, "{}", describe(&out));
     assert_eq!(stderr(&out), "roost send: no such target '%99'\n");
 }
 
@@ -558,9 +558,9 @@ fn a_prompt_sent_to_vim_right_after_spawn_is_text_never_commands() {
     let pane = pane.as_str();
     // Typed as keys in normal mode, these would insert, delete and quit.
     let out = env.run(["send", "vim", "ia line dd"]);
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     let out = env.run(["send", "--paste", "vim", "hello :q! dd\nworld ZZ"]);
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     env.tmux_ok(&["send-keys", "-t", pane, "Escape", ":wq", "Enter"]);
     let written = || std::fs::read_to_string(&file).unwrap_or_default();
     let ok = wait_until(Duration::from_secs(10), || written().ends_with('\n'));
@@ -588,7 +588,7 @@ fn copy_mode_entered_again_just_before_the_paste_cannot_split_it() {
     ]);
     let text = "first line\nsecond line\nthird line";
     let out = env.run(["send", "--paste", "agent", text]);
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     assert_eq!(wait_for_pastes(&log, 1), [text]);
 }
 
@@ -603,7 +603,7 @@ fn with_lines_a_blank_line_is_an_enter_alone_for_the_python_repl() {
     // The REPL ends a block at a blank line; each line is its own submission.
     let text = "def answer():\n    return 41 + 1\n\nprint('the answer is', answer())";
     let out = env.run(["send", "--lines", "py", text]);
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     env.wait_for_screen(&pane, "the answer is 42");
 }
 
@@ -616,7 +616,7 @@ fn lines_that_stop_part_way_say_which_were_submitted() {
         &format!("read line; echo \"$line\" > '{}'; sleep 60", got.display()),
     );
     let out = env.run(["send", "--lines", "--wait", "1", "once", "first\nsecond"]);
-    assert_eq!(out.status.code(), Some(4), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::NotReady, "{}", describe(&out));
     assert_eq!(
         stderr(&out),
         format!(
@@ -646,7 +646,7 @@ fn copy_mode_entered_during_the_wait_does_not_hide_the_paste_request() {
     std::thread::sleep(Duration::from_millis(300));
     env.tmux_ok(&["copy-mode", "-t", &pane]);
     let out = sender.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     assert_eq!(wait_for_pastes(&log, 1), [text]);
 }
 
@@ -672,10 +672,10 @@ fn several_lines_to_the_python_repl_are_one_paste_where_it_asked_else_refused() 
         == "1";
     let out = env.run(["send", "--wait", "2", "py", "print('one')\nprint('two')"]);
     if asked {
-        assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+        assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
         env.wait_for_screen(&pane, "SyntaxError");
     } else {
-        assert_eq!(out.status.code(), Some(4), "{}", describe(&out));
+        assert_eq!(exit_of(&out), Exit::NotReady, "{}", describe(&out));
         std::thread::sleep(Duration::from_millis(300));
     }
     let screen = env.screen(&pane);
@@ -695,7 +695,7 @@ fn send_names_an_unreadable_stdin_in_words() {
         .stdin(std::fs::File::open(env.path("work")).unwrap())
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
         "roost send: cannot read standard input: Is a directory\n"

@@ -99,7 +99,7 @@ fn inside_a_roost_server_tmux_names_the_server_when_roost_socket_is_unset() {
         .env("TMUX", &tmux)
         .output()
         .unwrap();
-    assert_eq!(status.status.code(), Some(0), "{}", describe(&status));
+    assert_eq!(exit_of(&status), Exit::Ok, "{}", describe(&status));
     let text = String::from_utf8_lossy(&status.stdout);
     assert_eq!(
         text.lines().next(),
@@ -111,7 +111,7 @@ fn inside_a_roost_server_tmux_names_the_server_when_roost_socket_is_unset() {
         .env("TMUX", &tmux)
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     let windows = env.tmux_ok(&["list-windows", "-t", "=main", "-F", "#{window_name}"]);
     assert_eq!(windows, "sh\nalice\nbob\n");
     assert!(
@@ -170,7 +170,7 @@ fn a_tmux_socket_not_ending_in_roost_is_never_used() {
             .unwrap()
     };
     let out = run(&["spawn", "alice", "sleep 100"]);
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     assert!(
         named_socket(&env, "roost").exists(),
         "no server under the private TMUX_TMPDIR"
@@ -187,7 +187,7 @@ fn a_tmux_socket_not_ending_in_roost_is_never_used() {
     assert_eq!(text.lines().next(), Some("roost: running (socket=roost)"));
 
     let out = run(&["kill"]);
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     assert!(everyday
         .tmux(&["has-session", "-t", "=mine"])
         .status
@@ -206,7 +206,7 @@ fn a_missing_socket_directory_is_named_with_what_to_do() {
         .stdin(std::process::Stdio::null())
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
     assert_eq!(
         stderr(&out),
         format!(
@@ -220,7 +220,7 @@ fn a_missing_socket_directory_is_named_with_what_to_do() {
         .env("ROOST_SOCKET", &socket)
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
     let text = String::from_utf8_lossy(&out.stdout);
     let want = format!(
         "FAIL  socket -S {s} ({s}): the socket's directory {d} does not exist\n      create it (mkdir -p {d}), or set ROOST_SOCKET to a path in a directory you can write\n",
@@ -265,14 +265,14 @@ fn a_tmux_tmpdir_that_is_not_a_usable_directory_is_named() {
                 "roost spawn: cannot start session main: the socket's directory {why}\n{hint}\n"
             )
         );
-        assert_eq!(out.status.code(), Some(1));
+        assert_eq!(exit_of(&out), Exit::Failed);
         let out = run(&["doctor"]);
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(
             text.contains(&format!("the socket's directory {why}\n      {hint}\n")),
             "{text}"
         );
-        assert_eq!(out.status.code(), Some(1));
+        assert_eq!(exit_of(&out), Exit::Failed);
     }
 }
 

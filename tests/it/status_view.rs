@@ -21,7 +21,7 @@ fn status_aligns_its_columns_quotes_a_name_with_a_blank_and_counts_windows_right
     let env = TestEnv::new();
     let agent = env.ok(["spawn", "my agent", "cat", "-"]).trim().to_string();
     let cafe = env.ok(["spawn", "café", "sleep", "100"]).trim().to_string();
-    quiet(&env.run(["session", "solo"]), 0);
+    quiet(&env.run(["session", "solo"]), Exit::Ok);
     let pane = |target: &str| {
         env.tmux_ok(&["display-message", "-p", "-t", target, "#{pane_id}"])
             .trim()

@@ -63,7 +63,11 @@ fn dispatch(env: &TestEnv, socket: Option<&str>) -> (Option<i32>, usize) {
 }
 
 const RAN: Option<i32> = Some(7);
-const OFF: Option<i32> = Some(2);
+/// What a word gets while the switch is off: roost's usage error, as for a
+/// word never installed.
+fn off() -> Option<i32> {
+    exited(Exit::Usage)
+}
 
 #[test]
 fn every_kind_of_change_is_obeyed_by_the_very_next_command_with_no_tmux_process() {
@@ -73,11 +77,11 @@ fn every_kind_of_change_is_obeyed_by_the_very_next_command_with_no_tmux_process(
         assert_eq!(dispatch(&env, None), (RAN, 0), "unset: on");
         let conf = env.write("work/off.conf", "set -g @roost-ext-enabled off\n");
         let steps: Vec<(Vec<&str>, Option<i32>)> = vec![
-            (vec!["set", "-g", "@roost-ext-enabled", "off"], OFF),
+            (vec!["set", "-g", "@roost-ext-enabled", "off"], off()),
             (vec!["set", "-g", "@roost-ext-enabled", "on"], RAN),
-            (vec!["set-option", "-g", "@roost-ext-enabled", "off"], OFF),
+            (vec!["set-option", "-g", "@roost-ext-enabled", "off"], off()),
             (vec!["set", "-gu", "@roost-ext-enabled"], RAN),
-            (vec!["source-file", conf.to_str().unwrap()], OFF),
+            (vec!["source-file", conf.to_str().unwrap()], off()),
             (vec!["set", "-g", "@roost-ext-enabled", "OFF"], RAN),
         ];
         for _round in 0..3 {
@@ -106,7 +110,7 @@ fn a_killed_server_leaves_roost_conf_to_decide_and_starts_nothing() {
     // The kept file still says off, but nobody listens: roost.conf decides.
     assert_eq!(dispatch(&env, None), (RAN, 0));
     env.write("config/roost/roost.conf", "set -g @roost-ext-enabled off\n");
-    assert_eq!(dispatch(&env, None).0, OFF);
+    assert_eq!(dispatch(&env, None).0, off());
 }
 
 #[test]
@@ -123,7 +127,7 @@ fn a_plain_tmux_server_on_the_socket_is_asked_not_the_stale_file() {
     assert_eq!(code, RAN, "the stale file's off was trusted");
     assert_eq!(runs, 1, "the server was not asked");
     env.tmux_ok(&["set", "-g", "@roost-ext-enabled", "off"]);
-    assert_eq!(dispatch(&env, None), (OFF, 1));
+    assert_eq!(dispatch(&env, None), (off(), 1));
 }
 
 #[test]
@@ -159,7 +163,7 @@ fn another_users_socket_is_asked_about_not_probed() {
     std::os::unix::fs::chown(socket, Some(65534), None).unwrap();
     let (code, runs) = dispatch(&env, None);
     std::os::unix::fs::chown(socket, Some(0), None).unwrap();
-    assert_eq!((code, runs), (OFF, 1));
+    assert_eq!((code, runs), (off(), 1));
 }
 
 #[test]
@@ -173,12 +177,12 @@ fn several_servers_each_obey_their_own_switch() {
         .output()
         .unwrap();
     env.tmux_ok(&["set", "-g", "@roost-ext-enabled", "off"]);
-    assert_eq!(dispatch(&env, None), (OFF, 0));
+    assert_eq!(dispatch(&env, None), (off(), 0));
     assert_eq!(dispatch(&env, Some(&other)), (RAN, 0));
     env.tmux_ok_on(&other, &["set", "-g", "@roost-ext-enabled", "off"]);
     env.tmux_ok(&["set", "-g", "@roost-ext-enabled", "on"]);
     assert_eq!(dispatch(&env, None), (RAN, 0));
-    assert_eq!(dispatch(&env, Some(&other)), (OFF, 0));
+    assert_eq!(dispatch(&env, Some(&other)), (off(), 0));
     env.tmux_ok_on(&other, &["kill-server"]);
 }
 
@@ -199,7 +203,7 @@ fn the_file_is_kept_from_the_start_whatever_the_umask() {
     assert!(started.status.success(), "{}", describe(&started));
     assert_eq!(dispatch(&env, None), (RAN, 0));
     env.tmux_ok(&["set", "-g", "@roost-ext-enabled", "off"]);
-    assert_eq!(dispatch(&env, None), (OFF, 0));
+    assert_eq!(dispatch(&env, None), (off(), 0));
 }
 
 /// A hook set after the start may remove or hide the keeper (a user's
@@ -217,7 +221,7 @@ fn once_a_hook_changes_the_server_is_asked_and_every_change_still_obeyed() {
         env.ok(["spawn", "idle", "sleep 100"]);
         assert_eq!(dispatch(&env, None), (RAN, 0));
         env.tmux_ok(&hook);
-        for (value, want) in [("off", OFF), ("on", RAN), ("off", OFF)] {
+        for (value, want) in [("off", off()), ("on", RAN), ("off", off())] {
             env.tmux_ok(&["set", "-g", "@roost-ext-enabled", value]);
             assert_eq!(dispatch(&env, None), (want, 1), "{hook:?} then {value}");
         }
@@ -258,7 +262,7 @@ fn a_relative_socket_path_is_one_socket_and_one_file() {
         .output()
         .unwrap();
     assert!(set.status.success(), "{}", describe(&set));
-    assert_eq!(dispatch(&env, Some(relative)), (OFF, 0));
+    assert_eq!(dispatch(&env, Some(relative)), (off(), 0));
     env.tmux_ok_on(absolute.to_str().unwrap(), &["kill-server"]);
 }
 
@@ -280,7 +284,7 @@ fn the_keeper_removed_by_set_option_or_its_record_edited_gives_the_file_up() {
         env.ok(["spawn", "idle", "sleep 100"]);
         assert_eq!(dispatch(&env, None), (RAN, 0));
         env.tmux_ok(&change);
-        for (value, want) in [("off", OFF), ("on", RAN), ("off", OFF)] {
+        for (value, want) in [("off", off()), ("on", RAN), ("off", off())] {
             env.tmux_ok(&["set", "-g", "@roost-ext-enabled", value]);
             assert_eq!(dispatch(&env, None).0, want, "{change:?} then {value}");
         }
@@ -299,9 +303,9 @@ fn the_record_set_by_hand_is_corrected_at_once() {
         env.tmux_ok(&["set", "-g", "@roost-ext-synced", value]);
         assert_eq!(dispatch(&env, None), (RAN, 0), "synced {value}");
         env.tmux_ok(&["set", "-g", "@roost-ext-enabled", "off"]);
-        assert_eq!(dispatch(&env, None), (OFF, 0), "synced {value}, then off");
+        assert_eq!(dispatch(&env, None), (off(), 0), "synced {value}, then off");
         env.tmux_ok(&["set", "-g", "@roost-ext-synced", value]);
-        assert_eq!(dispatch(&env, None).0, OFF, "synced {value} while off");
+        assert_eq!(dispatch(&env, None).0, off(), "synced {value} while off");
         env.tmux_ok(&["set", "-g", "@roost-ext-enabled", "on"]);
         assert_eq!(dispatch(&env, None).0, RAN, "synced {value}, then on");
     }
@@ -336,7 +340,7 @@ fn the_keeper_replaced_by_set_option_gives_the_file_up() {
             );
             continue;
         }
-        for (value, want) in [("off", OFF), ("on", RAN), ("off", OFF)] {
+        for (value, want) in [("off", off()), ("on", RAN), ("off", off())] {
             env.tmux_ok(&["set", "-g", "@roost-ext-enabled", value]);
             assert_eq!(dispatch(&env, None), (want, 1), "{change:?} then {value}");
         }
@@ -358,7 +362,7 @@ fn the_whole_array_replaced_is_given_up_at_the_next_set_hook() {
         assert_eq!(dispatch(&env, None), (RAN, 0));
         env.tmux_ok(&change);
         env.tmux_ok(&["set-hook", "-g", "after-new-window", "display y"]);
-        for (value, want) in [("off", OFF), ("on", RAN), ("off", OFF)] {
+        for (value, want) in [("off", off()), ("on", RAN), ("off", off())] {
             env.tmux_ok(&["set", "-g", "@roost-ext-enabled", value]);
             assert_eq!(dispatch(&env, None), (want, 1), "{change:?} then {value}");
         }

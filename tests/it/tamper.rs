@@ -4,7 +4,7 @@
 //! `roost ext verify` must catch, naming exactly the changed paths and how
 //! they changed; after restoring the files it must say `ok` again.
 //! (`roost ext list`'s lock/index disagreements are covered, one test per
-//! kind, in ext_manage.rs.)
+//! kind, in tests/it/ext/list.rs.)
 
 use crate::common::*;
 
@@ -85,7 +85,10 @@ fn run_matrix(mutations: Vec<Mutation>) -> usize {
     let clone = installed(&env);
     let pristine = env.path("pristine");
     copy_tree(&clone, &pristine);
-    assert_eq!(verify(&env), (Some(0), "note: ok\n".into(), String::new()));
+    assert_eq!(
+        verify(&env),
+        (exited(Exit::Ok), "note: ok\n".into(), String::new())
+    );
     let mut misses = Vec::new();
     for mu in &mutations {
         (mu.apply)(&clone);
@@ -99,13 +102,13 @@ fn run_matrix(mutations: Vec<Mutation>) -> usize {
         }
         let got = verify(&env);
         let hint = "roost ext repair note puts back the files pinned in ext.lock\n".to_string();
-        if got != (Some(1), want.clone(), hint) {
+        if got != (exited(Exit::Failed), want.clone(), hint) {
             misses.push(format!("{}: want\n{want}got {got:?}", mu.what));
         }
         std::fs::remove_dir_all(&clone).unwrap();
         copy_tree(&pristine, &clone);
         let after = verify(&env);
-        if after != (Some(0), "note: ok\n".into(), String::new()) {
+        if after != (exited(Exit::Ok), "note: ok\n".into(), String::new()) {
             misses.push(format!("{}: not ok after restoring: {after:?}", mu.what));
         }
     }
@@ -389,7 +392,7 @@ fn verify_catches_mode_changes_retargets_and_changes_of_kind() {
 fn verify_ignores_what_git_does_not_record() {
     let env = TestEnv::new();
     let clone = installed(&env);
-    let ok = (Some(0), "note: ok\n".to_string(), String::new());
+    let ok = (exited(Exit::Ok), "note: ok\n".to_string(), String::new());
     // An empty directory, a group/other mode change, a touched mtime.
     std::fs::create_dir_all(clone.join("docs/empty")).unwrap();
     chmod(&clone.join("README"), 0o600);

@@ -46,7 +46,7 @@ fn a_stamp_from_inside_the_pane_wakes_every_waiter_at_once() {
     assert!(stamped.status.success(), "{}", describe(&stamped));
     for w in waiters {
         let (out, after) = outcome(w, since);
-        assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+        assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
         assert!(after < PROMPT, "woke after {after:?}");
     }
 }
@@ -73,7 +73,7 @@ fn a_stamp_between_looking_and_sleeping_is_not_missed() {
             &format!("roost-state-{pane}"),
         ]);
         let (out, after) = outcome(w, since);
-        assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+        assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
         assert!(after < PROMPT, "woke after {after:?}");
     }
 }
@@ -85,7 +85,7 @@ fn a_program_that_ends_while_waited_on_is_exit_2_at_once() {
     env.tmux_ok(&["set-option", "-p", "-t", &pane, "@agent_state", "working"]);
     let since = Instant::now();
     let (out, after) = outcome(waiter(&env, "alice", "60"), since);
-    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::NoTarget, "{}", describe(&out));
     // tmux 3.3a can lose the program's SIGCHLD under load: the pane is dead
     // and tmux never learns its status. roost gives the status tmux has.
     let status = env.tmux_ok(&["display-message", "-p", "-t", &pane, "#{pane_dead_status}"]);
@@ -123,11 +123,11 @@ fn a_killed_pane_is_noticed_at_once_and_a_state_set_by_hand_by_the_slow_look() {
     let since = Instant::now();
     // Its program ends with the pane: the waiter sees that itself.
     let (out, after) = outcome(a, since);
-    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::NoTarget, "{}", describe(&out));
     assert!(after < PROMPT, "noticed after {after:?}");
     // A state set without a signal waits for the slow look.
     let (out, after) = outcome(b, since);
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     assert!(after < Duration::from_secs(12), "noticed after {after:?}");
 }
 
@@ -146,7 +146,7 @@ fn a_server_killed_while_waited_on_is_exit_2() {
     let since = Instant::now();
     nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), nix::sys::signal::SIGKILL).unwrap();
     let (out, after) = outcome(w, since);
-    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::NoTarget, "{}", describe(&out));
     assert!(after < PROMPT, "noticed after {after:?}");
 }
 
@@ -202,9 +202,9 @@ fn after_a_send_a_pane_without_a_state_is_said_to_have_none_since_then() {
     let pane = env.spawn("alice", "cat");
     env.tmux_ok(&["set-option", "-p", "-t", &pane, "@agent_state", "done"]);
     let out = env.run(["send", "alice", "a prompt no hook reports"]);
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     let out = env.run(["wait-done", "alice", "1"]);
-    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
     assert_eq!(
         stderr(&out).lines().next(),
         Some(
@@ -225,9 +225,9 @@ fn after_a_send_that_typed_without_enter_a_pane_is_not_said_never_to_have_report
     let pane = env.spawn("alice", "stty raw -echo; echo ready; sleep 100000");
     env.wait_for_screen(&pane, "ready");
     let out = env.run(["send", "alice", "a prompt nobody reads"]);
-    assert_eq!(out.status.code(), Some(5), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::TypedNotSubmitted, "{}", describe(&out));
     let out = env.run(["wait-done", "alice", "1"]);
-    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
     assert_eq!(
         stderr(&out),
         format!(

@@ -153,7 +153,7 @@ fn blocked_while_a_tool_waits_for_a_person() {
         "status: {status}"
     );
     let refused = rig.run(["send", &pane, "--", "Never typed"]);
-    assert_eq!(refused.status.code(), Some(3), "{}", describe(&refused));
+    assert_eq!(exit_of(&refused), Exit::Blocked, "{}", describe(&refused));
     assert!(
         stderr(&refused).contains("blocked"),
         "{}",
@@ -200,7 +200,7 @@ fn error_when_the_api_refuses_the_turn() {
     );
     rig.report("send-to-error", t.elapsed());
     let out = rig.run(["wait-done", &pane, "10"]);
-    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
     assert!(
         stderr(&out).contains("reported an error"),
         "{}",

@@ -237,7 +237,7 @@ fn a_roost_command_in_codex_sandbox_is_told_the_sandbox_keeps_it_out() {
     ] {
         let out = in_codex_sandbox(&rig, args);
         // codex's own word about its helper binaries comes first.
-        let said: String = exits(&out, 1)
+        let said: String = exits(&out, Exit::Failed)
             .split_inclusive('\n')
             .filter(|l| !l.starts_with("WARNING: proceeding"))
             .collect();
@@ -286,7 +286,7 @@ fn blocked_while_a_command_waits_for_a_person() {
         .wait_for_screen(&pane, "Would you like to run the following command?");
     assert!(!made.exists(), "the command ran before anyone said yes");
     let refused = rig.run(["send", &pane, "--", "Never typed"]);
-    assert_eq!(refused.status.code(), Some(3), "{}", describe(&refused));
+    assert_eq!(exit_of(&refused), Exit::Blocked, "{}", describe(&refused));
     // A person says yes: `y` is the dialog's "Yes, proceed".
     rig.env.tmux_ok(&["send-keys", "-t", &pane, "y"]);
     rig.finish_as(&pane, &prompt, false);

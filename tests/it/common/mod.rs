@@ -2,9 +2,12 @@
 //! directory, a private TMUX_TMPDIR, a per-test roost socket, git isolated
 //! from the user's config, and the test's tmux server killed on drop.
 
+pub mod ext;
 pub mod model_server;
 mod outcome;
 mod repo;
+pub mod sources;
+pub mod versions;
 pub use outcome::*;
 #[allow(unused_imports)]
 pub use repo::Fixture;
