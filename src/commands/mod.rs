@@ -54,7 +54,7 @@ pub fn run(word: &OsString, rest: &[OsString]) -> Result<Exit> {
             if verbose {
                 crate::error::set_verbose();
             }
-            crate::ext::run(verb)
+            crate::ext::verbs::run(verb)
         }
         Command::Completions(a) => help::completions(a),
         Command::Help(a) => help::help(a),

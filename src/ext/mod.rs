@@ -34,6 +34,4 @@ pub mod store;
 mod story;
 mod swap;
 mod toggle;
-mod verbs;
-
-pub use verbs::run;
+pub mod verbs;
