@@ -25,6 +25,7 @@ mod grants;
 mod hermetic;
 mod hooks;
 mod hostile;
+mod house;
 mod injection;
 mod man;
 mod modes;

@@ -1,0 +1,363 @@
+//! The layout of `src/` keeps its promises: no import cycle between files,
+//! no extension verb importing another, gix only in `src/ext/git/`, and no
+//! error carried as a bare string in the extension domain or the tmux layer.
+//! Read from the source itself, so a change that breaks a rule names the
+//! files that break it.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+const SRC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
+
+/// One source file: its path under `src/`, its module path, and its code
+/// without the unit tests at its end.
+struct File {
+    rel: String,
+    module: Vec<String>,
+    code: String,
+}
+
+fn files() -> Vec<File> {
+    let mut out = Vec::new();
+    walk(Path::new(SRC), &mut out);
+    out.sort_by(|a, b| a.rel.cmp(&b.rel));
+    out
+}
+
+fn walk(dir: &Path, out: &mut Vec<File>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path: PathBuf = entry.unwrap().path();
+        if path.is_dir() {
+            walk(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            let rel = path
+                .strip_prefix(SRC)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            let text = std::fs::read_to_string(&path).unwrap();
+            let code = match text.find("#[cfg(test)]\nmod tests") {
+                Some(at) => text[..at].to_string(),
+                None => text,
+            };
+            out.push(File {
+                module: module_of(&rel),
+                rel,
+                code,
+            });
+        }
+    }
+}
+
+/// `ext/git/mod.rs` → ["ext", "git"]; `lib.rs` and `main.rs` → [].
+fn module_of(rel: &str) -> Vec<String> {
+    let mut parts: Vec<String> = rel
+        .trim_end_matches(".rs")
+        .split('/')
+        .map(String::from)
+        .collect();
+    if matches!(parts.last().map(String::as_str), Some("mod" | "lib" | "main")) {
+        parts.pop();
+    }
+    parts
+}
+
+/// Paths a file names: every `crate::…`, `super::…`, `self::…` and
+/// child-module path, in `use` lines (braces expanded) and in the code.
+fn paths_named(code: &str) -> Vec<Vec<String>> {
+    let children = child_modules(code);
+    let mut found = Vec::new();
+    let mut rest = code;
+    while let Some(at) = rest.find("use ") {
+        let before = rest[..at].chars().next_back();
+        let tail = &rest[at + 4..];
+        rest = tail;
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        if let Some(end) = tail.find(';') {
+            let body: String = tail[..end].split_whitespace().collect();
+            expand(&[], &body, &mut found);
+        }
+    }
+    for word in path_words(code) {
+        let parts: Vec<String> = word.split("::").map(String::from).collect();
+        if matches!(parts[0].as_str(), "crate" | "super" | "self") || children.contains(&parts[0]) {
+            found.push(parts);
+        }
+    }
+    found
+}
+
+/// The modules a file declares with `mod NAME;`.
+fn child_modules(code: &str) -> BTreeSet<String> {
+    code.lines()
+        .filter_map(|l| {
+            let l = l.trim();
+            let l = l.strip_prefix("pub ").unwrap_or(l);
+            let l = match l.strip_prefix("pub(") {
+                Some(r) => r.split_once(") ").map(|(_, r)| r).unwrap_or(r),
+                None => l,
+            };
+            let name = l.strip_prefix("mod ")?.strip_suffix(';')?;
+            Some(name.trim().to_string())
+        })
+        .collect()
+}
+
+/// Words of the form `a::b::c` in the code.
+fn path_words(code: &str) -> Vec<String> {
+    let ident = |c: char| c.is_alphanumeric() || c == '_' || c == ':';
+    code.split(|c: char| !ident(c))
+        .filter(|w| w.contains("::") && !w.starts_with(':'))
+        .map(|w| w.trim_end_matches(':').to_string())
+        .collect()
+}
+
+/// `a::{b, c::{d, e}}` → a::b, a::c::d, a::c::e.
+fn expand(prefix: &[String], body: &str, out: &mut Vec<Vec<String>>) {
+    for item in top_level(body) {
+        if let Some((head, group)) = item.split_once("::{") {
+            let mut p = prefix.to_vec();
+            p.extend(head.split("::").map(String::from));
+            expand(&p, group.strip_suffix('}').unwrap_or(group), out);
+        } else if let Some(group) = item.strip_prefix('{') {
+            expand(prefix, group.strip_suffix('}').unwrap_or(group), out);
+        } else {
+            let item = item.split(" as ").next().unwrap_or(&item);
+            let mut p = prefix.to_vec();
+            p.extend(
+                item.split("::")
+                    .filter(|s| !s.is_empty())
+                    .map(|s| s.split("as").next().unwrap_or(s).to_string()),
+            );
+            if !p.is_empty() {
+                out.push(p);
+            }
+        }
+    }
+}
+
+/// The comma-separated items of a `use` group, braces kept whole.
+fn top_level(body: &str) -> Vec<String> {
+    let (mut items, mut cur, mut depth) = (Vec::new(), String::new(), 0);
+    for c in body.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                items.push(std::mem::take(&mut cur));
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(c);
+    }
+    if !cur.is_empty() {
+        items.push(cur);
+    }
+    items
+}
+
+/// File → the files it uses (never itself).
+fn graph(files: &[File]) -> BTreeMap<String, BTreeSet<String>> {
+    let by_module: BTreeMap<&[String], &str> = files
+        .iter()
+        .map(|f| (f.module.as_slice(), f.rel.as_str()))
+        .collect();
+    let resolve = |path: &[String]| {
+        (1..=path.len())
+            .rev()
+            .find_map(|n| by_module.get(&path[..n]).copied())
+    };
+    let mut edges = BTreeMap::new();
+    for f in files {
+        let children = child_modules(&f.code);
+        let mut to = BTreeSet::new();
+        for p in paths_named(&f.code) {
+            let full: Vec<String> = match p[0].as_str() {
+                "crate" => p[1..].to_vec(),
+                "self" => f.module.iter().chain(&p[1..]).cloned().collect(),
+                "super" => {
+                    let ups = p.iter().take_while(|s| *s == "super").count();
+                    let keep = f.module.len().saturating_sub(ups);
+                    f.module[..keep].iter().chain(&p[ups..]).cloned().collect()
+                }
+                c if children.contains(c) => f.module.iter().chain(&p).cloned().collect(),
+                _ => continue,
+            };
+            if let Some(t) = resolve(&full).filter(|t| *t != f.rel) {
+                to.insert(t.to_string());
+            }
+        }
+        edges.insert(f.rel.clone(), to);
+    }
+    edges
+}
+
+/// The groups of files that import each other round a cycle.
+fn cycles(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
+    // Two files are in one cycle when each reaches the other.
+    let reach = |from: &str| {
+        let mut seen = BTreeSet::new();
+        let mut todo = vec![from.to_string()];
+        while let Some(v) = todo.pop() {
+            for w in &edges[&v] {
+                if seen.insert(w.clone()) {
+                    todo.push(w.clone());
+                }
+            }
+        }
+        seen
+    };
+    let reached: BTreeMap<&String, BTreeSet<String>> =
+        edges.keys().map(|k| (k, reach(k))).collect();
+    let mut placed = BTreeSet::new();
+    let mut groups = Vec::new();
+    for a in edges.keys() {
+        if placed.contains(a) || !reached[a].contains(a) {
+            continue;
+        }
+        let group: Vec<String> = edges
+            .keys()
+            .filter(|b| reached[a].contains(*b) && reached[*b].contains(a))
+            .cloned()
+            .collect();
+        placed.extend(group.iter().cloned());
+        groups.push(group);
+    }
+    groups
+}
+
+#[test]
+fn no_file_of_src_imports_itself_round_a_cycle() {
+    let found = cycles(&graph(&files()));
+    assert!(
+        found.is_empty(),
+        "files that import each other round a cycle:\n{}",
+        found
+            .iter()
+            .map(|g| format!("  {}", g.join(" ")))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+#[test]
+fn the_cycle_finder_finds_a_cycle_through_a_parent_module() {
+    let files = vec![
+        File {
+            rel: "a/mod.rs".into(),
+            module: module_of("a/mod.rs"),
+            code: "mod b;\npub fn run() { b::go() }\n".into(),
+        },
+        File {
+            rel: "a/b.rs".into(),
+            module: module_of("a/b.rs"),
+            code: "use super::{helper, other::{x as y}};\npub fn go() {}\n".into(),
+        },
+        File {
+            rel: "c.rs".into(),
+            module: module_of("c.rs"),
+            code: "use crate::a::run;\n".into(),
+        },
+    ];
+    let edges = graph(&files);
+    assert_eq!(edges["c.rs"], BTreeSet::from(["a/mod.rs".to_string()]));
+    assert_eq!(
+        cycles(&edges),
+        vec![vec!["a/b.rs".to_string(), "a/mod.rs".to_string()]]
+    );
+}
+
+#[test]
+fn no_extension_verb_imports_another() {
+    let files = files();
+    let edges = graph(&files);
+    let verb = |rel: &str| rel.starts_with("ext/verbs/") && !rel.ends_with("/mod.rs");
+    let verbs: Vec<&String> = edges.keys().filter(|r| verb(r)).collect();
+    assert!(verbs.len() >= 14, "the verbs live in src/ext/verbs/: {verbs:?}");
+    let crossing: Vec<String> = verbs
+        .iter()
+        .flat_map(|v| {
+            edges[*v]
+                .iter()
+                .filter(|t| t.starts_with("ext/verbs/"))
+                .map(move |t| format!("  {v} -> {t}"))
+        })
+        .collect();
+    assert!(
+        crossing.is_empty(),
+        "verbs import verbs:\n{}",
+        crossing.join("\n")
+    );
+}
+
+#[test]
+fn gix_is_used_only_in_src_ext_git() {
+    let users: Vec<String> = files()
+        .into_iter()
+        .filter(|f| !f.rel.starts_with("ext/git/"))
+        .filter(|f| f.code.contains("gix::") || f.code.contains("use gix"))
+        .map(|f| f.rel)
+        .collect();
+    assert!(users.is_empty(), "gix used outside src/ext/git/: {users:?}");
+}
+
+#[test]
+fn the_extension_domain_and_the_tmux_layer_carry_no_string_errors() {
+    let mut found = Vec::new();
+    for f in files() {
+        if !(f.rel.starts_with("ext/") || f.rel.starts_with("tmux/")) {
+            continue;
+        }
+        for (n, line) in f.code.lines().enumerate() {
+            let compact: String = line.split_whitespace().collect();
+            if string_error(&compact) {
+                found.push(format!("  src/{}:{}: {}", f.rel, n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "Result<_, String> in the extension domain or the tmux layer:\n{}",
+        found.join("\n")
+    );
+}
+
+/// Whether a line (blanks removed) names a `Result<…, String>`.
+fn string_error(compact: &str) -> bool {
+    compact.match_indices("Result<").any(|(at, _)| {
+        let args = &compact[at + "Result<".len()..];
+        let mut depth = 1;
+        let end = args.char_indices().find_map(|(i, c)| {
+            match c {
+                '<' | '(' => depth += 1,
+                '>' | ')' => depth -= 1,
+                _ => {}
+            }
+            (depth == 0).then_some(i)
+        });
+        let args = &args[..end.unwrap_or(args.len())];
+        let mut depth = 0;
+        let parts: Vec<&str> = args
+            .split(|c: char| {
+                match c {
+                    '<' | '(' => depth += 1,
+                    '>' | ')' => depth -= 1,
+                    _ => {}
+                }
+                c == ',' && depth == 0
+            })
+            .collect();
+        parts.len() == 2 && parts[1] == "String"
+    })
+}
+
+#[test]
+fn a_string_error_is_seen_inside_nested_types() {
+    assert!(string_error("fnf()->Result<Vec<(u8,String)>,String>{"));
+    assert!(string_error("typeR=std::result::Result<T,String>;"));
+    assert!(!string_error("fnf()->Result<Vec<String>,Error>{"));
+    assert!(!string_error("fnf()->Result<String>{"));
+}
