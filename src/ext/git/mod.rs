@@ -8,6 +8,7 @@
 
 pub mod failure;
 mod guard;
+mod https;
 pub mod limits;
 pub mod progress;
 mod refs;
