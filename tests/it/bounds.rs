@@ -444,6 +444,57 @@ fn an_https_remote_that_stops_answering_is_given_up_after_the_stall_limit() {
     assert!(!lock_file(&env).exists());
 }
 
+/// An https server whose greeting floods: after its service line, 96 MiB
+/// of packet lines and never the flush that ends a greeting. Refused once
+/// it passes the bound on a greeting, as over file:// and ssh://, in
+/// bounded memory and time (the body is counted as roost reads it).
+#[test]
+fn an_https_greeting_that_floods_is_refused_past_its_bound() {
+    let env = TestEnv::new();
+    let Some((_server, base, ca)) = crate::ext::install::tls_server_with(&env, &["-HTTP"]) else {
+        return;
+    };
+    // `s_server -HTTP` answers a GET with the file the path names, its
+    // headers included.
+    let dir = env.path("tls/owner/roost-note/info");
+    std::fs::create_dir_all(&dir).unwrap();
+    let pkt = |text: &[u8]| {
+        let mut line = format!("{:04x}", text.len() + 4).into_bytes();
+        line.extend_from_slice(text);
+        line
+    };
+    let mut body = b"HTTP/1.0 200 OK\r\n\
+        Content-Type: application/x-git-upload-pack-advertisement\r\n\r\n"
+        .to_vec();
+    body.extend(pkt(b"# service=git-upload-pack\n"));
+    let flood = pkt(&[b'x'; 65000]);
+    for _ in 0..(96 << 20) / flood.len() {
+        body.extend_from_slice(&flood);
+    }
+    std::fs::write(dir.join("refs?service=git-upload-pack"), body).unwrap();
+    let mut cmd = env.roost(["ext", "install", "owner/roost-note", "--yes"]);
+    cmd.env("ROOST_EXT_GIT_BASE", &base)
+        .env_remove("SSL_CERT_DIR")
+        .env("SSL_CERT_FILE", &ca);
+    let run = bounded(cmd, LIMIT);
+    eprintln!(
+        "https greeting flood: {:?}, peak {} KiB",
+        run.took, run.peak_kib
+    );
+    let err = refused(&run.out);
+    assert!(
+        err.lines()
+            .next()
+            .unwrap()
+            .ends_with(": the server's greeting passed 1.0 MiB, the limit for one; giving up"),
+        "{err}"
+    );
+    assert!(run.peak_kib < 64 * 1024, "peak {} KiB", run.peak_kib);
+    assert!(run.took < Duration::from_secs(10), "took {:?}", run.took);
+    assert!(!lock_file(&env).exists());
+    assert!(fetch_dirs(&env).is_empty());
+}
+
 /// SIGTERM or SIGHUP while a fetch waits on a stalled remote: roost ends
 /// within a second or two, exit 1, and removes its `.fetch-*` directory.
 #[test]

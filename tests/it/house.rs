@@ -56,7 +56,10 @@ fn module_of(rel: &str) -> Vec<String> {
         .split('/')
         .map(String::from)
         .collect();
-    if matches!(parts.last().map(String::as_str), Some("mod" | "lib" | "main")) {
+    if matches!(
+        parts.last().map(String::as_str),
+        Some("mod" | "lib" | "main")
+    ) {
         parts.pop();
     }
     parts
@@ -76,7 +79,9 @@ fn paths_named(code: &str) -> Vec<Vec<String>> {
             continue;
         }
         if let Some(end) = tail.find(';') {
-            let body: String = tail[..end].split_whitespace().collect();
+            // Blanks go, but `x as y` keeps its `as` apart from the names.
+            let body = tail[..end].split_whitespace().collect::<Vec<_>>().join(" ");
+            let body: String = body.replace(" as ", RENAMED).split(' ').collect();
             expand(&[], &body, &mut found);
         }
     }
@@ -88,6 +93,9 @@ fn paths_named(code: &str) -> Vec<Vec<String>> {
     }
     found
 }
+
+/// What stands for ` as ` in a `use` line once its blanks are gone.
+const RENAMED: &str = "\u{1}";
 
 /// The modules a file declares with `mod NAME;`.
 fn child_modules(code: &str) -> BTreeSet<String> {
@@ -109,8 +117,9 @@ fn child_modules(code: &str) -> BTreeSet<String> {
 fn path_words(code: &str) -> Vec<String> {
     let ident = |c: char| c.is_alphanumeric() || c == '_' || c == ':';
     code.split(|c: char| !ident(c))
-        .filter(|w| w.contains("::") && !w.starts_with(':'))
-        .map(|w| w.trim_end_matches(':').to_string())
+        // `a::{…` is a `use` group, which `expand` reads.
+        .filter(|w| w.contains("::") && !w.starts_with(':') && !w.ends_with(':'))
+        .map(String::from)
         .collect()
 }
 
@@ -124,13 +133,9 @@ fn expand(prefix: &[String], body: &str, out: &mut Vec<Vec<String>>) {
         } else if let Some(group) = item.strip_prefix('{') {
             expand(prefix, group.strip_suffix('}').unwrap_or(group), out);
         } else {
-            let item = item.split(" as ").next().unwrap_or(&item);
+            let item = item.split(RENAMED).next().unwrap_or(&item);
             let mut p = prefix.to_vec();
-            p.extend(
-                item.split("::")
-                    .filter(|s| !s.is_empty())
-                    .map(|s| s.split("as").next().unwrap_or(s).to_string()),
-            );
+            p.extend(item.split("::").filter(|s| !s.is_empty()).map(String::from));
             if !p.is_empty() {
                 out.push(p);
             }
@@ -254,16 +259,26 @@ fn the_cycle_finder_finds_a_cycle_through_a_parent_module() {
         File {
             rel: "a/b.rs".into(),
             module: module_of("a/b.rs"),
-            code: "use super::{helper, other::{x as y}};\npub fn go() {}\n".into(),
+            code: "use super::{helper, other::{x as y}};\nuse crate::hash as h;\npub fn go() {}\n"
+                .into(),
         },
         File {
             rel: "c.rs".into(),
             module: module_of("c.rs"),
             code: "use crate::a::run;\n".into(),
         },
+        File {
+            rel: "hash.rs".into(),
+            module: module_of("hash.rs"),
+            code: String::new(),
+        },
     ];
     let edges = graph(&files);
     assert_eq!(edges["c.rs"], BTreeSet::from(["a/mod.rs".to_string()]));
+    assert_eq!(
+        edges["a/b.rs"],
+        BTreeSet::from(["a/mod.rs".to_string(), "hash.rs".to_string()])
+    );
     assert_eq!(
         cycles(&edges),
         vec![vec!["a/b.rs".to_string(), "a/mod.rs".to_string()]]
@@ -276,7 +291,10 @@ fn no_extension_verb_imports_another() {
     let edges = graph(&files);
     let verb = |rel: &str| rel.starts_with("ext/verbs/") && !rel.ends_with("/mod.rs");
     let verbs: Vec<&String> = edges.keys().filter(|r| verb(r)).collect();
-    assert!(verbs.len() >= 14, "the verbs live in src/ext/verbs/: {verbs:?}");
+    assert!(
+        verbs.len() >= 14,
+        "the verbs live in src/ext/verbs/: {verbs:?}"
+    );
     let crossing: Vec<String> = verbs
         .iter()
         .flat_map(|v| {
@@ -360,4 +378,38 @@ fn a_string_error_is_seen_inside_nested_types() {
     assert!(string_error("typeR=std::result::Result<T,String>;"));
     assert!(!string_error("fnf()->Result<Vec<String>,Error>{"));
     assert!(!string_error("fnf()->Result<String>{"));
+}
+
+/// The row of README's picture a file stands in, top to bottom: the entry,
+/// the routes, the domain, what talks to the outside, and the base.
+fn row(rel: &str) -> usize {
+    let under = |dirs: &[&str]| dirs.iter().any(|d| rel.starts_with(d));
+    match rel {
+        "main.rs" | "lib.rs" | "route.rs" => 0,
+        "dispatch.rs" | "launch.rs" => 1,
+        _ if under(&["complete/", "commands/", "agents/", "ext/verbs/"]) => 1,
+        "ext/names.rs" | "ext/error.rs" => 4,
+        _ if under(&["ext/git/", "tmux/"]) => 3,
+        _ if under(&["ext/", "man/"]) => 2,
+        "switch.rs" | "paths.rs" | "fsutil.rs" | "home.rs" => 3,
+        _ => 4,
+    }
+}
+
+#[test]
+fn no_file_uses_a_row_of_the_picture_above_its_own() {
+    let edges = graph(&files());
+    let upward: Vec<String> = edges
+        .iter()
+        .flat_map(|(from, to)| {
+            to.iter()
+                .filter(|t| row(t) < row(from))
+                .map(move |t| format!("  {from} (row {}) -> {t} (row {})", row(from), row(t)))
+        })
+        .collect();
+    assert!(
+        upward.is_empty(),
+        "files that use a row above their own in README's picture:\n{}",
+        upward.join("\n")
+    );
 }

@@ -16,6 +16,7 @@ pub mod entries;
 pub mod failure;
 mod guard;
 pub mod hash;
+mod https;
 pub mod limits;
 pub mod progress;
 mod refs;

@@ -332,7 +332,17 @@ fn connect(url: &str) -> Result<Live> {
     };
     opts.ssh.command = Some(SSH.into());
     opts.ssh.kind = Some(tio::ssh::ProgramKind::Ssh);
-    let mut transport = tio::connect::connect(url, opts).map_err(|e| chain(&e))?;
+    let mut transport: Box<dyn tio::Transport + Send> = if parsed.scheme == Scheme::Https {
+        // gix's client, its bodies counted as they are read (`https`).
+        Box::new(tio::http::connect_http(
+            super::https::Counted::default(),
+            parsed.clone(),
+            opts.version,
+            false,
+        ))
+    } else {
+        tio::connect::connect(url, opts).map_err(|e| chain(&e))?
+    };
     if parsed.scheme == Scheme::Https {
         // gix's reqwest backend reads none of the shared timeout options:
         // they are set on the client it builds. reqwest's blocking `timeout`

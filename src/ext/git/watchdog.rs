@@ -5,8 +5,9 @@
 //! (`git-upload-pack`, `ssh` and what runs under them). The read gix is
 //! blocked in then ends, and the command unwinds, removing what it made,
 //! with a line that says why. Over https nothing runs to be ended: there
-//! the HTTP client gives up a read after the stall limit, and roost's own
-//! readers (`check`) refuse the next bytes once the watchdog has fired.
+//! the HTTP client gives up a read after the stall limit, what arrives is
+//! counted as it is read (`https`), and roost's readers (`check`) refuse
+//! the next bytes once the watchdog has fired.
 
 use super::cause::GitError;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
@@ -51,7 +52,8 @@ pub enum Cause {
 /// Bytes a server's greeting (its capabilities, and a v0 or v1 server's ref
 /// advertisement, which `refs` bounds itself) may bring: a real one is a
 /// few hundred bytes. gix holds the capabilities whole, so this is counted
-/// in what roost reads (`/proc/self/io`) while the greeting lasts.
+/// in what roost reads (`/proc/self/io`, and what https bodies bring)
+/// while the greeting lasts.
 pub const MAX_GREETING_BYTES: u64 = 1 << 20;
 
 /// What roost had read when the greeting began, plus one; 0 outside it.
@@ -60,8 +62,12 @@ static GREETING_FROM: AtomicU64 = AtomicU64::new(0);
 /// Bytes of /proc/self/io the watchdog itself has read.
 static OWN_READS: AtomicU64 = AtomicU64::new(0);
 
+/// Bytes https response bodies have brought (`received`): they arrive
+/// through a socket, which `rchar` does not count.
+static HTTPS_READ: AtomicU64 = AtomicU64::new(0);
+
 /// Bytes roost has read from any file or pipe, by any thread (`rchar`),
-/// less the watchdog's own looks.
+/// less the watchdog's own looks, plus what https bodies brought.
 fn read_so_far() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/self/io").ok()?;
     let own = OWN_READS.fetch_add(text.len() as u64, Ordering::SeqCst) + text.len() as u64;
@@ -70,12 +76,25 @@ fn read_so_far() -> Option<u64> {
         .trim()
         .parse::<u64>()
         .ok()
-        .map(|n| n.saturating_sub(own))
+        .map(|n| n.saturating_sub(own) + HTTPS_READ.load(Ordering::SeqCst))
+}
+
+/// An https body brought `n` bytes: the remote progressed, and a greeting
+/// past its bound ends the conversation at once (no thread's look is
+/// waited for: the bytes are already in roost's hands).
+pub fn received(n: usize) {
+    if n == 0 {
+        return;
+    }
+    HTTPS_READ.fetch_add(n as u64, Ordering::SeqCst);
+    progressed();
+    if GREETING_FROM.load(Ordering::SeqCst) != 0 && greeting_flooded() {
+        let _ = FIRED.compare_exchange(0, Cause::Flooded as u8, Ordering::SeqCst, Ordering::SeqCst);
+    }
 }
 
 /// The server's greeting is being read: what roost reads from now on is
-/// bounded by `MAX_GREETING_BYTES` until `greeted`. Over https the
-/// greeting arrives through a socket the count does not see.
+/// bounded by `MAX_GREETING_BYTES` until `greeted`.
 pub fn greeting() {
     if let Some(n) = read_so_far() {
         GREETING_FROM.store(n + 1, Ordering::SeqCst);

@@ -98,6 +98,53 @@ pub(crate) fn tls_server_with(
     env: &TestEnv,
     extra: &[&str],
 ) -> Option<(ChildGuard, String, PathBuf)> {
+    let dir = tls_certs(env)?;
+    let mut server = Command::new("openssl")
+        .args([
+            "s_server",
+            "-accept",
+            "127.0.0.1:0",
+            "-cert",
+            "leaf.pem",
+            "-key",
+            "leaf.key",
+        ])
+        .args(extra)
+        .current_dir(&dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // "ACCEPT 127.0.0.1:PORT" once it listens.
+    let port = listening_port(&mut server, "ACCEPT ");
+    Some((
+        ChildGuard(server),
+        format!("https://127.0.0.1:{port}/"),
+        dir.join("ca.pem"),
+    ))
+}
+
+/// The port in the line of the child's stdout that starts with `prefix`
+/// (what a server prints once it listens).
+pub(crate) fn listening_port(child: &mut std::process::Child, prefix: &str) -> String {
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    loop {
+        line.clear();
+        if std::io::BufRead::read_line(&mut out, &mut line).unwrap() == 0 {
+            panic!("the server exited before listening");
+        }
+        if let Some(addr) = line.trim().strip_prefix(prefix) {
+            return addr.rsplit(':').next().unwrap().to_string();
+        }
+    }
+}
+
+/// A throwaway CA and a certificate for 127.0.0.1 it signed, made with
+/// openssl in `tls/` (ca.pem, leaf.pem, leaf.key); None (the test skips)
+/// without openssl.
+pub(crate) fn tls_certs(env: &TestEnv) -> Option<PathBuf> {
     let dir = env.path("tls");
     std::fs::create_dir_all(&dir).unwrap();
     let openssl = |args: &[&str]| {
@@ -159,40 +206,7 @@ pub(crate) fn tls_server_with(
         skip_without("openssl is not installed");
         return None;
     }
-    let mut server = Command::new("openssl")
-        .args([
-            "s_server",
-            "-accept",
-            "127.0.0.1:0",
-            "-cert",
-            "leaf.pem",
-            "-key",
-            "leaf.key",
-        ])
-        .args(extra)
-        .current_dir(&dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    // "ACCEPT 127.0.0.1:PORT" once it listens.
-    let mut out = std::io::BufReader::new(server.stdout.take().unwrap());
-    let mut line = String::new();
-    let port = loop {
-        line.clear();
-        if std::io::BufRead::read_line(&mut out, &mut line).unwrap() == 0 {
-            panic!("openssl s_server exited before listening");
-        }
-        if let Some(addr) = line.trim().strip_prefix("ACCEPT ") {
-            break addr.rsplit(':').next().unwrap().to_string();
-        }
-    };
-    Some((
-        ChildGuard(server),
-        format!("https://127.0.0.1:{port}/"),
-        dir.join("ca.pem"),
-    ))
+    Some(dir)
 }
 
 /// Kills the child when the test ends, however it ends.

@@ -3,10 +3,13 @@
 //! credentials, other schemes, floods of stderr, and the one-line failure.
 
 use crate::common::*;
-use crate::ext::install::{local_ssh_path, note_repo, read_lock, tls_server_with, ChildGuard};
+use crate::ext::install::{
+    listening_port, local_ssh_path, note_repo, read_lock, tls_certs, tls_server_with, ChildGuard,
+};
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
 /// An https server on 127.0.0.1 (openssl s_server, which speaks TLS and
@@ -330,4 +333,125 @@ fn a_source_failure_is_one_line_and_a_hint_and_the_chain_only_when_verbose() {
         );
     }
     assert!(!lock_file(&env).exists());
+}
+
+/// git's smart HTTP over TLS on 127.0.0.1: `git http-backend` behind a
+/// small python server, serving the bare repositories under `remote/`
+/// (chunked request bodies decoded, protocol v2 passed on). Returns the
+/// server, the base URL and the CA that signed its certificate.
+fn https_git_server(env: &TestEnv) -> Option<(ChildGuard, String, PathBuf)> {
+    let dir = tls_certs(env)?;
+    std::fs::write(dir.join("serve.py"), HTTPS_GIT).unwrap();
+    let server = Command::new("python3")
+        .arg(dir.join("serve.py"))
+        .arg(env.path("remote"))
+        .current_dir(&dir)
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn();
+    let Ok(mut server) = server else {
+        skip_without("python3 is not installed");
+        return None;
+    };
+    let port = listening_port(&mut server, "LISTENING ");
+    Some((
+        ChildGuard(server),
+        format!("https://127.0.0.1:{port}/"),
+        dir.join("ca.pem"),
+    ))
+}
+
+const HTTPS_GIT: &str = r#"
+import http.server, os, ssl, subprocess, sys
+
+ROOT = sys.argv[1]
+
+class Git(http.server.BaseHTTPRequestHandler):
+    def body(self):
+        if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
+            data = b""
+            while True:
+                size = int(self.rfile.readline().split(b";")[0].strip(), 16)
+                if size == 0:
+                    self.rfile.readline()
+                    return data
+                data += self.rfile.read(size)
+                self.rfile.readline()
+        return self.rfile.read(int(self.headers.get("Content-Length", "0")))
+
+    def serve(self):
+        path, _, query = self.path.partition("?")
+        data = self.body() if self.command == "POST" else b""
+        env = {
+            "PATH": os.environ["PATH"],
+            "GIT_PROJECT_ROOT": ROOT,
+            "GIT_HTTP_EXPORT_ALL": "1",
+            "GIT_CONFIG_NOSYSTEM": "1",
+            "GIT_CONFIG_GLOBAL": "/dev/null",
+            "PATH_INFO": path,
+            "QUERY_STRING": query,
+            "REQUEST_METHOD": self.command,
+            "CONTENT_TYPE": self.headers.get("Content-Type", ""),
+            "CONTENT_LENGTH": str(len(data)),
+            "GIT_PROTOCOL": self.headers.get("Git-Protocol", ""),
+        }
+        out = subprocess.run(["git", "http-backend"], input=data, env=env,
+                             stdout=subprocess.PIPE).stdout
+        head, _, rest = out.partition(b"\r\n\r\n")
+        status = 200
+        headers = []
+        for line in head.decode().split("\r\n"):
+            key, _, value = line.partition(":")
+            if key.lower() == "status":
+                status = int(value.split()[0])
+            elif key:
+                headers.append((key, value.strip()))
+        self.send_response(status)
+        for key, value in headers:
+            self.send_header(key, value)
+        self.send_header("Content-Length", str(len(rest)))
+        self.end_headers()
+        self.wfile.write(rest)
+
+    do_GET = serve
+    do_POST = serve
+
+    def log_message(self, *args):
+        pass
+
+server = http.server.HTTPServer(("127.0.0.1", 0), Git)
+context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+context.load_cert_chain("leaf.pem", "leaf.key")
+server.socket = context.wrap_socket(server.socket, server_side=True)
+print("LISTENING 127.0.0.1:%d" % server.server_address[1], flush=True)
+server.serve_forever()
+"#;
+
+/// Installing over https from a real git server: the clone is the pinned
+/// commit, `verify` agrees, and the command runs.
+#[test]
+fn an_extension_installs_over_https_from_a_real_git_server() {
+    let env = TestEnv::new();
+    let f = note_repo(&env);
+    let commit = f.commit("base");
+    let Some((_server, base, ca)) = https_git_server(&env) else {
+        return;
+    };
+    let mut cmd = env.roost(["ext", "install", "owner/roost-note", "--yes"]);
+    cmd.env("ROOST_EXT_GIT_BASE", &base)
+        .env_remove("SSL_CERT_DIR")
+        .env("SSL_CERT_FILE", &ca);
+    let run = bounded(cmd, Duration::from_secs(60));
+    assert!(run.out.status.success(), "{}", describe(&run.out));
+    assert!(
+        stdout(&run.out).contains(&format!("installed note at {}", &commit[..7])),
+        "{}",
+        describe(&run.out)
+    );
+    let verify = env.roost(["ext", "verify", "note"]).output().unwrap();
+    assert!(verify.status.success(), "{}", describe(&verify));
+    let ran = env.roost(["note"]).output().unwrap();
+    assert_eq!(stdout(&ran), "note\n", "{}", describe(&ran));
 }
