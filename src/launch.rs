@@ -177,10 +177,13 @@ enum Runnable {
 /// to the extension's directory, is writable by someone other than the
 /// user (a group or other write bit) or owned by another user (root
 /// aside), as ssh refuses a key another user could have changed.
+/// A directory that cannot be looked at (it went away between the lookup
+/// and the look) is refused too: what cannot be checked does not run.
 struct Exposed<'a> {
     path: &'a Path,
     mode: u32,
     uid: u32,
+    unseen: Option<std::io::Error>,
 }
 
 /// The first of `file` (its metadata `meta`) and the directories above it
@@ -200,6 +203,7 @@ fn exposed<'a>(file: &'a Path, meta: &std::fs::Metadata, top: &Path) -> Option<E
         path,
         mode: m.mode() & 0o7777,
         uid: m.uid(),
+        unseen: None,
     };
     if open(meta, false) {
         return Some(found(file, meta));
@@ -207,8 +211,16 @@ fn exposed<'a>(file: &'a Path, meta: &std::fs::Metadata, top: &Path) -> Option<E
     let mut at = file.parent();
     while let Some(dir) = at {
         let inside = dir.starts_with(top);
-        let Ok(m) = std::fs::metadata(dir) else {
-            return None;
+        let m = match std::fs::metadata(dir) {
+            Ok(m) => m,
+            Err(e) => {
+                return Some(Exposed {
+                    path: dir,
+                    mode: 0,
+                    uid: me,
+                    unseen: Some(e),
+                })
+            }
         };
         if open(&m, !inside) {
             return Some(found(dir, &m));
@@ -224,6 +236,11 @@ fn exposed<'a>(file: &'a Path, meta: &std::fs::Metadata, top: &Path) -> Option<E
 fn refuse_exposed(name: &str, what: Exposed) -> u8 {
     let me = nix::unistd::geteuid().as_raw();
     let path = what.path.display();
+    if let Some(e) = &what.unseen {
+        eprintln!("roost: extension {name}: cannot look at {path} ({e}); refusing to run it");
+        eprintln!("roost: run `roost ext verify {name}` to check its files");
+        return 1;
+    }
     if what.uid != me && what.uid != 0 {
         eprintln!(
             "roost: extension {name}: {path} belongs to another user (uid {}); refusing to run it",

@@ -285,11 +285,7 @@ pub fn spawned(ctx: &Ctx, s: Spawned) {
     let Some(agent) = s.agent else {
         return;
     };
-    let mut set = vec![(options::AGENT, agent.name())];
-    if prompt_hook_expected(agent, s.cwd) {
-        set.push((options::HOOKED, agent.name()));
-    }
-    let _ = ctx.tmux.set_pane_options(s.pane, &set);
+    let _ = ctx.tmux.set_pane_options(s.pane, &marks(agent, s.cwd));
     let Ok(paths) = ctx.paths() else {
         return;
     };
@@ -319,6 +315,17 @@ pub fn spawned(ctx: &Ctx, s: Spawned) {
 /// hooks only once a person trusts them (its start hook marks the pane
 /// then), for gemini's project hooks (a trusted folder only), nor for
 /// aider, which has no prompt hook.
+/// What a pane running `agent` is marked with as it starts: its agent,
+/// and that its prompt hook will report each prompt, where roost's hooks
+/// are wired where it reads them.
+fn marks(agent: Agent, cwd: Option<&Path>) -> Vec<(&'static str, &'static str)> {
+    let mut set = vec![(options::AGENT, agent.name())];
+    if prompt_hook_expected(agent, cwd) {
+        set.push((options::HOOKED, agent.name()));
+    }
+    set
+}
+
 fn prompt_hook_expected(agent: Agent, cwd: Option<&Path>) -> bool {
     let Ok(roost) = std::env::current_exe() else {
         return false;
@@ -412,14 +419,13 @@ pub fn resume(ctx: &Ctx) -> Result<Exit> {
             &start,
         ) {
             Ok(pane) => {
-                let _ = ctx
-                    .tmux
-                    .set_pane_option(&pane, options::AGENT, agent.name().as_ref());
+                // Marked as spawn marks its panes: a send right after the
+                // resume then waits for the prompt hook as it would there.
+                let mut set = marks(agent, cwd.is_dir().then_some(cwd));
                 if let Some(id) = &e.session_id {
-                    let _ = ctx
-                        .tmux
-                        .set_pane_option(&pane, options::SESSION_ID, id.as_ref());
+                    set.push((options::SESSION_ID, id.as_str()));
                 }
+                let _ = ctx.tmux.set_pane_options(&pane, &set);
                 println!(
                     "{what}: resumed in {pane} ({} {})",
                     agent.name(),

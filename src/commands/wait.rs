@@ -35,9 +35,7 @@ pub fn run(ctx: &Ctx, a: WaitArgs) -> Result<Exit> {
             return Err(Error::fail(ctx.cmd, format!("{who} is gone")).code(Exit::NoTarget));
         };
         match now.state {
-            Some(AgentState::Error) => {
-                return Err(Error::fail(ctx.cmd, format!("{who} reported an error")))
-            }
+            Some(AgentState::Error) => return Err(reported_error(ctx, &who, &pane.id)),
             Some(state) if state.is_final() => return Ok(Exit::Ok),
             _ if now.dead => {
                 // tmux may mark a pane dead a while before its status
@@ -99,6 +97,35 @@ pub fn run(ctx: &Ctx, a: WaitArgs) -> Result<Exit> {
             .map_err(|e| ctx.tmux_err(e))?;
         if woke == Woke::ProgramEnded {
             ended = Some(Instant::now());
+        }
+    }
+}
+
+/// Most characters of an agent's last reply an error's line carries.
+const ERROR_SHOWN: usize = 200;
+
+/// The error an agent reported, with the first line of its last reply (an
+/// agent's hooks keep the error there), and where the whole of it is.
+fn reported_error(ctx: &Ctx, who: &str, pane: &str) -> Error {
+    let reply = ctx
+        .tmux
+        .pane_text(pane, crate::tmux::options::REPLY)
+        .ok()
+        .flatten()
+        .map(|r| String::from_utf8_lossy(&r).into_owned())
+        .and_then(|r| r.lines().find(|l| !l.trim().is_empty()).map(str::to_string));
+    match reply {
+        None => Error::fail(ctx.cmd, format!("{who} reported an error")),
+        Some(line) => {
+            let mut shown: String = line.trim().chars().take(ERROR_SHOWN).collect();
+            if shown.len() < line.trim().len() {
+                shown.push('…');
+            }
+            Error::fail(
+                ctx.cmd,
+                format!("{who} reported an error; its last reply: {shown}"),
+            )
+            .hint(format!("roost read {pane} shows all of it"))
         }
     }
 }

@@ -37,6 +37,34 @@ fn wait_done_returns_1_when_the_target_reports_an_error() {
     env.tmux_ok(&["set-option", "-p", "-t", &pane, "@agent_state", "error"]);
     let out = env.run(["wait-done", "alice", "5"]);
     assert_refusal(&out, Exit::Failed, "roost wait-done: 'alice' ");
+    assert_eq!(
+        stderr(&out),
+        format!("roost wait-done: 'alice' ({pane}) reported an error\n")
+    );
+}
+
+/// The error an agent's hooks keep as its reply is named on wait-done's
+/// line (its first line, neutralised), and where to read all of it.
+#[test]
+fn wait_done_on_an_error_names_the_last_reply() {
+    let env = TestEnv::new();
+    let reply = "\nAPI Error: 400 \u{1b}[2Jbad request\nmore detail";
+    let file = env.write("reply.txt", reply);
+    let pane = env.spawn(
+        "alice",
+        &format!("roost reply - < '{}'; sleep 100", file.display()),
+    );
+    crate::core::wait_for_reply(&env, &pane, &format!("{reply}\n"));
+    env.tmux_ok(&["set-option", "-p", "-t", &pane, "@agent_state", "error"]);
+    let out = env.run(["wait-done", "alice", "5"]);
+    assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "roost wait-done: 'alice' ({pane}) reported an error; its last reply: API Error: 400 \\x1b[2Jbad request\n\
+             roost read {pane} shows all of it\n"
+        )
+    );
 }
 
 #[test]
