@@ -19,16 +19,18 @@ mod locale;
 pub mod man;
 pub mod paths;
 mod route;
+mod sample;
 mod switch;
 pub mod tmux;
 mod untrusted;
 mod words;
 
-/// The pure parsers and validators of `roost ext`, reachable from the
-/// property tests (not an API).
+/// The pure parsers and validators of `roost ext`, and the generator the
+/// tests draw cases with, reachable from the integration tests (not an API).
 #[doc(hidden)]
 pub mod testing {
     pub use crate::ext::{lock, manifest, names};
+    pub use crate::sample::Rng;
 }
 
 /// The product version (semver, from Cargo.toml).

@@ -161,29 +161,7 @@ mod tests {
     use clap::ArgMatches;
     use std::collections::HashMap;
 
-    /// A small deterministic generator (xorshift64).
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
-
-        fn chance(&mut self, percent: u64) -> bool {
-            self.next() % 100 < percent
-        }
-
-        fn pick<'a, T>(&mut self, all: &'a [T]) -> &'a T {
-            &all[self.below(all.len())]
-        }
-    }
+    use crate::sample::Rng;
 
     /// What the generator meant a word to be, where clap records no value
     /// for it.

@@ -7,17 +7,7 @@ use crate::common::*;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-/// A small deterministic generator (no extra crate for randomness).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
+use roost::testing::Rng;
 
 fn installed(env: &TestEnv) -> bool {
     let lock = std::fs::read_to_string(env.path("state/roost/ext.lock")).unwrap_or_default();
