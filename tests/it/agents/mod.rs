@@ -501,9 +501,6 @@ pub fn resumes_the_same_session(agent: &'static Agent) {
     let first = "Remember the word kestrel";
     rig.turn(&pane, first);
     let session = rig.option(&pane, "@roost-session-id");
-    // Whether a send waits for the agent's prompt hook: the same after
-    // the resume as after the spawn.
-    let hooked = rig.option(&pane, "@roost-hooked");
     let ids = agent.name != "aider";
     assert!(!session.is_empty() || !ids, "no session id was recorded");
     rig.ok(["kill"]);
@@ -514,7 +511,13 @@ pub fn resumes_the_same_session(agent: &'static Agent) {
     let status: serde_json::Value = serde_json::from_str(&pane).unwrap();
     let pane = find_pane(&status, "alice")
         .unwrap_or_else(|| panic!("resume brought no window alice back: {status}"));
-    assert_eq!(rig.option(&pane, "@roost-hooked"), hooked);
+    // A send right after the resume waits for the agent's prompt hook, as
+    // after a spawn: the pane is marked before the agent starts, where
+    // roost's hooks are wired where it reads them at start (codex and aider
+    // mark it from their start hook, later).
+    if matches!(agent.name, "claude" | "gemini" | "opencode") {
+        assert_eq!(rig.option(&pane, "@roost-hooked"), agent.name);
+    }
     rig.report("resume-to-ready", rig.ready(&pane, t));
     let second = "Which word did I ask you to remember";
     rig.turn(&pane, second);
