@@ -7,7 +7,7 @@
 pub struct Rng(pub u64);
 
 impl Rng {
-    pub fn next(&mut self) -> u64 {
+    pub fn draw(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
@@ -16,12 +16,12 @@ impl Rng {
 
     /// A number below `n` (which is not 0).
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+        (self.draw() % n as u64) as usize
     }
 
     /// True `percent` times in a hundred.
     pub fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
+        self.draw() % 100 < percent
     }
 
     /// One of `all` (which is not empty).

@@ -95,7 +95,7 @@ fn killed_ext_commands_leave_nothing_half_done() {
     for trial in 0..trials {
         let args: Vec<&str> = if !installed(&env) {
             vec!["ext", "install", "owner/roost-note", "--yes"]
-        } else if rng.next().is_multiple_of(2) {
+        } else if rng.draw().is_multiple_of(2) {
             f.exec("bin/roost-note", &format!("#!/bin/sh\necho note {trial}\n"));
             f.commit(&format!("change {trial}"));
             vec!["ext", "update", "note", "--yes"]
@@ -108,7 +108,7 @@ fn killed_ext_commands_leave_nothing_half_done() {
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
-        std::thread::sleep(Duration::from_micros(rng.next() % (span * 12 / 10)));
+        std::thread::sleep(Duration::from_micros(rng.draw() % (span * 12 / 10)));
         let _ = child.kill();
         let _ = child.wait();
         check_after_kill(&env, trial);

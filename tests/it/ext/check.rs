@@ -6,6 +6,7 @@ use crate::common::*;
 
 use serde_json::{json, Value};
 use std::os::unix::fs::{symlink, PermissionsExt};
+use std::path::Path;
 use std::process::Command;
 
 /// Builds a `note` extension with `build`, publishes it, and insists that
@@ -68,6 +69,19 @@ fn good_note(f: &Fixture) {
     f.exec("bin/roost-note", "#!/bin/sh\necho note\n");
 }
 
+/// What `ext check` prints for the scaffold `note` it would accept, down to
+/// its needs line.
+fn accepted(dir: &Path, needs: &str) -> String {
+    format!(
+        "{}: install would accept it\n\
+         \x20 name      note\n\
+         \x20 contract  1 (roost speaks 1)\n\
+         \x20 claims    roost note\n\
+         \x20 needs     {needs}\n",
+        dir.display()
+    )
+}
+
 #[test]
 fn check_of_the_scaffold_says_what_it_would_claim_and_ask_for() {
     let env = TestEnv::new();
@@ -76,13 +90,9 @@ fn check_of_the_scaffold_says_what_it_would_claim_and_ask_for() {
     let out = check(&env, &dir, false);
     assert_eq!(
         clean(&out),
-        format!(
-            "{}: install would accept it\n\
-             \x20 name      note\n\
-             \x20 contract  1 (roost speaks 1)\n\
-             \x20 claims    roost note\n\
-             \x20 needs     nothing: it does not ask for access to the user's agents\n",
-            dir.display()
+        accepted(
+            &dir,
+            "nothing: it does not ask for access to the user's agents"
         )
     );
     // Nothing is installed by checking.
@@ -102,16 +112,9 @@ fn check_says_when_an_extension_asks_for_the_fleet() {
     let out = check(&env, &dir, false);
     assert_eq!(
         clean(&out),
-        format!(
-            "{}: install would accept it\n\
-             \x20 name      note\n\
-             \x20 contract  1 (roost speaks 1)\n\
-             \x20 claims    roost note\n\
-             \x20 needs     fleet: it asks to drive the user's agents\n\
-             note: install takes the last commit, and these files differ from it: \
-             roost-ext.json (changed)\n",
-            dir.display()
-        )
+        accepted(&dir, "fleet: it asks to drive the user's agents")
+            + "note: install takes the last commit, and these files differ from it: \
+               roost-ext.json (changed)\n"
     );
 }
 

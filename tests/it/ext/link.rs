@@ -3,6 +3,7 @@
 
 use crate::common::ext::{check, git, roost_files, scaffold, VERSION};
 use crate::common::*;
+use crate::ext::install::NOT_ASKED;
 
 use serde_json::{json, Value};
 use std::os::unix::fs::{symlink, PermissionsExt};
@@ -54,9 +55,7 @@ fn link_block(env: &TestEnv, dir: &Path) -> String {
          \x20 about     The note command\n\
          \n\
          This extension does not ask for access to your agents.\n\
-         \n\
-         An extension that did NOT ask can still reach them if it tries. This\n\
-         line tells you what it declared, not what it is stopped from doing.\n\
+         {NOT_ASKED}\
          \n\
          Roost has NOT pinned this: it runs whatever that directory holds when\n\
          you type its commands. It has NOT checked whether the code is honest.\n\

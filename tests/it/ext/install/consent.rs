@@ -3,7 +3,9 @@
 //! line on a terminal.
 
 use crate::common::*;
-use crate::ext::install::{block, ext_with, install, note_repo, read_lock, url_of, VERSION};
+use crate::ext::install::{
+    block, ext_with, install, note_repo, read_lock, url_of, NOT_ASKED, VERSION,
+};
 
 use serde_json::json;
 use std::process::{Command, Stdio};
@@ -90,9 +92,7 @@ fn the_consent_block_for_an_extension_that_does_not_ask_for_the_fleet() {
          \x20 about     Bookmarks for panes \u{2014} caf\u{e9}\n\
          \n\
          This extension does not ask for access to your agents.\n\
-         \n\
-         An extension that did NOT ask can still reach them if it tries. This\n\
-         line tells you what it declared, not what it is stopped from doing.\n\
+         {NOT_ASKED}\
          \n\
          Roost has checked that this is the exact commit named above. It has\n\
          NOT checked whether the code is honest. It cannot.\n\

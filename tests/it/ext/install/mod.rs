@@ -54,6 +54,12 @@ pub(crate) fn note_repo(env: &TestEnv) -> Fixture {
     f
 }
 
+/// The consent block's paragraph on what declaring does not stop, printed
+/// after what the extension asks for, whatever it asks.
+pub(crate) const NOT_ASKED: &str = "\n\
+    An extension that did NOT ask can still reach them if it tries. This\n\
+    line tells you what it declared, not what it is stopped from doing.\n";
+
 /// The consent block for an extension without a `roost` range or a
 /// description, as install prints it.
 pub(crate) fn block(url: &str, reference: &str, commit: &str, claims: &str, fleet: bool) -> String {
@@ -75,9 +81,7 @@ pub(crate) fn block(url: &str, reference: &str, commit: &str, claims: &str, flee
          \x20 claims    {claims}\n\
          \n\
          {authority}\
-         \n\
-         An extension that did NOT ask can still reach them if it tries. This\n\
-         line tells you what it declared, not what it is stopped from doing.\n\
+         {NOT_ASKED}\
          \n\
          Roost has checked that this is the exact commit named above. It has\n\
          NOT checked whether the code is honest. It cannot.\n\
