@@ -234,15 +234,7 @@ fn wait_done_on_a_pane_that_never_reported_says_how_to_report() {
 fn a_reply_comes_back_byte_for_byte_and_is_stored_so_no_tmux_rewrites_it() {
     let env = TestEnv::new();
     let reply = "echo $HOME and ${PATH} #{pane_id} 100% \\n ~ 'q' \"q\"\ttab\nlast é";
-    let file = env.write("reply.txt", reply);
-    let pane = env.spawn(
-        "alice",
-        &format!(
-            "roost reply - < '{}'; echo recorded; sleep 100",
-            file.display()
-        ),
-    );
-    env.wait_for_screen(&pane, "recorded");
+    let pane = env.spawn_replying("alice", reply);
     assert_eq!(env.ok(["read", "alice"]), format!("{reply}\n"));
     // tmux 3.4 rewrites `$NAME` and `${` in a stored value: the stored form
     // holds neither (nor anything else a tmux version treats specially).

@@ -285,6 +285,19 @@ impl TestEnv {
         self.ok(["spawn", name, command]).trim().to_string()
     }
 
+    /// Spawns NAME, whose program records `reply` with `roost reply -`
+    /// from inside its pane, and waits until it has; returns its pane id.
+    pub fn spawn_replying(&self, name: &str, reply: &str) -> String {
+        let file = self.write(&format!("{name}-reply.txt"), reply);
+        let command = format!(
+            "roost reply - < '{}' && echo recorded; sleep 100",
+            file.display()
+        );
+        let pane = self.spawn(name, &command);
+        self.wait_for_screen(&pane, "recorded");
+        pane
+    }
+
     /// The screen and history of a pane, each line's trailing blanks
     /// trimmed (tmux before 3.3 keeps them on joined lines).
     pub fn screen(&self, pane: &str) -> String {

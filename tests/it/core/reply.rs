@@ -43,15 +43,7 @@ fn reply_records_a_reply_too_long_for_one_tmux_command() {
         text.push_str(&format!("{i}: 'q' \"d\" #{{x}} $HOME\t\u{e9}\u{1f426}\n"));
     }
     assert!(text.len() > 40_000);
-    let file = env.write("reply.txt", &text);
-    let pane = env.spawn(
-        "alice",
-        &format!(
-            "roost reply - < '{}' && echo recorded; sleep 100",
-            file.display()
-        ),
-    );
-    env.wait_for_screen(&pane, "recorded");
+    let pane = env.spawn_replying("alice", &text);
     let out = env.run(["read", "alice"]);
     assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     assert_eq!(stderr(&out), "");

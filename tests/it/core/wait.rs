@@ -49,12 +49,7 @@ fn wait_done_returns_1_when_the_target_reports_an_error() {
 fn wait_done_on_an_error_names_the_last_reply() {
     let env = TestEnv::new();
     let reply = "\nAPI Error: 400 \u{1b}[2Jbad request\nmore detail";
-    let file = env.write("reply.txt", reply);
-    let pane = env.spawn(
-        "alice",
-        &format!("roost reply - < '{}'; sleep 100", file.display()),
-    );
-    crate::core::wait_for_reply(&env, &pane, &format!("{reply}\n"));
+    let pane = env.spawn_replying("alice", reply);
     env.tmux_ok(&["set-option", "-p", "-t", &pane, "@agent_state", "error"]);
     let out = env.run(["wait-done", "alice", "5"]);
     assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
