@@ -179,11 +179,16 @@ enum Runnable {
 /// aside), as ssh refuses a key another user could have changed.
 /// A directory that cannot be looked at (it went away between the lookup
 /// and the look) is refused too: what cannot be checked does not run.
-struct Exposed<'a> {
-    path: &'a Path,
-    mode: u32,
-    uid: u32,
-    unseen: Option<std::io::Error>,
+enum Exposed<'a> {
+    /// Owned by another user than this one or root.
+    Owner { path: &'a Path, uid: u32 },
+    /// Writable by a group or others (its permission bits).
+    Writable { path: &'a Path, mode: u32 },
+    /// Could not be looked at.
+    Unseen {
+        path: &'a Path,
+        error: std::io::Error,
+    },
 }
 
 /// The first of `file` (its metadata `meta`) and the directories above it
@@ -192,38 +197,33 @@ struct Exposed<'a> {
 fn exposed<'a>(file: &'a Path, meta: &std::fs::Metadata, top: &Path) -> Option<Exposed<'a>> {
     use std::os::unix::fs::MetadataExt;
     let me = nix::unistd::geteuid().as_raw();
-    let open = |m: &std::fs::Metadata, dir: bool| {
-        let others_write = m.mode() & 0o022 != 0;
-        // A sticky directory (/tmp) keeps others from replacing what is
-        // not theirs; it counts only beyond the extension's own tree.
+    // A sticky directory (/tmp) keeps others from replacing what is not
+    // theirs; it counts only beyond the extension's own tree.
+    let open = |path: &'a Path, m: &std::fs::Metadata, dir: bool| {
         let sticky = dir && m.mode() & 0o1000 != 0;
-        (others_write && !sticky) || (m.uid() != me && m.uid() != 0)
+        if m.uid() != me && m.uid() != 0 {
+            Some(Exposed::Owner { path, uid: m.uid() })
+        } else if m.mode() & 0o022 != 0 && !sticky {
+            Some(Exposed::Writable {
+                path,
+                mode: m.mode() & 0o7777,
+            })
+        } else {
+            None
+        }
     };
-    let found = |path: &'a Path, m: &std::fs::Metadata| Exposed {
-        path,
-        mode: m.mode() & 0o7777,
-        uid: m.uid(),
-        unseen: None,
-    };
-    if open(meta, false) {
-        return Some(found(file, meta));
+    if let Some(what) = open(file, meta, false) {
+        return Some(what);
     }
     let mut at = file.parent();
     while let Some(dir) = at {
         let inside = dir.starts_with(top);
         let m = match std::fs::metadata(dir) {
             Ok(m) => m,
-            Err(e) => {
-                return Some(Exposed {
-                    path: dir,
-                    mode: 0,
-                    uid: me,
-                    unseen: Some(e),
-                })
-            }
+            Err(error) => return Some(Exposed::Unseen { path: dir, error }),
         };
-        if open(&m, !inside) {
-            return Some(found(dir, &m));
+        if let Some(what) = open(dir, &m, !inside) {
+            return Some(what);
         }
         if dir == top || !inside && top.starts_with(dir) {
             return None;
@@ -234,23 +234,23 @@ fn exposed<'a>(file: &'a Path, meta: &std::fs::Metadata, top: &Path) -> Option<E
 }
 
 fn refuse_exposed(name: &str, what: Exposed) -> u8 {
-    let me = nix::unistd::geteuid().as_raw();
-    let path = what.path.display();
-    if let Some(e) = &what.unseen {
-        eprintln!("roost: extension {name}: cannot look at {path} ({e}); refusing to run it");
-        eprintln!("roost: run `roost ext verify {name}` to check its files");
-        return 1;
-    }
-    if what.uid != me && what.uid != 0 {
-        eprintln!(
-            "roost: extension {name}: {path} belongs to another user (uid {}); refusing to run it",
-            what.uid
-        );
-    } else {
-        eprintln!(
-            "roost: extension {name}: {path} can be written by others (mode {:04o}); refusing to run it",
-            what.mode
-        );
+    match what {
+        Exposed::Unseen { path, error } => {
+            let path = path.display();
+            eprintln!(
+                "roost: extension {name}: cannot look at {path} ({error}); refusing to run it"
+            );
+            eprintln!("roost: run `roost ext verify {name}` to check its files");
+            return 1;
+        }
+        Exposed::Owner { path, uid } => eprintln!(
+            "roost: extension {name}: {} belongs to another user (uid {uid}); refusing to run it",
+            path.display()
+        ),
+        Exposed::Writable { path, mode } => eprintln!(
+            "roost: extension {name}: {} can be written by others (mode {mode:04o}); refusing to run it",
+            path.display()
+        ),
     }
     eprintln!(
         "roost: make it yours alone (chown, chmod go-w), then check its files with `roost ext verify {name}`"

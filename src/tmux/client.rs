@@ -4,6 +4,7 @@
 use super::listening;
 use super::literal;
 use super::socket::Socket;
+use super::switch_keeper;
 use std::ffi::OsStr;
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -40,6 +41,16 @@ impl Tmux {
         cmd
     }
 
+    /// A command list for roost's server: the client of `command`, with the
+    /// switch keeper's watchers' comparison in front
+    /// (`switch_keeper::watch`), so that whatever roost asks of the server
+    /// also finds out whether the kept switch file can still be trusted.
+    pub(super) fn call(&self) -> Command {
+        let mut cmd = self.command();
+        cmd.args(switch_keeper::watch());
+        cmd
+    }
+
     /// Replaces this process with a tmux client attached to session `name`
     /// (addressed exactly); returns only when tmux cannot be run. The client
     /// draws on the user's terminal, so the terminal's locale decides, not
@@ -72,7 +83,7 @@ impl Tmux {
 
     /// Runs one tmux command against roost's server and returns its stdout.
     pub(super) fn run<S: AsRef<OsStr>>(&self, args: &[S]) -> TmuxResult<String> {
-        Self::finish(self.command().args(args).output())
+        Self::finish(self.call().args(args).output())
     }
 
     /// Like `run`, feeding `input` on stdin (for `load-buffer -`).
@@ -81,7 +92,7 @@ impl Tmux {
         args: &[S],
         input: &[u8],
     ) -> TmuxResult<String> {
-        let mut cmd = self.command();
+        let mut cmd = self.call();
         cmd.args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

@@ -4,7 +4,9 @@
 //! - `socket`: which server is roost's and how to address it;
 //!   `client`: one call to it, its errors, which tmux is installed;
 //! - `server`: starting it (with the hooks the caller hands in), checking a
-//!   roost.conf; `switch_keeper`: the extension switch's hooks;
+//!   roost.conf; `start_hooks`: what a caller adds to the start;
+//!   `switch_keeper`: the extension switch's hooks, and the comparison every
+//!   call carries;
 //! - `panes`: its sessions and panes; `windows`: windows and panes made,
 //!   closed and shown; `screen`: what a pane shows;
 //! - `pane_option`, `marks`: options read and written; `keys`: typing;
@@ -24,6 +26,7 @@ mod screen;
 mod server;
 mod socket;
 pub mod socket_dir;
+mod start_hooks;
 pub mod state;
 pub mod switch_keeper;
 pub mod terminal;
@@ -34,5 +37,6 @@ pub use client::{installed, version, Tmux, TmuxError, TmuxResult, Version, MISSI
 pub use keys::TypingView;
 pub use marks::Sent;
 pub use panes::{HookView, Pane, Session};
-pub use server::{check_conf, ServerStart, StartHooks};
+pub use server::{check_conf, ServerStart};
 pub use socket::Socket;
+pub use start_hooks::StartHooks;

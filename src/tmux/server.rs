@@ -4,6 +4,7 @@
 
 use super::client::{not_started, Tmux, TmuxError, TmuxResult};
 use super::socket::Socket;
+use super::start_hooks::StartHooks;
 use super::{conf, literal, state, terminal};
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
@@ -19,20 +20,6 @@ pub struct ServerStart {
     pub hooks: StartHooks,
 }
 
-/// tmux commands a caller hands the server's start, and files that belong
-/// to an earlier server.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct StartHooks {
-    /// Run after roost.conf and before the first `new-session`: tmux words,
-    /// commands separated by `;`, the last one without it.
-    pub at_start: Vec<String>,
-    /// Run right after the first `new-session` (tmux runs no hook before
-    /// the server has a session): words as in `at_start`.
-    pub after_session: Vec<String>,
-    /// Removed when roost starts the server: what an earlier one kept.
-    pub stale: Vec<PathBuf>,
-}
-
 impl Tmux {
     /// Runs a command that creates panes. tmux gives a new pane the PATH of
     /// the client that asked for it, so roost's scripts go first here too.
@@ -41,7 +28,7 @@ impl Tmux {
         args: &[S],
         start: &ServerStart,
     ) -> TmuxResult<String> {
-        let mut cmd = self.command();
+        let mut cmd = self.call();
         cmd.env("ROOST_HOME", &start.home).env("PATH", &start.path);
         Self::finish(cmd.args(args).output())
     }

@@ -93,7 +93,7 @@ impl Tmux {
         limit: Duration,
     ) -> TmuxResult<Woke> {
         let wait = format!("wait-for {}", channel(pane));
-        let mut cmd = self.command();
+        let mut cmd = self.call();
         cmd.args(["if-shell", "-F", "-t", pane, &unfinished_format(), &wait])
             .stdin(Stdio::null())
             .stdout(Stdio::null())

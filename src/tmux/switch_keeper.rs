@@ -4,8 +4,8 @@
 //! that changed it returns (switch.rs reads the file).
 
 use super::options::{EXT_ENABLED as OPTION, EXT_HOOKS as HOOKS, EXT_SYNCED as SYNCED};
-use super::server::StartHooks;
 use super::socket::Socket;
+use super::start_hooks::StartHooks;
 use std::path::PathBuf;
 
 /// What the kept file's name adds to the socket's.
@@ -52,13 +52,14 @@ pub fn start_hooks(socket: &Socket) -> StartHooks {
 /// server copies the four slots as it prints them, for the watchers. The
 /// first write comes from `first_write`, once a session exists. A
 /// `set-option` of the whole `after-set-option` array leaves no hook of
-/// roost's to run after it: that one goes unnoticed until the next
-/// `set-hook` (SECURITY.md says so).
+/// roost's to run after it (and tmux has no hook after `source-file`): it
+/// is seen at the next `set-hook` or the next roost command that speaks to
+/// the server (`watch`), whichever comes first (SECURITY.md says so).
 fn keeper() -> Vec<String> {
     // The file's path in `$s`. The keeper's shell line is parsed twice by
     // tmux (the hook, then `if`'s command), the first time inside double
     // quotes, where `$` and `"` are escaped; the guard's once.
-    let file = |dollar: &str| format!("s={dollar}{{TMUX%,*}}; s={dollar}{{s%,*}}{FILE_SUFFIX}");
+    let file = file_in_shell;
     let write = format!(
         "umask 077; {}; \
          {{ echo \\\"#{{pid}} #{{?#{{==:#{{{OPTION}}},off}},off,on}}\\\" > \\\"\\$s.\\$\\$\\\" \
@@ -92,12 +93,11 @@ fn keeper() -> Vec<String> {
          if -F \"#{{?#{{==:#{{{SYNCED}}},{DOUBT}}},0,#{{!=:#{{{HOOKS}}},{}}}}}\" \"{give_up}\"",
         slots()
     );
-    let (before, after) = (watch.clone(), watch);
     let mut words = Vec::new();
     for (slot, command) in [
-        (WATCH_BEFORE, before),
+        (WATCH_BEFORE, watch.clone()),
         (HOOK_SLOT, keep),
-        (WATCH_AFTER, after),
+        (WATCH_AFTER, watch),
         (GUARD_SLOT, guard),
     ] {
         for w in ["set-hook", "-g", slot, &command, ";"] {
@@ -112,6 +112,25 @@ fn keeper() -> Vec<String> {
     words
 }
 
+/// The watchers' comparison, for the front of every command list roost
+/// sends its server (argv words ending in `;`, parsed once): on a server
+/// that holds the copy of the keeper's slots and is not yet in doubt, the file is given up
+/// when roost's slots no longer hold what the server copied. Nothing runs
+/// otherwise, and on a server roost did not start nothing is compared.
+pub fn watch() -> Vec<String> {
+    let doubted = format!("#{{==:#{{{SYNCED}}},{DOUBT}}}");
+    let changed = format!("#{{!=:#{{{HOOKS}}},{}}}", slots());
+    let condition = format!("#{{?#{{{HOOKS}}},#{{?{doubted},0,{changed}}},0}}");
+    let give_up = format!(
+        "set -g {SYNCED} '{DOUBT}' ; run-shell '{}; rm -f \"$s\"'",
+        file_in_shell("$")
+    );
+    ["if-shell", "-F", &condition, &give_up, ";"]
+        .iter()
+        .map(|w| w.to_string())
+        .collect()
+}
+
 /// A format giving roost's four hook slots as the server prints them, one
 /// after another.
 fn slots() -> String {
@@ -119,6 +138,12 @@ fn slots() -> String {
         .iter()
         .map(|slot| format!("#{{{slot}}}"))
         .collect()
+}
+
+/// Shell words that put the kept file's path in `$s`, from `$TMUX` (the
+/// server's socket), with `dollar` for each `$`.
+fn file_in_shell(dollar: &str) -> String {
+    format!("s={dollar}{{TMUX%,*}}; s={dollar}{{s%,*}}{FILE_SUFFIX}")
 }
 
 /// The command that starts the keeping: the value last written is set to

@@ -368,3 +368,37 @@ fn the_whole_array_replaced_is_given_up_at_the_next_set_hook() {
         }
     }
 }
+
+/// The whole array emptied or replaced leaves no hook to notice, typed on
+/// its own or in a config sourced into the server (how roost.conf is
+/// reloaded; tmux has no hook after `source-file`), even one that turns the
+/// switch off in its next line. The next roost command that speaks to the
+/// server notices (every call carries the watchers' comparison): from then
+/// on every change is obeyed.
+#[test]
+fn the_whole_array_replaced_is_given_up_at_roosts_next_call_to_the_server() {
+    for (change, command) in [
+        ("set -gu after-set-option", vec!["status"]),
+        (
+            "set -g after-set-option 'display x'",
+            vec!["spawn", "two", "cat"],
+        ),
+        (
+            "set -gu after-set-option\nset -g @roost-ext-enabled off",
+            vec!["status"],
+        ),
+    ] {
+        let env = TestEnv::new();
+        envx(&env);
+        env.ok(["spawn", "idle", "sleep 100"]);
+        assert_eq!(dispatch(&env, None), (RAN, 0));
+        let conf = env.write("work/reload.conf", &format!("{change}\n"));
+        env.tmux_ok(&["source-file", conf.to_str().unwrap()]);
+        env.ok(&command);
+        let command = (change, command);
+        for (value, want) in [("off", off()), ("on", RAN), ("off", off())] {
+            env.tmux_ok(&["set", "-g", "@roost-ext-enabled", value]);
+            assert_eq!(dispatch(&env, None), (want, 1), "{command:?} then {value}");
+        }
+    }
+}
