@@ -13,7 +13,12 @@ fn main() {
     if target != "x86_64-unknown-linux-gnu" || !rustc_links_with_lld() {
         return;
     }
-    let order = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("link/hot-path.order");
+    // Where the package is as this build runs (not where the build script
+    // was compiled: a target directory can outlive a moved checkout).
+    let Ok(root) = std::env::var("CARGO_MANIFEST_DIR") else {
+        return;
+    };
+    let order = std::path::Path::new(&root).join("link/hot-path.order");
     if order.is_file() {
         println!(
             "cargo::rustc-link-arg-bin=roost=-Wl,--symbol-ordering-file={}",
