@@ -21,11 +21,36 @@ pub const OPTION: &str = crate::tmux::options::EXT_ENABLED;
 
 /// Whether the seam is switched off for this server.
 pub fn is_off(tmux: &Tmux, user_conf: &Path) -> bool {
+    read(tmux, user_conf).is_off()
+}
+
+/// The switch as dispatch reads it: `true` is off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reading {
+    /// From the file roost's server keeps beside its socket.
+    Kept(bool),
+    /// From the server, asked with one tmux process: the file is not one
+    /// to trust (not kept, or not this server's).
+    Asked(bool),
+    /// From roost.conf: no server listens.
+    Conf(bool),
+}
+
+impl Reading {
+    pub fn is_off(self) -> bool {
+        match self {
+            Reading::Kept(off) | Reading::Asked(off) | Reading::Conf(off) => off,
+        }
+    }
+}
+
+/// Where the switch is read from, and what it says. Never starts a server.
+pub fn read(tmux: &Tmux, user_conf: &Path) -> Reading {
     let socket = tmux.socket.file();
     match listener(&socket) {
-        Listener::None => conf_says_off(user_conf),
+        Listener::None => Reading::Conf(conf_says_off(user_conf)),
         Listener::Ours(pid) => match kept(&file(&tmux.socket), pid) {
-            Some(off) => off,
+            Some(off) => Reading::Kept(off),
             None => asked(tmux, user_conf),
         },
         Listener::Unknown | Listener::Denied(_) => asked(tmux, user_conf),
@@ -56,12 +81,12 @@ fn kept(file: &Path, pid: i32) -> Option<bool> {
 }
 
 /// The server's own answer (one tmux process), as before the kept file.
-fn asked(tmux: &Tmux, user_conf: &Path) -> bool {
-    if let Ok(value) = tmux.global_option(OPTION) {
-        return value.as_deref() == Some("off");
+fn asked(tmux: &Tmux, user_conf: &Path) -> Reading {
+    match tmux.global_option(OPTION) {
+        Ok(value) => Reading::Asked(value.as_deref() == Some("off")),
+        // No server answers after all: the config file speaks.
+        Err(_) => Reading::Conf(conf_says_off(user_conf)),
     }
-    // No server answers after all: the config file speaks.
-    conf_says_off(user_conf)
 }
 
 fn conf_says_off(user_conf: &Path) -> bool {

@@ -176,6 +176,8 @@ pub fn run(ctx: &Ctx, a: JsonArgs) -> Result<Exit> {
             }
             r.at("git");
             git(&mut r);
+            r.at("switch");
+            switch(&mut r, &ctx.tmux, &paths.user_conf());
             r.at("extensions");
             extensions(&mut r, paths);
             r.at("agents");
@@ -298,6 +300,32 @@ fn git(r: &mut Report) {
 
 /// Extension health: ext.lock and ext.index agree, every clone is there and
 /// still hashes to its pinned tree (what `roost ext verify` checks).
+/// Whether extension commands run, and what decides it: the running
+/// server's switch (kept beside its socket or asked of tmux), roost.conf
+/// when no server runs, and ROOST_NO_EXT in this shell. Nothing is said
+/// where nothing turns them off and no server runs.
+fn switch(r: &mut Report, tmux: &crate::tmux::Tmux, conf: &std::path::Path) {
+    use crate::switch::{read, Reading, OPTION};
+    match read(tmux, conf) {
+        Reading::Kept(false) => r.ok(
+            "switch: extension commands are on; the server keeps the switch beside its socket, so they ask tmux nothing",
+        ),
+        Reading::Asked(false) => r.note(
+            "switch: extension commands are on; the switch is no longer kept beside the socket (a hook changed after the server started, or the server is not one roost started), so each one asks tmux: restarting roost's server keeps it again",
+        ),
+        Reading::Kept(true) | Reading::Asked(true) => r.note(&format!(
+            "switch: extension commands are off: {OPTION} is off on the running server (set -g {OPTION} on turns them on)"
+        )),
+        Reading::Conf(true) => r.note(&format!(
+            "switch: extension commands are off: roost.conf sets {OPTION} off"
+        )),
+        Reading::Conf(false) => {}
+    }
+    if crate::dispatch::seam_off() {
+        r.note("switch: extension commands are off in this shell: ROOST_NO_EXT is set");
+    }
+}
+
 fn extensions(r: &mut Report, paths: &crate::paths::Paths) {
     use crate::ext;
     let lock = match ext::store::read_lock(paths) {

@@ -503,3 +503,58 @@ fn doctor_without_tmux_names_the_listening_server_not_a_stale_socket() {
     );
     assert!(env.server_running());
 }
+
+/// doctor says whether extension commands run, and why not: the server's
+/// switch (kept beside its socket, so dispatch asks tmux nothing, or no
+/// longer kept), roost.conf when no server runs, ROOST_NO_EXT in this
+/// shell. It never starts a server to find out.
+#[test]
+fn doctor_says_whether_extension_commands_run_and_what_decides() {
+    let env = TestEnv::new();
+    let line = |extra: &[(&str, &str)]| {
+        let mut cmd = env.roost(["doctor"]);
+        for (k, v) in extra {
+            cmd.env(k, v);
+        }
+        let out = cmd.output().unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        let lines: Vec<String> = text
+            .lines()
+            .filter(|l| l[6..].starts_with("switch"))
+            .map(String::from)
+            .collect();
+        lines
+    };
+    let none: Vec<String> = Vec::new();
+    assert_eq!(line(&[]), none, "no server, no roost.conf: nothing to say");
+    env.write("config/roost/roost.conf", "set -g @roost-ext-enabled off\n");
+    assert_eq!(
+        line(&[]),
+        ["note  switch: extension commands are off: roost.conf sets @roost-ext-enabled off"]
+    );
+    assert!(!env.socket_file().exists(), "doctor started a server");
+    std::fs::remove_file(env.path("config/roost/roost.conf")).unwrap();
+    env.spawn("alice", "sleep 100");
+    assert_eq!(
+        line(&[]),
+        ["ok    switch: extension commands are on; the server keeps the switch beside its socket, so they ask tmux nothing"]
+    );
+    assert_eq!(
+        line(&[("ROOST_NO_EXT", "1")]),
+        [
+            "ok    switch: extension commands are on; the server keeps the switch beside its socket, so they ask tmux nothing",
+            "note  switch: extension commands are off in this shell: ROOST_NO_EXT is set"
+        ]
+    );
+    env.tmux_ok(&["set", "-g", "@roost-ext-enabled", "off"]);
+    assert_eq!(
+        line(&[]),
+        ["note  switch: extension commands are off: @roost-ext-enabled is off on the running server (set -g @roost-ext-enabled on turns them on)"]
+    );
+    env.tmux_ok(&["set-hook", "-g", "after-new-window", "display y"]);
+    env.tmux_ok(&["set", "-g", "@roost-ext-enabled", "on"]);
+    assert_eq!(
+        line(&[]),
+        ["note  switch: extension commands are on; the switch is no longer kept beside the socket (a hook changed after the server started, or the server is not one roost started), so each one asks tmux: restarting roost's server keeps it again"]
+    );
+}
