@@ -105,9 +105,13 @@ pub fn ticking(what: &'static str, total: usize) -> Ticker {
     let thread = line().map(|_| {
         let (done, total, stop) = (done.clone(), total.clone(), stop.clone());
         std::thread::spawn(move || loop {
+            // Asked to stop before the count is read, so the last draw is
+            // of the count the step reached (the drop's store releases it),
+            // never of one read just before it ended.
+            let stopping = stop.load(Ordering::Acquire);
             let (n, of) = (done.load(Ordering::Relaxed), total.load(Ordering::Relaxed));
             draw(&counted(what, n, of), false);
-            if stop.load(Ordering::Relaxed) {
+            if stopping {
                 return;
             }
             std::thread::park_timeout(REDRAW);
@@ -163,7 +167,7 @@ impl gix::progress::Count for Ticker {
 
 impl Drop for Ticker {
     fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
+        self.stop.store(true, Ordering::Release);
         if let Some(thread) = self.thread.take() {
             thread.thread().unpark();
             let _ = thread.join();
