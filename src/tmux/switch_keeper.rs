@@ -59,22 +59,18 @@ fn keeper() -> Vec<String> {
     // The file's path in `$s`. The keeper's shell line is parsed twice by
     // tmux (the hook, then `if`'s command), the first time inside double
     // quotes, where `$` and `"` are escaped; the guard's once.
-    let file = file_in_shell;
     let write = format!(
         "umask 077; {}; \
          {{ echo \\\"#{{pid}} #{{?#{{==:#{{{OPTION}}},off}},off,on}}\\\" > \\\"\\$s.\\$\\$\\\" \
          && mv -f \\\"\\$s.\\$\\$\\\" \\\"\\$s\\\"; }} \
          || rm -f \\\"\\$s\\\" \\\"\\$s.\\$\\$\\\"; true",
-        file("\\$")
+        file_in_shell("\\$")
     );
     let keep = format!(
         "if -F \"#{{?#{{==:#{{{SYNCED}}},{DOUBT}}},0,#{{!=:#{{{OPTION}}},#{{{SYNCED}}}}}}}\" \
          \"set -gF {SYNCED} '#{{{OPTION}}}' ; run-shell '{write}'\""
     );
-    let guard = format!(
-        "set -g {SYNCED} '{DOUBT}' ; run-shell '{}; rm -f \"$s\"'",
-        file("$")
-    );
+    let guard = give_up();
     // A watcher on each side of the keeper: after any set-option (hooks
     // are options too, so `set -gu 'after-set-option[77]'` is one), each
     // gives the file up unless roost's four slots hold, word for word,
@@ -86,11 +82,11 @@ fn keeper() -> Vec<String> {
     // in doubt by hand finds it there): setting the value once more would
     // wake it again for ever, as tmux before 3.2 runs hooks for the
     // commands a hook runs.
-    let remove = format!("run-shell '{}; rm -f \\\"\\$s\\\"'", file("\\$"));
-    let give_up = format!("set -g {SYNCED} '{DOUBT}' ; {remove}");
+    let remove = format!("run-shell '{}; rm -f \\\"\\$s\\\"'", file_in_shell("\\$"));
+    let give_up_here = format!("set -g {SYNCED} '{DOUBT}' ; {remove}");
     let watch = format!(
         "if -F \"#{{==:#{{{SYNCED}}},{DOUBT}}}\" \"{remove}\" ; \
-         if -F \"#{{?#{{==:#{{{SYNCED}}},{DOUBT}}},0,#{{!=:#{{{HOOKS}}},{}}}}}\" \"{give_up}\"",
+         if -F \"#{{?#{{==:#{{{SYNCED}}},{DOUBT}}},0,#{{!=:#{{{HOOKS}}},{}}}}}\" \"{give_up_here}\"",
         slots()
     );
     let mut words = Vec::new();
@@ -114,18 +110,15 @@ fn keeper() -> Vec<String> {
 
 /// The watchers' comparison, for the front of every command list roost
 /// sends its server (argv words ending in `;`, parsed once): on a server
-/// that holds the copy of the keeper's slots and is not yet in doubt, the file is given up
-/// when roost's slots no longer hold what the server copied. Nothing runs
-/// otherwise, and on a server roost did not start nothing is compared.
+/// that holds the copy of roost's slots and is not yet in doubt, the file
+/// is given up when the slots no longer hold what the server copied.
+/// Nothing runs otherwise, and on a server roost did not start nothing is
+/// compared.
 pub fn watch() -> Vec<String> {
     let doubted = format!("#{{==:#{{{SYNCED}}},{DOUBT}}}");
     let changed = format!("#{{!=:#{{{HOOKS}}},{}}}", slots());
     let condition = format!("#{{?#{{{HOOKS}}},#{{?{doubted},0,{changed}}},0}}");
-    let give_up = format!(
-        "set -g {SYNCED} '{DOUBT}' ; run-shell '{}; rm -f \"$s\"'",
-        file_in_shell("$")
-    );
-    ["if-shell", "-F", &condition, &give_up, ";"]
+    ["if-shell", "-F", &condition, &give_up(), ";"]
         .iter()
         .map(|w| w.to_string())
         .collect()
@@ -138,6 +131,16 @@ fn slots() -> String {
         .iter()
         .map(|slot| format!("#{{{slot}}}"))
         .collect()
+}
+
+/// The file given up for good (tmux words, parsed once): the value last
+/// written put in doubt, so no keeper writes it again, and the file
+/// removed.
+fn give_up() -> String {
+    format!(
+        "set -g {SYNCED} '{DOUBT}' ; run-shell '{}; rm -f \"$s\"'",
+        file_in_shell("$")
+    )
 }
 
 /// Shell words that put the kept file's path in `$s`, from `$TMUX` (the
