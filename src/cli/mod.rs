@@ -1,5 +1,5 @@
 //! roost's command line: the static table the hot path reads (table.rs),
-//! the clap model of every built-in command and ext verb (model.rs), the
+//! the clap model of every built-in command and ext verb (model/), the
 //! usage lines drawn from it (synopsis.rs), the model made ready with them
 //! (build.rs), and parsing into a command or a usage error (parse.rs).
 

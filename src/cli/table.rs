@@ -29,7 +29,7 @@ const fn hooked(name: &'static str) -> Spec {
     }
 }
 
-/// Every built-in command, in help order. model.rs describes them; a test
+/// Every built-in command, in help order. The model describes them; a test
 /// below fails when the two disagree.
 pub const COMMANDS: &[Spec] = &[
     spec("up", &["start"]),
@@ -75,7 +75,7 @@ const fn hook_commands<const N: usize>() -> [&'static str; N] {
     out
 }
 
-/// The `roost ext` verbs, reserved like the commands (model.rs describes them).
+/// The `roost ext` verbs, reserved like the commands (the model describes them).
 pub const EXT_VERBS: &[&str] = &[
     "install", "list", "info", "verify", "outdated", "update", "rollback", "repair", "disable",
     "enable", "remove", "new", "check", "exec",
