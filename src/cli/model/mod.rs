@@ -222,10 +222,9 @@ pub enum Command {
     /// configuration into a throwaway server, as roost's server will load it,
     /// so what it runs outside tmux runs then too), git for the kind of
     /// source installs use, whether extension commands run and what decides
-    /// it, and the installed extensions. Exit 1 when a check
-    /// fails; each failure says what to do. With --json, the checks as
-    /// one JSON object: each check's name, verdict (ok, note or problem),
-    /// message and fix.
+    /// it, and the installed extensions. Exit 1 when a check fails; each
+    /// failure says what to do. With --json, the checks as one JSON object:
+    /// each check's name, verdict (ok, note or problem), message and fix.
     Doctor(JsonArgs),
     #[command(verbatim_doc_comment)]
     /// wire agents' hooks to roost: install, remove, status, show
