@@ -298,8 +298,6 @@ fn git(r: &mut Report) {
     }
 }
 
-/// Extension health: ext.lock and ext.index agree, every clone is there and
-/// still hashes to its pinned tree (what `roost ext verify` checks).
 /// Whether extension commands run, and what decides it: the running
 /// server's switch (kept beside its socket or asked of tmux), roost.conf
 /// when no server runs, and ROOST_NO_EXT in this shell. Nothing is said
@@ -326,6 +324,8 @@ fn switch(r: &mut Report, tmux: &crate::tmux::Tmux, conf: &std::path::Path) {
     }
 }
 
+/// Extension health: ext.lock and ext.index agree, every clone is there and
+/// still hashes to its pinned tree (what `roost ext verify` checks).
 fn extensions(r: &mut Report, paths: &crate::paths::Paths) {
     use crate::ext;
     let lock = match ext::store::read_lock(paths) {
