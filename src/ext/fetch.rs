@@ -5,7 +5,7 @@
 use super::git::hash::hash_dir_shown;
 use super::git::{self, entries};
 use super::manifest::Manifest;
-use super::{checks, shown};
+use super::{checks, display};
 use crate::paths::Paths;
 use std::path::{Path, PathBuf};
 
@@ -87,7 +87,7 @@ pub fn fetch_commit(
     let manifest = checks::check_dir(&dir).map_err(|e| {
         FetchError::Refused(format!(
             "refusing {url} at {}: {e}",
-            shown::short(&commit.to_string())
+            display::short(&commit.to_string())
         ))
     })?;
     let recorded =

@@ -33,7 +33,7 @@ impl std::fmt::Display for OriginError {
 /// Where OWNER/REPO is fetched from: `${ROOST_EXT_GIT_BASE:-https://github.com/}`
 /// (see `base`), or why that base cannot be used.
 pub fn url_for(repo: &str) -> Result<String, OriginError> {
-    let base = super::base::get().map_err(|e| OriginError::Base(e.to_string()))?;
+    let base = super::git_base::get().map_err(|e| OriginError::Base(e.to_string()))?;
     Ok(format!("{base}{repo}"))
 }
 

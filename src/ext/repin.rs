@@ -8,8 +8,8 @@ use super::fetch::Fetched;
 use super::git::hash::hash_dir;
 use super::lock::{Entry, Lock, Pin, Source};
 use super::manifest::Manifest;
-use super::story::Out;
-use super::{diff, git, integrity, record};
+use super::output::Out;
+use super::{diff, git, integrity, new_entry};
 use crate::error::{Error, Result};
 use crate::paths::Paths;
 
@@ -107,7 +107,7 @@ pub fn show_offer(out: Out, offer: &Offer) {
 /// declares, with the pin it replaces kept (so a rollback returns to it)
 /// and its switch as it was.
 pub fn repinned(manifest: &Manifest, pin: Pin, current: &Entry) -> Entry {
-    let mut entry = record::entry_for(manifest, Source::Pinned(pin));
+    let mut entry = new_entry::entry_for(manifest, Source::Pinned(pin));
     entry.previous = current.as_previous().map(Box::new);
     entry.disabled = current.disabled;
     entry

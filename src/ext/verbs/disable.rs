@@ -4,14 +4,14 @@
 
 use crate::cli::model::ExtNameArgs;
 use crate::error::{Exit, Result};
-use crate::ext::places;
-use crate::ext::toggle::{commands, run_or_runs, switch};
+use crate::ext::dirs;
+use crate::ext::disabled::{commands, run_or_runs, switch};
 
 const CMD: &str = "ext disable";
 
 pub fn run(a: ExtNameArgs) -> Result<Exit> {
     let name = a.name;
-    let paths = places::writable_paths(CMD)?;
+    let paths = dirs::writable_paths(CMD)?;
     match switch(CMD, &paths, &name, true, |_, _| Ok(()))? {
         None => println!("{name} is already disabled"),
         Some(entry) => {

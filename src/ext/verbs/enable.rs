@@ -3,15 +3,15 @@
 
 use crate::cli::model::ExtNameArgs;
 use crate::error::{Error, Exit, Result};
+use crate::ext::dirs;
+use crate::ext::disabled::{commands, run_or_runs, switch};
 use crate::ext::lock::{Entry, Lock};
-use crate::ext::places;
-use crate::ext::toggle::{commands, run_or_runs, switch};
 
 const CMD: &str = "ext enable";
 
 pub fn run(a: ExtNameArgs) -> Result<Exit> {
     let name = a.name;
-    let paths = places::writable_paths(CMD)?;
+    let paths = dirs::writable_paths(CMD)?;
     let taken = |lock: &Lock, entry: &Entry| {
         // A disabled extension claims nothing (lock::claims), so another
         // install may have taken one of its commands while it was off.

@@ -33,14 +33,14 @@ struct Info<'a> {
 pub fn run(a: InfoArgs) -> Result<Exit> {
     let (as_json, name) = (a.json, a.name);
     if !crate::index::valid_name(name.as_bytes()) {
-        return Err(crate::ext::named::no_such(CMD, &name));
+        return Err(crate::ext::installed::no_such(CMD, &name));
     }
-    let paths = crate::ext::places::paths(CMD)?;
+    let paths = crate::ext::dirs::paths(CMD)?;
     let lock = store::read_lock(&paths).map_err(|e| e.at(CMD))?;
     let Some(slot) = lock.get(&name) else {
-        return Err(crate::ext::named::no_such(CMD, &name));
+        return Err(crate::ext::installed::no_such(CMD, &name));
     };
-    let clone = crate::ext::places::ext_dir(&paths, &name, lock.entry(&name));
+    let clone = crate::ext::dirs::ext_dir(&paths, &name, lock.entry(&name));
     let state = paths.ext_state(&name);
     let manifest = read_manifest(&clone);
     if as_json {

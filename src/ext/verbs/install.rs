@@ -7,18 +7,18 @@ use crate::cli::model::InstallArgs;
 use crate::error::{Error, Exit, Result};
 use crate::ext::checks;
 use crate::ext::consent::{self, Offer};
+use crate::ext::dirs;
+use crate::ext::display;
 use crate::ext::error::ExtError;
 use crate::ext::fetch::{fetch, FetchError};
 use crate::ext::lock::{Entry, Lock, Pin, Source};
 use crate::ext::manifest::Manifest;
 use crate::ext::names;
+use crate::ext::new_entry::{conflicts, entry_for};
 use crate::ext::origin;
-use crate::ext::places;
-use crate::ext::record::{conflicts, entry_for};
+use crate::ext::output::Out;
 use crate::ext::repin;
-use crate::ext::shown;
 use crate::ext::store::{self, Action, Store};
-use crate::ext::story::Out;
 use crate::paths::Paths;
 use std::path::{Path, PathBuf};
 
@@ -48,12 +48,11 @@ pub fn run(a: InstallArgs) -> Result<Exit> {
     if let Some(r) = &reference {
         names::check_ref(r).map_err(|e| e.at(CMD))?;
     }
-    let paths = places::writable_paths(CMD)?;
+    let paths = dirs::writable_paths(CMD)?;
     let url = match url {
         Some(url) => url,
-        None => {
-            origin::url_for(&repo).map_err(|e| fail(e.to_string()).hint(crate::ext::base::HINT))?
-        }
+        None => origin::url_for(&repo)
+            .map_err(|e| fail(e.to_string()).hint(crate::ext::git_base::HINT))?,
     };
     let shown_ref = reference.clone().unwrap_or_else(|| "HEAD".to_string());
     let fetched = fetch(&paths, &url, reference.as_deref()).map_err(|e| match e {
@@ -62,7 +61,7 @@ pub fn run(a: InstallArgs) -> Result<Exit> {
     })?;
     let manifest = &fetched.manifest;
     let offer = Offer {
-        source: shown::source(&url),
+        source: display::source(&url),
         reference: &shown_ref,
         commit: Some(&fetched.commit),
         manifest,
@@ -155,7 +154,7 @@ fn inherited(paths: &Paths, name: &str) -> Option<String> {
 /// and conflicts apply, and `remove` never deletes DIR.
 fn link(dir: &std::path::Path, yes: bool) -> Result<Exit> {
     let fail = |msg: String| Error::fail(CMD, msg);
-    let paths = places::writable_paths(CMD)?;
+    let paths = dirs::writable_paths(CMD)?;
     let dir = std::fs::canonicalize(dir)
         .map_err(|e| fail(format!("cannot link {}: {e}", dir.display())))?;
     let Some(shown) = dir.to_str().filter(|d| !d.chars().any(char::is_control)) else {

@@ -19,9 +19,9 @@ mod verify;
 
 use crate::cli::model::ExtVerb;
 use crate::error::{Error, Exit, Result};
+use crate::ext::dirs;
 use crate::ext::git::INTERRUPTED;
 use crate::ext::granted;
-use crate::ext::places;
 use crate::ext::store;
 
 /// `roost ext [VERB ARGS...]`: without a verb, the list of verbs.
@@ -50,7 +50,7 @@ pub fn run(verb: Option<ExtVerb>) -> Result<Exit> {
             | ExtVerb::Enable(_)
             | ExtVerb::Remove(_)
     ) {
-        store::recover_leftovers(&places::paths("ext")?).map_err(|e| e.at("ext"))?;
+        store::recover_leftovers(&dirs::paths("ext")?).map_err(|e| e.at("ext"))?;
         let (cmd, about) = match &verb {
             ExtVerb::Install(_) => ("ext install", None),
             // Updating or rolling back the entry itself is refused by
@@ -65,7 +65,7 @@ pub fn run(verb: Option<ExtVerb>) -> Result<Exit> {
             ExtVerb::Remove(a) => ("ext remove", Some(a.name.as_str())),
             _ => ("ext", None),
         };
-        let p = places::paths(cmd)?;
+        let p = dirs::paths(cmd)?;
         // A lock that cannot be read at all is each verb's own refusal.
         if let Ok(lock) = store::read_lock(&p) {
             granted::check_nothing_dropped(&p, &lock, about)

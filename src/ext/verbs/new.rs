@@ -45,7 +45,7 @@ pub fn run(a: NewArgs) -> Result<Exit> {
     let shown = dir.display();
     println!(
         "created {shown}: a git repository with one commit ({})",
-        crate::ext::shown::short(&commit.to_string())
+        crate::ext::display::short(&commit.to_string())
     );
     println!("  roost-ext.json       the manifest: name, contract, commands, needs");
     println!("  bin/roost-{name:<10} the command (POSIX sh, executable)");

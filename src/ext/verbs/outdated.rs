@@ -5,13 +5,13 @@
 
 use crate::cli::model::OutdatedArgs;
 use crate::error::{Error, Exit, Result};
+use crate::ext::dirs;
+use crate::ext::display;
 use crate::ext::git;
+use crate::ext::installed;
 use crate::ext::lock::{Lock, Source};
-use crate::ext::named;
 use crate::ext::names;
 use crate::ext::origin;
-use crate::ext::places;
-use crate::ext::shown;
 use crate::ext::store;
 use crate::untrusted::printable;
 use serde::Serialize;
@@ -23,7 +23,7 @@ const CMD: &str = "ext outdated";
 const NEEDS_UNKNOWN: &str = "unknown without a fetch";
 
 pub fn run(a: OutdatedArgs) -> Result<Exit> {
-    let paths = places::paths(CMD)?;
+    let paths = dirs::paths(CMD)?;
     let lock = store::read_lock(&paths).map_err(|e| e.at(CMD))?;
     let names = chosen(&lock, a.names)?;
     if names.is_empty() && !a.json {
@@ -53,7 +53,7 @@ fn chosen(lock: &Lock, given: Vec<String>) -> Result<Vec<String>> {
     }
     let mut names: Vec<String> = Vec::new();
     for name in given {
-        let mut one = named::chosen(CMD, lock, Some(name))?;
+        let mut one = installed::chosen(CMD, lock, Some(name))?;
         if !names.contains(&one[0]) {
             names.append(&mut one);
         }
@@ -188,7 +188,7 @@ fn table(rows: &[Row]) -> String {
         .unwrap_or(0);
     let mut out = format!("{NAME:<width$}  PINNED   AVAILABLE  NEEDS\n");
     let short =
-        |c: &Option<String>| printable(shown::short(c.as_deref().unwrap_or("?")).as_bytes());
+        |c: &Option<String>| printable(display::short(c.as_deref().unwrap_or("?")).as_bytes());
     let mut moved = Vec::new();
     for r in rows {
         let (pinned, available, needs) = match r.status {

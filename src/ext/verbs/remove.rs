@@ -11,10 +11,10 @@ const CMD: &str = "ext remove";
 pub fn run(a: RemoveArgs) -> Result<Exit> {
     let (purge, name) = (a.purge, a.name);
     if !crate::index::valid_name(name.as_bytes()) {
-        return Err(crate::ext::named::no_such(CMD, &name));
+        return Err(crate::ext::installed::no_such(CMD, &name));
     }
     let fail = |e: String| Error::fail(CMD, e);
-    let paths = crate::ext::places::paths(CMD)?;
+    let paths = crate::ext::dirs::paths(CMD)?;
     let store = Store::open(&paths).map_err(|e| e.at(CMD))?;
     let mut lock = store.load().map_err(|e| e.at(CMD))?;
     let clone = paths.ext_clone(&name);
@@ -36,7 +36,7 @@ pub fn run(a: RemoveArgs) -> Result<Exit> {
             println!("deleted the kept data of {name}: {}", state.display());
             return Ok(Exit::Ok);
         }
-        return Err(crate::ext::named::no_such(CMD, &name));
+        return Err(crate::ext::installed::no_such(CMD, &name));
     }
     let _pending = store
         .begin(&name, Action::Remove, "")

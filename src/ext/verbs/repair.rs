@@ -6,14 +6,14 @@
 
 use crate::cli::model::RepairArgs;
 use crate::error::{Error, Exit, Result};
+use crate::ext::dirs;
+use crate::ext::display;
 use crate::ext::fetch::{self, FetchError};
 use crate::ext::git::{self, entries};
+use crate::ext::installed;
 use crate::ext::integrity;
 use crate::ext::lock::{Lock, Source};
-use crate::ext::named;
 use crate::ext::origin;
-use crate::ext::places;
-use crate::ext::shown;
 use crate::ext::store::{self, Store};
 use crate::ext::swap;
 use crate::paths::Paths;
@@ -22,9 +22,9 @@ use crate::untrusted::printable;
 const CMD: &str = "ext repair";
 
 pub fn run(a: RepairArgs) -> Result<Exit> {
-    let paths = places::writable_paths(CMD)?;
+    let paths = dirs::writable_paths(CMD)?;
     let lock = store::read_lock(&paths).map_err(|e| e.at(CMD))?;
-    let names = named::chosen(CMD, &lock, a.name)?;
+    let names = installed::chosen(CMD, &lock, a.name)?;
     let mut failed = 0;
     for name in &names {
         match repair_one(&paths, &lock, name) {
@@ -54,7 +54,9 @@ pub fn run(a: RepairArgs) -> Result<Exit> {
 fn repair_one(paths: &Paths, lock: &Lock, name: &str) -> Result<String> {
     let fail = |e: String| Error::fail(CMD, format!("{name}: {e}"));
     let again = format!("roost ext remove {name}, then install it again");
-    let slot = lock.get(name).ok_or_else(|| named::no_such(CMD, name))?;
+    let slot = lock
+        .get(name)
+        .ok_or_else(|| installed::no_such(CMD, name))?;
     let entry = slot.typed().map_err(|u| {
         fail(format!("its ext.lock entry cannot be read: {}", u.why)).hint(again.clone())
     })?;
@@ -72,7 +74,7 @@ fn repair_one(paths: &Paths, lock: &Lock, name: &str) -> Result<String> {
     if integrity::check(&clone, &pin.tree).ok {
         return Ok(format!(
             "its files match the tree pinned at {}; nothing to put back",
-            shown::short(&pin.commit)
+            display::short(&pin.commit)
         ));
     }
     let url = origin::recorded_url(pin).map_err(|e| fail(e.to_string()))?;
@@ -103,7 +105,7 @@ fn repair_one(paths: &Paths, lock: &Lock, name: &str) -> Result<String> {
     .map_err(|e| fail(e.to_string()))?;
     Ok(format!(
         "put back the files pinned at {} (fetched again from {})",
-        shown::short(&pin.commit),
+        display::short(&pin.commit),
         printable(url.as_bytes())
     ))
 }

@@ -8,16 +8,16 @@ use crate::cli::model::RollbackArgs;
 use crate::error::{Error, Exit, Result};
 use crate::ext::consent::{Offer, Purpose};
 use crate::ext::diff;
+use crate::ext::dirs;
+use crate::ext::display;
 use crate::ext::fetch;
 use crate::ext::git::{self, entries};
+use crate::ext::installed;
 use crate::ext::lock::{Pin, Previous, Source};
-use crate::ext::named;
 use crate::ext::origin;
-use crate::ext::places;
+use crate::ext::output::Out;
 use crate::ext::repin;
-use crate::ext::shown;
 use crate::ext::store;
-use crate::ext::story::Out;
 use crate::ext::swap;
 use crate::untrusted::printable;
 
@@ -27,9 +27,9 @@ pub fn run(a: RollbackArgs) -> Result<Exit> {
     let grants = repin::grants(CMD, a.grant)?;
     let name = a.name;
     let fail = |e: String| Error::fail(CMD, e);
-    let paths = places::writable_paths(CMD)?;
+    let paths = dirs::writable_paths(CMD)?;
     let lock = store::read_lock(&paths).map_err(|e| e.at(CMD))?;
-    let entry = named::readable(CMD, &lock, &name)?;
+    let entry = installed::readable(CMD, &lock, &name)?;
     let current = match &entry.source {
         Source::Pinned(pin) => pin,
         Source::Linked { dir } => {
@@ -64,7 +64,7 @@ pub fn run(a: RollbackArgs) -> Result<Exit> {
     // or not a branch or tag still leads to it.
     let stays = format!(
         "nothing was changed, and {name} stays at {}",
-        shown::short(&current.commit)
+        display::short(&current.commit)
     );
     let gone = "the repository may no longer hold that commit";
     let fetched =
@@ -125,7 +125,7 @@ pub fn run(a: RollbackArgs) -> Result<Exit> {
     repin::show_offer(
         Out::stdout(),
         &Offer {
-            source: shown::source(&url),
+            source: display::source(&url),
             reference: &old.git_ref,
             commit: Some(&fetched.commit),
             manifest,

@@ -8,17 +8,17 @@ use crate::error::{Error, Exit, Result};
 use crate::ext::checks;
 use crate::ext::consent::{Offer, Purpose};
 use crate::ext::diff;
+use crate::ext::dirs;
+use crate::ext::display;
 use crate::ext::fetch::{self, FetchError};
 use crate::ext::git;
+use crate::ext::installed;
 use crate::ext::integrity;
 use crate::ext::lock::{Entry, Pin, Source};
-use crate::ext::named;
 use crate::ext::origin;
-use crate::ext::places;
+use crate::ext::output::Out;
 use crate::ext::repin::{self, Halt};
-use crate::ext::shown;
 use crate::ext::store;
-use crate::ext::story::Out;
 use crate::ext::swap::{self, SwapError};
 use crate::paths::Paths;
 use serde::Serialize;
@@ -28,10 +28,10 @@ const CMD: &str = "ext update";
 pub fn run(a: UpdateArgs) -> Result<Exit> {
     let yes = a.yes;
     let grants = repin::grants(CMD, a.grant)?;
-    let paths = places::writable_paths(CMD)?;
+    let paths = dirs::writable_paths(CMD)?;
     let lock = store::read_lock(&paths).map_err(|e| e.at(CMD))?;
     let one = a.name.is_some();
-    let names = named::chosen(CMD, &lock, a.name)?;
+    let names = installed::chosen(CMD, &lock, a.name)?;
     let out = Out::beside_json(a.json);
     let ctx = Ctx {
         paths: &paths,
@@ -234,7 +234,7 @@ impl Done {
                 Some(format!(
                     "{} is still {}",
                     crate::untrusted::printable(reference.as_bytes()),
-                    shown::short(commit)
+                    display::short(commit)
                 )),
             ),
             Done::Shown => (
@@ -304,7 +304,7 @@ fn summary(lines: &[Line]) -> String {
     for l in lines {
         let what = match (l.status, &l.from, &l.to, &l.reason) {
             (Status::Updated, Some(from), Some(to), _) => {
-                format!("{} -> {}", shown::short(from), shown::short(to))
+                format!("{} -> {}", display::short(from), display::short(to))
             }
             (_, _, _, Some(reason)) => reason.clone(),
             _ => String::new(),
@@ -402,7 +402,7 @@ fn update_one(ctx: &Ctx, name: &str) -> std::result::Result<Done, Stop> {
     repin::show_offer(
         out,
         &Offer {
-            source: shown::source(&url),
+            source: display::source(&url),
             reference: &recorded_ref,
             commit: Some(&fetched.commit),
             manifest,

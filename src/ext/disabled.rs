@@ -2,8 +2,8 @@
 //! ext.lock, written with ext.index under the lock (what disable and enable
 //! share), and how the commands it covers are named.
 
+use super::installed;
 use super::lock::{Entry, Lock};
-use super::named;
 use super::store::{self, Store};
 use crate::error::Result;
 use crate::paths::Paths;
@@ -20,14 +20,14 @@ pub fn switch(
 ) -> Result<Option<Entry>> {
     // Decided first without the lock, so a refusal or a no-op writes nothing.
     let lock = store::read_lock(paths).map_err(|e| e.at(cmd))?;
-    let entry = named::readable(cmd, &lock, name)?;
+    let entry = installed::readable(cmd, &lock, name)?;
     if entry.disabled == disabled {
         return Ok(None);
     }
     check(&lock, entry)?;
     let store = Store::open(paths).map_err(|e| e.at(cmd))?;
     let mut lock = store.load().map_err(|e| e.at(cmd))?;
-    let mut entry = named::readable(cmd, &lock, name)?.clone();
+    let mut entry = installed::readable(cmd, &lock, name)?.clone();
     if entry.disabled == disabled {
         return Ok(None);
     }

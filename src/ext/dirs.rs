@@ -1,4 +1,4 @@
-//! roost's places as an `ext` verb needs them: the paths (or the error every
+//! roost's directories as an `ext` verb needs them: the paths (or the error every
 //! verb gives without them), checked writable for a verb that writes, and
 //! the directory an installed extension runs from.
 

@@ -1,9 +1,9 @@
 //! What a new install records in ext.lock, and what already recorded (or
 //! already on disk) stands in its way.
 
+use super::display;
 use super::lock::{utc_timestamp, Contract, Entry, Lock, Source};
 use super::manifest::Manifest;
-use super::shown;
 use crate::error::{Error, Result};
 use crate::paths::Paths;
 
@@ -35,7 +35,7 @@ pub fn conflicts(
     if let Some(slot) = lock.get(name) {
         let at = match slot.typed().map(|e| &e.source) {
             Ok(Source::Linked { .. }) => "linked",
-            Ok(Source::Pinned(pin)) => shown::short(&pin.commit),
+            Ok(Source::Pinned(pin)) => display::short(&pin.commit),
             Err(_) => "?",
         };
         return Err(Error::fail(cmd, format!("{name} is already installed (at {at})")).hint(format!(
