@@ -1,24 +1,24 @@
-//! roost's directories as an `ext` verb needs them: the paths (or the error every
-//! verb gives without them), checked writable for a verb that writes, and
-//! the directory an installed extension runs from.
+//! roost's directories as an `ext` verb needs them: the paths (or why there
+//! are none), checked writable for a verb that writes, and the directory an
+//! installed extension runs from.
 
+use super::error::{ExtError, Result};
 use super::lock;
-use crate::error::{Error, Result};
 use crate::paths::Paths;
 use std::path::PathBuf;
 
-/// roost's paths, or the error every verb gives without them.
-pub fn paths(cmd: &'static str) -> Result<Paths> {
-    Paths::from_env().map_err(|e| Error::fail(cmd, e))
+/// roost's paths, or why the environment gives none.
+pub fn paths() -> Result<Paths> {
+    Paths::from_env().map_err(ExtError::failed)
 }
 
 /// roost's places for a verb that writes them: checked before anything is
 /// fetched or any consent is asked.
-pub fn writable_paths(cmd: &'static str) -> Result<Paths> {
-    let paths = paths(cmd)?;
+pub fn writable_paths() -> Result<Paths> {
+    let paths = paths()?;
     paths
         .check_writable()
-        .map_err(|(msg, hint)| Error::fail(cmd, msg).hint(hint))?;
+        .map_err(|(msg, hint)| ExtError::failed(msg).hint(hint))?;
     Ok(paths)
 }
 

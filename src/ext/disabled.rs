@@ -2,42 +2,40 @@
 //! ext.lock, written with ext.index under the lock (what disable and enable
 //! share), and how the commands it covers are named.
 
+use super::error::Result;
 use super::installed;
 use super::lock::{Entry, Lock};
 use super::store::{self, Store};
-use crate::error::Result;
 use crate::paths::Paths;
 
 /// Sets NAME's `disabled` to `disabled` and writes ext.lock and ext.index
 /// together, after `check` agrees (under the lock). `None` when it already
 /// was: then nothing is written.
 pub fn switch(
-    cmd: &'static str,
     paths: &Paths,
     name: &str,
     disabled: bool,
     check: impl Fn(&Lock, &Entry) -> Result<()>,
 ) -> Result<Option<Entry>> {
     // Decided first without the lock, so a refusal or a no-op writes nothing.
-    let lock = store::read_lock(paths).map_err(|e| e.at(cmd))?;
-    let entry = installed::readable(cmd, &lock, name)?;
+    let lock = store::read_lock(paths)?;
+    let entry = installed::readable(&lock, name)?;
     if entry.disabled == disabled {
         return Ok(None);
     }
     check(&lock, entry)?;
-    let store = Store::open(paths).map_err(|e| e.at(cmd))?;
-    let mut lock = store.load().map_err(|e| e.at(cmd))?;
-    let mut entry = installed::readable(cmd, &lock, name)?.clone();
+    let store = Store::open(paths)?;
+    let mut lock = store.load()?;
+    let mut entry = installed::readable(&lock, name)?.clone();
     if entry.disabled == disabled {
         return Ok(None);
     }
     check(&lock, &entry)?;
     entry.disabled = disabled;
     lock.insert(name, entry.clone());
-    store.save(&lock).map_err(|e| {
-        e.reword(|m| format!("{m}; {name} was left as it was"))
-            .at(cmd)
-    })?;
+    store
+        .save(&lock)
+        .map_err(|e| e.reword(|m| format!("{m}; {name} was left as it was")))?;
     Ok(Some(entry))
 }
 

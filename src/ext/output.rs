@@ -1,82 +1,101 @@
-//! Where a verb's story goes (stdout, or stderr when stdout carries a JSON
-//! summary), and a long text paged on a terminal.
+//! Where a verb's story goes: the `Write` it is given (stdout, stderr
+//! when stdout carries a JSON summary, or a buffer in a test), with the
+//! colours for that stream and a long text paged on a terminal.
 
+use crate::colour::Paint;
 use std::io::{IsTerminal, Write};
 
-/// Where the story goes: stdout, or stderr when stdout carries a JSON
-/// summary.
-#[derive(Clone, Copy)]
-pub struct Out {
-    json: bool,
+/// The story's stream, its colours, and whether a long text may be paged.
+pub struct Output<'a> {
+    to: Box<dyn Write + 'a>,
+    paint: Paint,
+    /// Only where the story is stdout, and stdout is a terminal.
+    pager: bool,
 }
 
-impl Out {
-    /// Everything on stdout.
-    pub fn stdout() -> Out {
-        Out { json: false }
+impl<'a> Output<'a> {
+    /// Everything on stdout, long texts paged on a terminal.
+    pub fn stdout() -> Output<'static> {
+        Output {
+            to: Box::new(std::io::stdout()),
+            paint: Paint::stdout(),
+            pager: std::io::stdout().is_terminal(),
+        }
     }
 
     /// On stderr when `json` (stdout carries the JSON), else on stdout.
-    pub fn beside_json(json: bool) -> Out {
-        Out { json }
+    pub fn beside_json(json: bool) -> Output<'static> {
+        if !json {
+            return Output::stdout();
+        }
+        Output {
+            to: Box::new(std::io::stderr()),
+            paint: Paint::stderr(),
+            pager: false,
+        }
     }
 
-    /// `text`, as it is, where the story goes.
-    pub fn say(self, text: &str) {
-        if self.json {
-            eprint!("{text}");
-        } else {
-            print!("{text}");
+    /// Into `to`, without colour or pager (what a test reads back).
+    #[cfg(test)]
+    pub fn buffer(to: &'a mut dyn Write) -> Output<'a> {
+        Output {
+            to: Box::new(to),
+            paint: Paint::default(),
+            pager: false,
         }
+    }
+
+    /// `text`, as it is.
+    pub fn say(&mut self, text: &str) {
+        let _ = self.to.write_all(text.as_bytes());
+        let _ = self.to.flush();
     }
 
     /// Colour for the stream the story goes to.
-    pub fn paint(self) -> crate::colour::Paint {
-        if self.json {
-            crate::colour::Paint::stderr()
-        } else {
-            crate::colour::Paint::stdout()
-        }
+    pub fn paint(&self) -> Paint {
+        self.paint
     }
 
-    /// The stream the story goes to, for a question asked on it.
-    pub fn writer(self) -> Box<dyn Write> {
-        if self.json {
-            Box::new(std::io::stderr())
-        } else {
-            Box::new(std::io::stdout())
-        }
+    /// The stream itself, for a question asked on it.
+    pub fn writer(&mut self) -> &mut dyn Write {
+        &mut self.to
     }
 
-    /// Through `$PAGER` (split with shell-words) when stdout is a terminal and
-    /// carries the story (not the JSON summary); LESS=FRX unless LESS is set.
-    pub fn page(self, text: &str) {
-        if self.json {
-            return self.say(text);
+    /// `text` through `$PAGER` (split with shell-words) when the story is a
+    /// terminal's, with LESS=FRX unless LESS is set. Said as it is when
+    /// there is no terminal, no PAGER, or it cannot be started.
+    pub fn page(&mut self, text: &str) {
+        if !self.pager || !page(text) {
+            self.say(text);
         }
-        let pager = std::env::var("PAGER").ok().filter(|p| !p.trim().is_empty());
-        if let (true, Some(pager)) = (std::io::stdout().is_terminal(), pager) {
-            if let Ok(words) = shell_words::split(&pager) {
-                if let Some((program, args)) = words.split_first() {
-                    let mut command = std::process::Command::new(program);
-                    command.args(args).stdin(std::process::Stdio::piped());
-                    // As git does: less ends at once when it all fits, leaves
-                    // the text on the screen and passes colours through, so the
-                    // diff is still there when the question is asked.
-                    if std::env::var_os("LESS").is_none() {
-                        command.env("LESS", "FRX");
-                    }
-                    let child = command.spawn();
-                    if let Ok(mut child) = child {
-                        if let Some(mut stdin) = child.stdin.take() {
-                            let _ = stdin.write_all(text.as_bytes());
-                        }
-                        let _ = child.wait();
-                        return;
-                    }
-                }
-            }
-        }
-        print!("{text}");
     }
+}
+
+/// Runs the pager on `text`; false when it could not be started.
+fn page(text: &str) -> bool {
+    let Some(pager) = std::env::var("PAGER").ok().filter(|p| !p.trim().is_empty()) else {
+        return false;
+    };
+    let Ok(words) = shell_words::split(&pager) else {
+        return false;
+    };
+    let Some((program, args)) = words.split_first() else {
+        return false;
+    };
+    let mut command = std::process::Command::new(program);
+    command.args(args).stdin(std::process::Stdio::piped());
+    // As git does: less ends at once when it all fits, leaves the text on
+    // the screen and passes colours through, so the diff is still there
+    // when the question is asked.
+    if std::env::var_os("LESS").is_none() {
+        command.env("LESS", "FRX");
+    }
+    let Ok(mut child) = command.spawn() else {
+        return false;
+    };
+    if let Some(mut stdin) = child.stdin.take() {
+        let _ = stdin.write_all(text.as_bytes());
+    }
+    let _ = child.wait();
+    true
 }

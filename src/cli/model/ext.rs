@@ -1,7 +1,7 @@
 //! `roost ext` and its verbs' arguments.
 
 use super::args::JsonArgs;
-use super::values::{ValueKind, INSTALLED};
+use super::values::{authority, ValueKind, INSTALLED};
 use clap::{Args, Subcommand, ValueHint};
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -293,7 +293,7 @@ pub struct UpdateArgs {
     #[arg(long, short = 'y')]
     pub yes: bool,
     /// with --yes, accept this new authority (repeatable)
-    #[arg(long, value_name = ValueKind::Authority.name())]
+    #[arg(long, value_name = ValueKind::Authority.name(), value_parser = authority)]
     pub grant: Vec<String>,
     /// print the summary as JSON (everything else goes to stderr)
     #[arg(long, conflicts_with = "diff")]
@@ -322,7 +322,7 @@ pub struct RollbackArgs {
     #[arg(long, short = 'y')]
     pub yes: bool,
     /// with --yes, accept this new authority (repeatable)
-    #[arg(long, value_name = ValueKind::Authority.name())]
+    #[arg(long, value_name = ValueKind::Authority.name(), value_parser = authority)]
     pub grant: Vec<String>,
     /// print the whole diff to the earlier commit, uncapped, and change nothing
     #[arg(long, conflicts_with_all = ["yes", "grant"])]

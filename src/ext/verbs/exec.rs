@@ -17,7 +17,7 @@ pub fn run(a: ExecArgs) -> Result<Exit> {
     }
     if !crate::index::valid_name(command.as_bytes()) {
         return Err(
-            Error::fail(CMD, format!("'{shown}' is not an extension command name"))
+            Error::refuse(CMD, format!("'{shown}' is not an extension command name"))
                 .hint("roost ext list shows the installed commands"),
         );
     }
@@ -26,7 +26,7 @@ pub fn run(a: ExecArgs) -> Result<Exit> {
         .map(|()| Exit::Failed)
         .map_err(|why| {
             if let Some(name) = disabled_owner(&String::from_utf8_lossy(command.as_bytes())) {
-                return Error::fail(
+                return Error::refuse(
                     CMD,
                     format!("cannot run '{shown}': extension {name} is disabled"),
                 )

@@ -5,6 +5,7 @@
 
 use crate::cli::model::InfoArgs;
 use crate::error::{Exit, Result};
+use crate::ext::error::At;
 use crate::ext::lock::{Entry, Slot, Source};
 use crate::ext::store;
 use crate::untrusted::printable;
@@ -33,12 +34,12 @@ struct Info<'a> {
 pub fn run(a: InfoArgs) -> Result<Exit> {
     let (as_json, name) = (a.json, a.name);
     if !crate::index::valid_name(name.as_bytes()) {
-        return Err(crate::ext::installed::no_such(CMD, &name));
+        return Err(crate::ext::installed::no_such(&name).at(CMD));
     }
-    let paths = crate::ext::dirs::paths(CMD)?;
+    let paths = crate::ext::dirs::paths().at(CMD)?;
     let lock = store::read_lock(&paths).map_err(|e| e.at(CMD))?;
     let Some(slot) = lock.get(&name) else {
-        return Err(crate::ext::installed::no_such(CMD, &name));
+        return Err(crate::ext::installed::no_such(&name).at(CMD));
     };
     let clone = crate::ext::dirs::ext_dir(&paths, &name, lock.entry(&name));
     let state = paths.ext_state(&name);

@@ -9,14 +9,14 @@ use crate::ext::checks;
 use crate::ext::consent::{self, Offer};
 use crate::ext::dirs;
 use crate::ext::display;
-use crate::ext::error::ExtError;
-use crate::ext::fetch::{fetch, FetchError};
+use crate::ext::error::{At, ExtError};
+use crate::ext::fetch::fetch;
 use crate::ext::lock::{Entry, Lock, Pin, Source};
 use crate::ext::manifest::Manifest;
 use crate::ext::names;
 use crate::ext::new_entry::{conflicts, entry_for};
 use crate::ext::origin;
-use crate::ext::output::Out;
+use crate::ext::output::Output;
 use crate::ext::repin;
 use crate::ext::store::{self, Action, Store};
 use crate::paths::Paths;
@@ -32,7 +32,6 @@ pub fn run(a: InstallArgs) -> Result<Exit> {
     let Some(given) = a.repo else {
         return Err(Error::usage(CMD, "missing SOURCE"));
     };
-    let fail = |msg: String| Error::fail(CMD, msg);
     let names::Source { repo, url } = names::parse_source(&given).map_err(|e| {
         // A checkout on disk is run in place with --link, never installed.
         let dir = std::path::Path::new(&given);
@@ -48,17 +47,13 @@ pub fn run(a: InstallArgs) -> Result<Exit> {
     if let Some(r) = &reference {
         names::check_ref(r).map_err(|e| e.at(CMD))?;
     }
-    let paths = dirs::writable_paths(CMD)?;
+    let paths = dirs::writable_paths().at(CMD)?;
     let url = match url {
         Some(url) => url,
-        None => origin::url_for(&repo)
-            .map_err(|e| fail(e.to_string()).hint(crate::ext::git_base::HINT))?,
+        None => origin::url_for(&repo).at(CMD)?,
     };
     let shown_ref = reference.clone().unwrap_or_else(|| "HEAD".to_string());
-    let fetched = fetch(&paths, &url, reference.as_deref()).map_err(|e| match e {
-        FetchError::Remote(failure) => failure.error(CMD),
-        other => fail(other.to_string()),
-    })?;
+    let fetched = fetch(&paths, &url, reference.as_deref()).at(CMD)?;
     let manifest = &fetched.manifest;
     let offer = Offer {
         source: display::source(&url),
@@ -96,22 +91,17 @@ pub fn run(a: InstallArgs) -> Result<Exit> {
 /// for `conflicts`.
 fn agreed(offer: &Offer, paths: &Paths, yes: bool, clone: bool) -> Result<(Store, Lock)> {
     let manifest = offer.manifest;
-    conflicts(
-        CMD,
-        &store::read_lock(paths).map_err(|e| e.at(CMD))?,
-        manifest,
-        paths,
-        clone,
-    )?;
-    repin::show_offer(Out::stdout(), offer);
+    conflicts(&store::read_lock(paths).at(CMD)?, manifest, paths, clone).at(CMD)?;
+    let mut out = Output::stdout();
+    repin::show_offer(&mut out, offer);
     if let Some(note) = inherited(paths, &offer.manifest.name) {
-        print!("\n{note}");
+        out.say(&format!("\n{note}"));
     }
-    println!();
-    repin::ask(Out::stdout(), yes, consent::Purpose::Install).map_err(|h| h.error(CMD))?;
-    let store = Store::open(paths).map_err(|e| e.at(CMD))?;
-    let lock = store.load().map_err(|e| e.at(CMD))?;
-    conflicts(CMD, &lock, manifest, paths, clone)?;
+    out.say("\n");
+    repin::ask(&mut out, yes, consent::Purpose::Install).at(CMD)?;
+    let store = Store::open(paths).at(CMD)?;
+    let lock = store.load().at(CMD)?;
+    conflicts(&lock, manifest, paths, clone).at(CMD)?;
     Ok((store, lock))
 }
 
@@ -154,11 +144,11 @@ fn inherited(paths: &Paths, name: &str) -> Option<String> {
 /// and conflicts apply, and `remove` never deletes DIR.
 fn link(dir: &std::path::Path, yes: bool) -> Result<Exit> {
     let fail = |msg: String| Error::fail(CMD, msg);
-    let paths = dirs::writable_paths(CMD)?;
+    let paths = dirs::writable_paths().at(CMD)?;
     let dir = std::fs::canonicalize(dir)
         .map_err(|e| fail(format!("cannot link {}: {e}", dir.display())))?;
     let Some(shown) = dir.to_str().filter(|d| !d.chars().any(char::is_control)) else {
-        return Err(fail(format!(
+        return Err(Error::refuse(CMD, format!(
             "cannot link {}: roost records a directory path only when it is UTF-8 without control characters",
             crate::untrusted::printable(std::os::unix::ffi::OsStrExt::as_bytes(dir.as_os_str()))
         )));
@@ -218,9 +208,7 @@ fn commit(
     let fail = |msg: String| Error::fail(CMD, msg);
     let paths = &store.paths;
     let dest = paths.ext_clone(&manifest.name);
-    let _pending = store
-        .begin(&manifest.name, Action::Install, "")
-        .map_err(|e| fail(e.to_string()))?;
+    let _pending = store.begin(&manifest.name, Action::Install, "").at(CMD)?;
     std::fs::rename(dir, &dest)
         .map_err(|e| fail(format!("cannot move the clone to {}: {e}", dest.display())))?;
     let state = paths.ext_state(&manifest.name);

@@ -7,6 +7,7 @@ use crate::error::{Exit, Result};
 use crate::ext::dirs;
 use crate::ext::disagreements::disagreements;
 use crate::ext::display;
+use crate::ext::error::At;
 use crate::ext::integrity;
 use crate::ext::lock::{Lock, Slot, Source};
 use crate::ext::store;
@@ -18,7 +19,7 @@ const CMD: &str = "ext list";
 
 pub fn run(a: JsonArgs) -> Result<Exit> {
     let as_json = a.json;
-    let paths = dirs::paths(CMD)?;
+    let paths = dirs::paths().at(CMD)?;
     let lock = store::read_lock(&paths).map_err(|e| e.at(CMD))?;
     let rows: Vec<Row> = lock
         .valid_names()

@@ -18,8 +18,9 @@ mod update;
 mod verify;
 
 use crate::cli::model::ExtVerb;
-use crate::error::{Error, Exit, Result};
+use crate::error::{Exit, Result};
 use crate::ext::dirs;
+use crate::ext::error::At;
 use crate::ext::git::INTERRUPTED;
 use crate::ext::granted;
 use crate::ext::store;
@@ -50,7 +51,7 @@ pub fn run(verb: Option<ExtVerb>) -> Result<Exit> {
             | ExtVerb::Enable(_)
             | ExtVerb::Remove(_)
     ) {
-        store::recover_leftovers(&dirs::paths("ext")?).map_err(|e| e.at("ext"))?;
+        store::recover_leftovers(&dirs::paths().at("ext")?).map_err(|e| e.at("ext"))?;
         let (cmd, about) = match &verb {
             ExtVerb::Install(_) => ("ext install", None),
             // Updating or rolling back the entry itself is refused by
@@ -65,11 +66,10 @@ pub fn run(verb: Option<ExtVerb>) -> Result<Exit> {
             ExtVerb::Remove(a) => ("ext remove", Some(a.name.as_str())),
             _ => ("ext", None),
         };
-        let p = dirs::paths(cmd)?;
+        let p = dirs::paths().at(cmd)?;
         // A lock that cannot be read at all is each verb's own refusal.
         if let Ok(lock) = store::read_lock(&p) {
-            granted::check_nothing_dropped(&p, &lock, about)
-                .map_err(|d| Error::fail(cmd, d.what).hint(d.hint))?;
+            granted::check_nothing_dropped(&p, &lock, about).at(cmd)?;
         }
     }
     let result = match verb {

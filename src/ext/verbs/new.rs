@@ -14,14 +14,15 @@ const CMD: &str = "ext new";
 pub fn run(a: NewArgs) -> Result<Exit> {
     let name = a.name;
     let fail = |m: String| Error::fail(CMD, m);
+    let refuse = |m: String| Error::refuse(CMD, m);
     if !crate::index::valid_name(name.as_bytes()) {
-        return Err(fail(format!(
+        return Err(refuse(format!(
             "invalid name {:?}: use a lowercase letter, then lowercase letters, digits or '-' (at most 32)",
             crate::untrusted::printable(name.as_bytes())
         )));
     }
     if let Some(what) = crate::cli::reserved_as(&name) {
-        return Err(fail(format!(
+        return Err(refuse(format!(
             "{name} is {what}; an extension cannot claim it"
         )));
     }
@@ -30,14 +31,13 @@ pub fn run(a: NewArgs) -> Result<Exit> {
         .unwrap_or_else(|| PathBuf::from(format!("roost-{name}")));
     if dir.exists() && !dir.is_dir() {
         return Err(
-            fail(format!("{} exists and is not a directory", dir.display()))
+            refuse(format!("{} exists and is not a directory", dir.display()))
                 .hint("name a new directory"),
         );
     }
     if std::fs::read_dir(&dir).is_ok_and(|mut d| d.next().is_some()) {
-        return Err(
-            fail(format!("{} exists and is not empty", dir.display())).hint("name a new directory")
-        );
+        return Err(refuse(format!("{} exists and is not empty", dir.display()))
+            .hint("name a new directory"));
     }
     scaffold(&dir, &name).map_err(|e| fail(format!("cannot write {}: {e}", dir.display())))?;
     let commit = author::commit_dir_as_author(&dir, &format!("roost ext new {name}"))

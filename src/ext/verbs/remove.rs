@@ -3,6 +3,7 @@
 
 use crate::cli::model::RemoveArgs;
 use crate::error::{Error, Exit, Result};
+use crate::ext::error::At;
 use crate::ext::lock::Source;
 use crate::ext::store::{Action, Store};
 
@@ -11,10 +12,10 @@ const CMD: &str = "ext remove";
 pub fn run(a: RemoveArgs) -> Result<Exit> {
     let (purge, name) = (a.purge, a.name);
     if !crate::index::valid_name(name.as_bytes()) {
-        return Err(crate::ext::installed::no_such(CMD, &name));
+        return Err(crate::ext::installed::no_such(&name).at(CMD));
     }
     let fail = |e: String| Error::fail(CMD, e);
-    let paths = crate::ext::dirs::paths(CMD)?;
+    let paths = crate::ext::dirs::paths().at(CMD)?;
     let store = Store::open(&paths).map_err(|e| e.at(CMD))?;
     let mut lock = store.load().map_err(|e| e.at(CMD))?;
     let clone = paths.ext_clone(&name);
@@ -36,7 +37,7 @@ pub fn run(a: RemoveArgs) -> Result<Exit> {
             println!("deleted the kept data of {name}: {}", state.display());
             return Ok(Exit::Ok);
         }
-        return Err(crate::ext::installed::no_such(CMD, &name));
+        return Err(crate::ext::installed::no_such(&name).at(CMD));
     }
     let _pending = store
         .begin(&name, Action::Remove, "")
