@@ -124,7 +124,23 @@ fn info_refuses_an_unknown_name_or_one_that_is_not_a_name() {
                     "roost ext info: no such extension: {name}\nroost ext list shows what is installed\n"
                 )
             );
-            assert_eq!(stdout(&out), "");
+            // With --json, stdout says so too, and that it was refused.
+            let said = match json {
+                true => serde_json::json!({"status": "refused", "error": format!("no such extension: {name}"),
+                                           "hint": "roost ext list shows what is installed"})
+                .to_string(),
+                false => String::new(),
+            };
+            let got = stdout(&out);
+            match json {
+                true => assert_eq!(
+                    serde_json::from_str::<serde_json::Value>(&got)
+                        .unwrap()
+                        .to_string(),
+                    said
+                ),
+                false => assert_eq!(got, ""),
+            }
         }
     }
 }
