@@ -21,6 +21,16 @@ pub fn printable_ascii(bytes: &[u8]) -> String {
     escaped(bytes, false, true)
 }
 
+/// `printable` where the locale is UTF-8, `printable_ascii` elsewhere: a
+/// name shown to people in a line of their own language's text.
+pub fn for_people(bytes: &[u8]) -> String {
+    if crate::locale::is_utf8() {
+        printable(bytes)
+    } else {
+        printable_ascii(bytes)
+    }
+}
+
 fn escaped(bytes: &[u8], lines: bool, ascii: bool) -> String {
     let mut out = String::with_capacity(bytes.len());
     for chunk in bytes.utf8_chunks() {

@@ -284,13 +284,11 @@ fn apply(tmux: &Tmux, pane: &str, agent: &str, mut e: Effect) -> Result<(), Stri
 /// The text of the last assistant message in a JSON-lines transcript
 /// (Claude Code's and codex's), reading at most its last megabyte.
 pub fn last_assistant_text(path: &std::path::Path) -> Option<String> {
-    use std::io::{Seek, SeekFrom};
-    let mut file = std::fs::File::open(path).ok()?;
-    let len = file.metadata().ok()?.len();
-    let start = len.saturating_sub(MAX_TRANSCRIPT_TAIL);
-    file.seek(SeekFrom::Start(start)).ok()?;
-    let mut buf = Vec::new();
-    file.take(MAX_TRANSCRIPT_TAIL).read_to_end(&mut buf).ok()?;
+    // The agent names the file: it is read as a regular file only (a FIFO
+    // or a device there would block or never end), its tail alone.
+    let buf = crate::fsutil::read_regular_tail(path, MAX_TRANSCRIPT_TAIL)
+        .ok()
+        .flatten()?;
     let text = String::from_utf8_lossy(&buf);
     text.lines().rev().find_map(|line| {
         let v: Value = serde_json::from_str(line).ok()?;

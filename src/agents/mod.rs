@@ -5,6 +5,7 @@
 
 pub mod commands;
 pub mod hook;
+pub mod programs;
 pub mod record;
 pub mod wiring;
 

@@ -6,6 +6,7 @@ pub(crate) mod ctx;
 mod demo;
 mod doctor;
 mod help;
+mod hooks;
 mod kill;
 mod pane;
 mod read;
@@ -40,7 +41,7 @@ pub fn run(word: &OsString, rest: &[OsString]) -> Result<Exit> {
         Command::Reply(a) => pane::reply(&ctx, a),
         Command::State(a) => pane::state(&ctx, a),
         Command::Hook(a) => crate::agents::commands::hook(a.words, a.agent),
-        Command::Hooks(a) => crate::agents::commands::hooks(&ctx, a),
+        Command::Hooks(a) => hooks::run(&ctx, a),
         Command::Resume => crate::agents::commands::resume(&ctx),
         Command::Next => crate::agents::commands::next(&ctx),
         Command::Badge => crate::agents::commands::badge(&ctx),

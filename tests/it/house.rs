@@ -380,20 +380,97 @@ fn a_string_error_is_seen_inside_nested_types() {
     assert!(!string_error("fnf()->Result<String>{"));
 }
 
-/// The row of README's picture a file stands in, top to bottom: the entry,
-/// the routes, the domain, what talks to the outside, and the base.
-fn row(rel: &str) -> usize {
-    let under = |dirs: &[&str]| dirs.iter().any(|d| rel.starts_with(d));
-    match rel {
-        "main.rs" | "lib.rs" | "route.rs" => 0,
-        "dispatch.rs" | "launch.rs" => 1,
-        _ if under(&["complete/", "commands/", "agents/", "ext/verbs/"]) => 1,
-        "ext/names.rs" | "ext/error.rs" => 4,
-        _ if under(&["ext/git/", "tmux/"]) => 3,
-        _ if under(&["ext/", "man/"]) => 2,
-        "switch.rs" | "paths.rs" | "fsutil.rs" | "home.rs" => 3,
-        _ => 4,
+/// README's picture of the layers, top to bottom (the entry, the routes,
+/// the domain, what talks to the outside, the base): each row's places, a
+/// file (`switch.rs`) or a folder (`ext/git/`).
+fn picture() -> Vec<Vec<String>> {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let rows = ["entry", "routes", "domain", "outside", "base"];
+    let lines: Vec<&str> = readme.lines().collect();
+    let top = lines
+        .iter()
+        .position(|l| l.starts_with(" entry "))
+        .expect("README's picture starts with its entry row");
+    rows.iter()
+        .zip(&lines[top..top + rows.len()])
+        .map(|(name, line)| {
+            let rest = line
+                .strip_prefix(&format!(" {name} "))
+                .unwrap_or_else(|| panic!("README's picture: want row {name}, found {line:?}"));
+            // Asides in parentheses name what is inside a folder.
+            let mut bare = String::new();
+            let mut depth = 0;
+            for c in rest.chars() {
+                match c {
+                    '(' => depth += 1,
+                    ')' => depth -= 1,
+                    _ if depth == 0 => bare.push(c),
+                    _ => {}
+                }
+            }
+            bare.split(['·', '→'])
+                .map(|p| p.trim().to_string())
+                .filter(|p| !p.is_empty())
+                .collect()
+        })
+        .collect()
+}
+
+/// The row of README's picture a file stands in: its own name's, else the
+/// deepest folder above it that the picture names.
+fn row_in(picture: &[Vec<String>], rel: &str) -> Option<usize> {
+    let mut best: Option<(usize, usize)> = None;
+    for (i, places) in picture.iter().enumerate() {
+        for place in places {
+            let fits = if place.ends_with('/') {
+                rel.starts_with(place.as_str())
+            } else {
+                rel == place
+            };
+            let depth = if place.ends_with('/') {
+                place.len()
+            } else {
+                usize::MAX
+            };
+            if fits && best.is_none_or(|(_, d)| depth > d) {
+                best = Some((i, depth));
+            }
+        }
     }
+    best.map(|(i, _)| i)
+}
+
+fn row(rel: &str) -> usize {
+    row_in(&picture(), rel)
+        .unwrap_or_else(|| panic!("{rel} is in no row of README's picture: place it there"))
+}
+
+#[test]
+fn every_file_of_src_stands_in_a_row_of_readme_s_picture() {
+    let pic = picture();
+    let missing: Vec<String> = files()
+        .iter()
+        .map(|f| f.rel.clone())
+        .filter(|rel| row_in(&pic, rel).is_none())
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "files in no row of README's picture: {missing:?}"
+    );
+}
+
+#[test]
+fn the_picture_s_rows_are_read_as_written() {
+    let pic = vec![
+        vec!["lib.rs".to_string()],
+        vec!["ext/verbs/".to_string()],
+        vec!["ext/".to_string()],
+    ];
+    assert_eq!(row_in(&pic, "ext/verbs/install.rs"), Some(1));
+    assert_eq!(row_in(&pic, "ext/store.rs"), Some(2));
+    assert_eq!(row_in(&pic, "lib.rs"), Some(0));
+    assert_eq!(row_in(&pic, "nowhere.rs"), None);
 }
 
 #[test]
