@@ -158,7 +158,7 @@ pub fn resume(ctx: &Ctx) -> Result<Exit> {
             .map_err(|e| ctx.tmux_err(e))?
             .into_iter()
             .filter(|p| !p.dead)
-            .map(|p| (p.session, p.window_name))
+            .map(|p| (p.session.raw().to_string(), p.window_name.raw().to_string()))
             .collect()
     } else {
         Vec::new()
@@ -274,12 +274,11 @@ pub fn next(ctx: &Ctx) -> Result<Exit> {
         return Err(none());
     };
     let p = &panes[i];
-    let shown = |t: &str| crate::untrusted::for_people(t.as_bytes());
     println!(
         "{} {} {}",
-        shown(&p.id),
-        shown(&p.address()),
-        shown(&p.window_name)
+        p.id,
+        p.address().for_people(),
+        p.window_name.for_people()
     );
     if me.is_some() {
         let _ = ctx.tmux.show_pane(&p.id);

@@ -81,8 +81,13 @@ pub fn run(words: &[OsString]) -> u8 {
     }
 }
 
+/// One line on stderr (what an agent names in it is shown escaped), and
+/// exit 1.
 fn fail(what: &str) -> u8 {
-    eprintln!("roost hook: {what}");
+    eprintln!(
+        "roost hook: {}",
+        crate::untrusted::printable(what.as_bytes())
+    );
     1
 }
 

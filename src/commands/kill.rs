@@ -86,7 +86,7 @@ fn kill_target(ctx: &Ctx, t: &str, p: &Pane) -> Result<Exit> {
     };
     killed.map_err(|e| ctx.tmux_err(e))?;
     if agent {
-        crate::agents::commands::killed(ctx, &p.session, Some(&p.window_name));
+        crate::agents::commands::killed(ctx, p.session.raw(), Some(p.window_name.raw()));
     }
     Ok(Exit::Ok)
 }

@@ -65,7 +65,7 @@ fn conf_warning(conf: &std::path::Path, raw: String) {
         _ => raw.lines().map(str::to_string).collect(),
     };
     for e in errors {
-        eprintln!("roost: warning: {}: {e}", conf.display());
+        eprintln!("roost: warning: {}: {e}", crate::untrusted::path(conf));
     }
     eprintln!(
         "the server started without it: fix roost.conf, then roost kill and roost to load it again (roost doctor checks it)"

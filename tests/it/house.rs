@@ -490,3 +490,75 @@ fn no_file_uses_a_row_of_the_picture_above_its_own() {
         upward.join("\n")
     );
 }
+
+/// The macros that write to the terminal, each call's text: from the macro
+/// to its closing parenthesis.
+fn print_calls(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for mac in ["println!(", "eprintln!(", "print!(", "eprint!("] {
+        let mut from = 0;
+        while let Some(at) = code[from..].find(mac) {
+            let start = from + at;
+            // `eprintln!(` also holds `println!(`: count it once.
+            let prefixed = start > 0 && code.as_bytes()[start - 1] == b'e';
+            let body = &code[start + mac.len()..];
+            let mut depth = 1;
+            let end = body
+                .char_indices()
+                .find_map(|(i, c)| {
+                    match c {
+                        '(' => depth += 1,
+                        ')' => depth -= 1,
+                        _ => {}
+                    }
+                    (depth == 0).then_some(i)
+                })
+                .unwrap_or(body.len());
+            if !prefixed {
+                out.push(body[..end].to_string());
+            }
+            from = start + mac.len();
+        }
+    }
+    out
+}
+
+/// A path's `display()` printed as it is: a path holds whatever bytes its
+/// directories were named with, so it reaches a terminal through the
+/// printer (`untrusted::printable` and its kin), like all outside text.
+fn raw_path_prints(code: &str) -> Vec<String> {
+    print_calls(code)
+        .into_iter()
+        .filter(|call| call.contains(".display()"))
+        .collect()
+}
+
+#[test]
+fn no_path_is_printed_without_the_printer() {
+    let found: Vec<String> = files()
+        .iter()
+        .flat_map(|f| {
+            raw_path_prints(&f.code).into_iter().map(move |call| {
+                format!(
+                    "  {}: {}",
+                    f.rel,
+                    call.split_whitespace().collect::<Vec<_>>().join(" ")
+                )
+            })
+        })
+        .collect();
+    assert!(
+        found.is_empty(),
+        "paths printed raw (use untrusted::printable of the path's bytes):\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn a_path_printed_raw_is_seen_across_lines() {
+    let broken =
+        "fn f(p: &Path) {\n    println!(\n        \"kept {}\",\n        p.display()\n    );\n}\n";
+    assert_eq!(raw_path_prints(broken).len(), 1);
+    let fine = "fn f(p: &Path) {\n    eprintln!(\"kept {}\", shown(p));\n}\n";
+    assert!(raw_path_prints(fine).is_empty());
+}
