@@ -23,9 +23,44 @@ pub fn on_path(path: &std::ffi::OsStr) -> Vec<(Agent, PathBuf)> {
         .collect()
 }
 
+/// Why a program's version could not be read.
+#[derive(Debug, PartialEq, Eq)]
+pub enum NoVersion {
+    /// It answered, with no dotted number.
+    NoNumber,
+    /// It printed more than the bound, with no dotted number in it.
+    TooMuch,
+    /// It did not answer within the bound.
+    TimedOut,
+    /// It could not be started: why.
+    NotStarted(String),
+    /// Asking it failed in roost.
+    Lost,
+}
+
+impl std::fmt::Display for NoVersion {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            NoVersion::NoNumber => f.write_str("its --version printed no version number"),
+            NoVersion::TooMuch => write!(
+                f,
+                "its --version printed more than {} and no version number",
+                crate::fsutil::size_words(VERSION_OUTPUT as u64)
+            ),
+            NoVersion::TimedOut => write!(
+                f,
+                "its --version did not answer within {} s",
+                VERSION_TIME.as_secs()
+            ),
+            NoVersion::NotStarted(why) => write!(f, "it could not be started: {why}"),
+            NoVersion::Lost => f.write_str("its version could not be read"),
+        }
+    }
+}
+
 /// Each program's version (its first dotted number), or why there is none,
 /// in the order given; the programs run side by side.
-pub fn versions(programs: &[(Agent, PathBuf)]) -> Vec<Result<String, String>> {
+pub fn versions(programs: &[(Agent, PathBuf)]) -> Vec<Result<String, NoVersion>> {
     let runs: Vec<_> = programs
         .iter()
         .map(|(_, program)| {
@@ -39,20 +74,11 @@ pub fn versions(programs: &[(Agent, PathBuf)]) -> Vec<Result<String, String>> {
         .collect();
     runs.into_iter()
         .map(|r| match r.join() {
-            Ok(Ran::Exited(out)) => first_version(&out)
-                .ok_or_else(|| "its --version printed no version number".to_string()),
-            Ok(Ran::TooMuch(out)) => first_version(&out).ok_or_else(|| {
-                format!(
-                    "its --version printed more than {} and no version number",
-                    crate::fsutil::size_words(VERSION_OUTPUT as u64)
-                )
-            }),
-            Ok(Ran::TimedOut) => Err(format!(
-                "its --version did not answer within {} s",
-                VERSION_TIME.as_secs()
-            )),
-            Ok(Ran::NotStarted(why)) => Err(format!("it could not be started: {why}")),
-            Err(_) => Err("its version could not be read".to_string()),
+            Ok(Ran::Exited(out)) => first_version(&out).ok_or(NoVersion::NoNumber),
+            Ok(Ran::TooMuch(out)) => first_version(&out).ok_or(NoVersion::TooMuch),
+            Ok(Ran::TimedOut) => Err(NoVersion::TimedOut),
+            Ok(Ran::NotStarted(why)) => Err(NoVersion::NotStarted(why)),
+            Err(_) => Err(NoVersion::Lost),
         })
         .collect()
 }

@@ -62,10 +62,6 @@ impl Needs {
     }
 }
 
-fn agent(name: &str) -> Agent {
-    Agent::from_name(name).expect("clap takes only known agents")
-}
-
 fn scope(ctx: &Ctx, project: Option<PathBuf>) -> Result<Scope> {
     let Some(dir) = project else {
         return Ok(Scope::User);
@@ -104,7 +100,7 @@ fn program(agent: Agent) -> Option<PathBuf> {
 }
 
 fn install(ctx: &Ctx, t: HooksTarget) -> Result<Exit> {
-    let agent = agent(&t.agent);
+    let agent = t.agent;
     let scope = scope(ctx, t.project)?;
     let needs = Needs::of(ctx)?;
     let target = Target {
@@ -168,7 +164,7 @@ fn notes(agent: Agent, scope: &Scope, socket_dir: &Path) -> Vec<String> {
 }
 
 fn remove(ctx: &Ctx, t: HooksTarget) -> Result<Exit> {
-    let agent = agent(&t.agent);
+    let agent = t.agent;
     let scope = scope(ctx, t.project)?;
     let needs = Needs::of(ctx)?;
     let target = Target {
@@ -268,7 +264,7 @@ fn status(ctx: &Ctx, json: bool) -> Result<Exit> {
 
 fn show(ctx: &Ctx, s: HooksShowArgs) -> Result<Exit> {
     let roost = roost(ctx.cmd)?;
-    if s.agent == "generic" {
+    let Some(agent) = s.agent.known() else {
         let line = |state: AgentState, when: &str| {
             println!("# {when}");
             println!(
@@ -290,8 +286,7 @@ fn show(ctx: &Ctx, s: HooksShowArgs) -> Result<Exit> {
             "when a turn fails (stdin: optional JSON with reply)",
         );
         return Ok(Exit::Ok);
-    }
-    let agent = agent(&s.agent);
+    };
     let home = wiring::home().map_err(|e| Error::refuse(ctx.cmd, e.to_string()))?;
     println!("file: {}", shown(&wiring::file(agent, &Scope::User, &home)));
     let command =

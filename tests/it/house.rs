@@ -311,6 +311,70 @@ fn no_extension_verb_imports_another() {
     );
 }
 
+/// A handler of a built-in command: a file of src/commands/ but the shared
+/// pieces every handler may use (the context, target resolution, the
+/// router).
+fn handler(rel: &str) -> bool {
+    rel.starts_with("commands/")
+        && !matches!(
+            rel,
+            "commands/mod.rs" | "commands/ctx.rs" | "commands/target.rs"
+        )
+}
+
+/// Which handler a file belongs to: `commands/send/tty.rs` is send's.
+fn handler_of(rel: &str) -> String {
+    let rest = rel.trim_start_matches("commands/");
+    match rest.split_once('/') {
+        Some((dir, _)) => dir.to_string(),
+        None => rest.trim_end_matches(".rs").to_string(),
+    }
+}
+
+/// The imports of one handler's files that reach another handler.
+fn handler_crossings(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
+    edges
+        .iter()
+        .filter(|(from, _)| handler(from))
+        .flat_map(|(from, to)| {
+            to.iter()
+                .filter(|t| handler(t) && handler_of(t) != handler_of(from))
+                .map(move |t| format!("  {from} -> {t}"))
+        })
+        .collect()
+}
+
+#[test]
+fn no_command_handler_imports_another() {
+    let edges = graph(&files());
+    let crossing = handler_crossings(&edges);
+    assert!(
+        crossing.is_empty(),
+        "handlers import handlers (move what they share into the domain):\n{}",
+        crossing.join("\n")
+    );
+}
+
+#[test]
+fn a_handler_importing_a_handler_is_seen() {
+    let mut edges = BTreeMap::new();
+    edges.insert(
+        "commands/spawn.rs".to_string(),
+        BTreeSet::from([
+            "commands/kill.rs".to_string(),
+            "commands/ctx.rs".to_string(),
+        ]),
+    );
+    edges.insert(
+        "commands/send/mod.rs".to_string(),
+        BTreeSet::from(["commands/send/tty.rs".to_string()]),
+    );
+    assert_eq!(
+        handler_crossings(&edges),
+        ["  commands/spawn.rs -> commands/kill.rs"]
+    );
+}
+
 #[test]
 fn gix_is_used_only_in_src_ext_git() {
     let users: Vec<String> = files()
@@ -326,7 +390,10 @@ fn gix_is_used_only_in_src_ext_git() {
 fn the_extension_domain_and_the_tmux_layer_carry_no_string_errors() {
     let mut found = Vec::new();
     for f in files() {
-        if !(f.rel.starts_with("ext/") || f.rel.starts_with("tmux/")) {
+        if !["ext/", "tmux/", "agents/"]
+            .iter()
+            .any(|d| f.rel.starts_with(d))
+        {
             continue;
         }
         for (n, line) in f.code.lines().enumerate() {

@@ -50,10 +50,20 @@ pub fn block_of(text: &[u8]) -> Option<Vec<String>> {
     None
 }
 
+/// A key roost's block sets is set outside it too: which.
+#[derive(Debug, PartialEq, Eq)]
+pub struct SetOutside(pub String);
+
+impl std::fmt::Display for SetOutside {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(f, "it sets {} already (outside roost's block)", self.0)
+    }
+}
+
 /// The text with roost's block holding `body` (lines without newlines).
 /// `keys` are the top-level keys the block sets: one of them set outside
 /// the block is refused, naming it.
-pub fn install(text: &[u8], body: &[String], keys: &[&str]) -> Result<Vec<u8>, String> {
+pub fn install(text: &[u8], body: &[String], keys: &[&str]) -> Result<Vec<u8>, SetOutside> {
     let (mut rest, _) = split(text);
     for line in rest.split(|&b| b == b'\n') {
         for key in keys {
@@ -61,7 +71,7 @@ pub fn install(text: &[u8], body: &[String], keys: &[&str]) -> Result<Vec<u8>, S
                 .strip_prefix(key.as_bytes())
                 .is_some_and(|r| r.trim_ascii_start().starts_with(b":"))
             {
-                return Err(format!("it sets {key} already (outside roost's block)"));
+                return Err(SetOutside(key.to_string()));
             }
         }
     }
@@ -146,7 +156,7 @@ mod tests {
     #[test]
     fn a_key_the_block_sets_may_not_be_set_outside_it() {
         let err = install(b"notifications-command: say done\n", &body(), KEYS).unwrap_err();
-        assert!(err.contains("notifications-command"), "{err}");
+        assert_eq!(err, SetOutside("notifications-command".into()));
         assert!(install(b"notifications_x: 1\n", &body(), KEYS).is_ok());
     }
 

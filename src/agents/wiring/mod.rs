@@ -352,7 +352,7 @@ fn merged(t: &Target, old: Option<&[u8]>, s: &Setting) -> Result<Vec<u8>, Wiring
         Agent::Aider => {
             let old = old.unwrap_or_default();
             text(&t.path, old)?;
-            block::install(old, &aider_body(s.roost), AIDER_KEYS).map_err(format)
+            block::install(old, &aider_body(s.roost), AIDER_KEYS).map_err(|e| format(e.to_string()))
         }
         _ => {
             let old = text(&t.path, old.unwrap_or_default())?;

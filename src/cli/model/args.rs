@@ -1,6 +1,7 @@
 //! The built-in commands' arguments, as the model's `Command` holds them.
 
 use super::values::{positive, ValueKind};
+use crate::agents::agent::{Agent, HookAgent};
 use clap::{Args, Subcommand, ValueEnum, ValueHint};
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -80,7 +81,7 @@ pub struct StateArgs {
 pub struct HookArgs {
     /// claude, codex, gemini, opencode, aider or generic
     #[arg(value_name = "AGENT")]
-    pub agent: String,
+    pub agent: HookAgent,
     /// the event, and for codex's notify the JSON payload
     #[arg(value_name = "EVENT", trailing_var_arg = true)]
     pub words: Vec<OsString>,
@@ -136,8 +137,8 @@ pub enum HooksVerb {
 #[derive(Debug, Args)]
 pub struct HooksTarget {
     /// claude, codex, gemini, opencode or aider
-    #[arg(value_name = "AGENT", value_parser = ["claude", "codex", "gemini", "opencode", "aider"])]
-    pub agent: String,
+    #[arg(value_name = "AGENT")]
+    pub agent: Agent,
     /// write the project's configuration in DIR instead of the user's
     #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
     pub project: Option<PathBuf>,
@@ -146,8 +147,8 @@ pub struct HooksTarget {
 #[derive(Debug, Args)]
 pub struct HooksShowArgs {
     /// claude, codex, gemini, opencode, aider or generic
-    #[arg(value_name = "AGENT", value_parser = ["claude", "codex", "gemini", "opencode", "aider", "generic"])]
-    pub agent: String,
+    #[arg(value_name = "AGENT")]
+    pub agent: HookAgent,
 }
 
 #[derive(Debug, Args)]
