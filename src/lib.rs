@@ -3,6 +3,7 @@
 //! what a command line is, and `dispatch` is the hot path to an extension.
 
 mod agents;
+mod child;
 pub mod cli;
 mod colour;
 mod commands;
