@@ -61,9 +61,10 @@ impl<'a> Output<'a> {
         &mut self.to
     }
 
-    /// `text` through `$PAGER` (split with shell-words) when the story is a
-    /// terminal's, with LESS=FRX unless LESS is set. Said as it is when
-    /// there is no terminal, no PAGER, or it cannot be started.
+    /// `text` through a pager when the story is a terminal's: `$PAGER`
+    /// (split with shell-words), or `less` when PAGER is unset or empty,
+    /// as git does; with LESS=FRX unless LESS is set. Said as it is when
+    /// there is no terminal, or the pager cannot be started (no `less`).
     pub fn page(&mut self, text: &str) {
         if !self.pager || !page(text) {
             self.say(text);
@@ -73,9 +74,11 @@ impl<'a> Output<'a> {
 
 /// Runs the pager on `text`; false when it could not be started.
 fn page(text: &str) -> bool {
-    let Some(pager) = std::env::var("PAGER").ok().filter(|p| !p.trim().is_empty()) else {
-        return false;
-    };
+    // As git pages when neither it nor PAGER names a pager.
+    let pager = std::env::var("PAGER")
+        .ok()
+        .filter(|p| !p.trim().is_empty())
+        .unwrap_or_else(|| "less".to_string());
     let Ok(words) = shell_words::split(&pager) else {
         return false;
     };
@@ -94,7 +97,18 @@ fn page(text: &str) -> bool {
         return false;
     };
     if let Some(mut stdin) = child.stdin.take() {
+        // A pager quit before it has read it all (`q` in less) closes the
+        // pipe: the write fails, and the verb goes on to its question,
+        // rather than roost dying of SIGPIPE (which it keeps elsewhere).
+        use nix::sys::signal::{signal, SigHandler, Signal};
+        // SAFETY: SIG_IGN installs no handler code.
+        let old = unsafe { signal(Signal::SIGPIPE, SigHandler::SigIgn) };
         let _ = stdin.write_all(text.as_bytes());
+        drop(stdin);
+        if let Ok(old) = old {
+            // SAFETY: puts back the disposition saved above.
+            let _ = unsafe { signal(Signal::SIGPIPE, old) };
+        }
     }
     let _ = child.wait();
     true

@@ -110,8 +110,8 @@ pub enum ExtVerb {
     /// installed from (recorded in ext.lock; ROOST_EXT_GIT_BASE only shapes
     /// new installs). Unchanged: say so and write nothing. Otherwise fetch the
     /// new commit fresh (git never runs inside the installed clone), show the
-    /// old and new commit, the changed files and the diff (through $PAGER on
-    /// a terminal, with LESS=FRX when LESS is unset; capped at 2,000 lines,
+    /// old and new commit, the changed files and the diff (through $PAGER, or
+    /// less, on a terminal, with LESS=FRX when LESS is unset; capped at 2,000 lines,
     /// roost-ext.json and bin/ first, the files cut named; --diff prints all
     /// of it and changes nothing), run every install check again, call out on its
     /// own line, directly above the question, any authority that grew and
