@@ -430,6 +430,43 @@ fn repinned(manifest: &Manifest, pin: Pin, current: &Entry) -> Entry {
     entry
 }
 
+/// With --yes, the authority in `asked` must each be named with --grant: a
+/// script never grants authority by accident. Refused in `purpose`'s words
+/// otherwise, the hint saying how (`how`: the grants to add, as a command
+/// line or its tail).
+pub fn granted(
+    yes: bool,
+    asked: &[&str],
+    grants: &[String],
+    purpose: Purpose,
+    how: impl FnOnce(&str) -> String,
+) -> Result<()> {
+    let ungranted: Vec<&str> = asked
+        .iter()
+        .copied()
+        .filter(|n| !grants.iter().any(|g| g == n))
+        .collect();
+    if !yes || ungranted.is_empty() {
+        return Ok(());
+    }
+    let q = question(purpose);
+    let add = ungranted
+        .iter()
+        .map(|g| format!("--grant {g}"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let (new, now) = match purpose {
+        Purpose::Install => ("", ""),
+        _ => ("new ", " now"),
+    };
+    Err(ExtError::refused(format!(
+        "{}: it asks for {}{now}, and --yes does not grant {new}authority",
+        q.not_done,
+        ungranted.join(", ")
+    ))
+    .hint(format!("read the {} above; {}", q.shown, how(&add))))
+}
+
 /// Calls out any authority that grew, on its own line just above the
 /// question, and asks. With --yes, grown authority must be granted by name.
 pub fn agree(
@@ -440,7 +477,6 @@ pub fn agree(
     grants: &[String],
     purpose: Purpose,
 ) -> Result<()> {
-    let not_done = question(purpose).not_done;
     let grown: Vec<&str> = manifest
         .needs
         .iter()
@@ -459,25 +495,9 @@ pub fn agree(
             grown.join(", "),
             describe(old_needs)
         ));
-        let ungranted: Vec<&str> = grown
-            .iter()
-            .copied()
-            .filter(|n| !grants.iter().any(|g| g == n))
-            .collect();
-        if yes && !ungranted.is_empty() {
-            return Err(ExtError::refused(format!(
-                "{not_done}: it asks for {} now, and --yes does not grant new authority",
-                ungranted.join(", ")
-            ))
-            .hint(format!(
-                "read the change above; to accept it from a script, add {}",
-                ungranted
-                    .iter()
-                    .map(|g| format!("--grant {g}"))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            )));
-        }
+        granted(yes, &grown, grants, purpose, |add| {
+            format!("to accept it from a script, add {add}")
+        })?;
     }
     ask(out, yes, purpose)
 }

@@ -78,7 +78,7 @@ fn install_colours_the_consent_blocks_warnings_on_a_terminal_only() {
     f.exec("bin/roost-mark", "#!/bin/sh\necho mark\n");
     f.commit("first");
     let Some(out) = env.on_a_terminal_with(
-        "ext install owner/roost-mark --yes",
+        "ext install owner/roost-mark --yes --grant fleet",
         b"",
         &[("NO_COLOR", "1")],
     ) else {
@@ -90,7 +90,7 @@ fn install_colours_the_consent_blocks_warnings_on_a_terminal_only() {
     uncoloured("NO_COLOR=1", &text);
     assert!(env.ok(["ext", "remove", "mark"]).contains("mark"));
     let out = env
-        .on_a_terminal("ext install owner/roost-mark --yes", b"")
+        .on_a_terminal("ext install owner/roost-mark --yes --grant fleet", b"")
         .unwrap();
     assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     let text = stdout(&out);

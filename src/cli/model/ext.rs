@@ -44,7 +44,11 @@ pub enum ExtVerb {
     /// allows, with nothing of the repository executed: no submodules, no LFS
     /// or other filters, no hooks, no templates. Refuse a symlink pointing
     /// outside the tree or a setuid or setgid file, check the manifest, show
-    /// the consent block and ask. Then move the clone into place, create its
+    /// the consent block and ask. With --yes, an extension that asks for
+    /// authority (fleet) is refused (exit 1, nothing written) unless it is
+    /// named with --grant AUTHORITY, as update and rollback require of
+    /// authority that grows; on a terminal, the question is the consent.
+    /// Then move the clone into place, create its
     /// state directory, and write ext.lock and ext.index together. A failure
     /// after that point undoes everything the run did. With --link DIR, run
     /// an author's checkout in place instead (nothing is copied or pinned).
@@ -259,6 +263,9 @@ pub struct InstallArgs {
     /// answer the consent question yes (for scripts)
     #[arg(long, short = 'y')]
     pub yes: bool,
+    /// with --yes, accept this authority it asks for (repeatable)
+    #[arg(long, value_name = ValueKind::Authority.name(), value_parser = authority)]
+    pub grant: Vec<String>,
 }
 
 #[derive(Debug, Args)]

@@ -1,4 +1,4 @@
-//! `roost ext install SOURCE [--ref REF] [--yes]`: validate, resolve the
+//! `roost ext install SOURCE [--ref REF] [--yes [--grant AUTHORITY]]`: validate, resolve the
 //! ref to a commit, fetch exactly that commit into a temporary directory, run
 //! every gate, show the consent block, ask, then move it into place and
 //! record it. Nothing of the extension runs.
@@ -25,9 +25,15 @@ use std::path::{Path, PathBuf};
 const CMD: &str = "ext install";
 
 pub fn run(a: InstallArgs) -> Result<Exit> {
-    let (yes, reference) = (a.yes, a.git_ref);
+    let (reference, grants) = (a.git_ref, a.grant);
+    let answered = |again: String| Consent {
+        yes: a.yes,
+        grants: &grants,
+        again,
+    };
     if let Some(dir) = a.link {
-        return link(&dir, yes);
+        let again = format!("--link {}", quoted(&dir.to_string_lossy()));
+        return link(&dir, &answered(again));
     }
     let Some(given) = a.repo else {
         return Err(Error::usage(CMD, "missing SOURCE"));
@@ -62,7 +68,11 @@ pub fn run(a: InstallArgs) -> Result<Exit> {
         manifest,
         purpose: consent::Purpose::Install,
     };
-    let (store, mut lock) = agreed(&offer, &paths, yes, true)?;
+    let mut again = quoted(&given);
+    if let Some(r) = &reference {
+        again.push_str(&format!(" --ref {}", quoted(r)));
+    }
+    let (store, mut lock) = agreed(&offer, &paths, &answered(again), true)?;
     let entry = entry_for(
         manifest,
         Source::Pinned(Pin {
@@ -84,12 +94,28 @@ pub fn run(a: InstallArgs) -> Result<Exit> {
     Ok(Exit::Ok)
 }
 
+/// What the user said to the question on the command line.
+struct Consent<'a> {
+    /// `--yes`.
+    yes: bool,
+    /// `--grant`: the authority `--yes` accepts.
+    grants: &'a [String],
+    /// What was given after `roost ext install`, but for `--yes` and the
+    /// grants: the command line a refusal tells a script to run.
+    again: String,
+}
+
+/// A word of a command line as a shell reads it, and printable.
+fn quoted(word: &str) -> String {
+    crate::untrusted::printable(shell_words::quote(word).as_bytes())
+}
+
 /// Checks the offer against what is installed, shows the consent block and
-/// asks (anything but yes refuses the install), then takes the lock and
-/// checks again, since another install may have landed meanwhile. Returns
-/// the store, still locked, and the lock file as read under it. `clone` as
-/// for `conflicts`.
-fn agreed(offer: &Offer, paths: &Paths, yes: bool, clone: bool) -> Result<(Store, Lock)> {
+/// asks (anything but yes refuses the install; with --yes, the authority it
+/// asks for must be granted by name), then takes the lock and checks again,
+/// since another install may have landed meanwhile. Returns the store, still
+/// locked, and the lock file as read under it. `clone` as for `conflicts`.
+fn agreed(offer: &Offer, paths: &Paths, consent: &Consent, clone: bool) -> Result<(Store, Lock)> {
     let manifest = offer.manifest;
     conflicts(&store::read_lock(paths).at(CMD)?, manifest, paths, clone).at(CMD)?;
     let mut out = Output::stdout();
@@ -98,7 +124,16 @@ fn agreed(offer: &Offer, paths: &Paths, yes: bool, clone: bool) -> Result<(Store
         out.say(&format!("\n{note}"));
     }
     out.say("\n");
-    repin::ask(&mut out, yes, consent::Purpose::Install).at(CMD)?;
+    let asked: Vec<&str> = manifest.needs.iter().map(String::as_str).collect();
+    let purpose = consent::Purpose::Install;
+    repin::granted(consent.yes, &asked, consent.grants, purpose, |add| {
+        format!(
+            "to accept it from a script: roost ext install {} --yes {add}",
+            consent.again
+        )
+    })
+    .at(CMD)?;
+    repin::ask(&mut out, consent.yes, purpose).at(CMD)?;
     let store = Store::open(paths).at(CMD)?;
     let lock = store.load().at(CMD)?;
     conflicts(&lock, manifest, paths, clone).at(CMD)?;
@@ -142,7 +177,7 @@ fn inherited(paths: &Paths, name: &str) -> Option<String> {
 /// `install --link DIR`, for authors: the index points into DIR itself.
 /// Nothing is copied or pinned; the consent block says so. The same gates
 /// and conflicts apply, and `remove` never deletes DIR.
-fn link(dir: &std::path::Path, yes: bool) -> Result<Exit> {
+fn link(dir: &std::path::Path, consent: &Consent) -> Result<Exit> {
     let fail = |msg: String| Error::fail(CMD, msg);
     let paths = dirs::writable_paths().at(CMD)?;
     let dir = std::fs::canonicalize(dir)
@@ -162,7 +197,7 @@ fn link(dir: &std::path::Path, yes: bool) -> Result<Exit> {
         manifest: &manifest,
         purpose: consent::Purpose::Install,
     };
-    let (store, mut lock) = agreed(&offer, &paths, yes, false)?;
+    let (store, mut lock) = agreed(&offer, &paths, consent, false)?;
     let state = paths.ext_state(&manifest.name);
     let state_existed = state.exists();
     let entry = entry_for(

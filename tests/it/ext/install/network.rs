@@ -87,7 +87,14 @@ fn an_ssh_base_works_and_ssh_never_prompts_nor_waits_forever() {
     let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
     let base = format!("ssh://example.invalid{}/", env.path("remote").display());
     let out = env
-        .roost(["ext", "install", "owner/roost-note", "--yes"])
+        .roost([
+            "ext",
+            "install",
+            "owner/roost-note",
+            "--yes",
+            "--grant",
+            "fleet",
+        ])
         .env("PATH", path)
         .env("ROOST_EXT_GIT_BASE", &base)
         .output()
