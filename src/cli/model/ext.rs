@@ -202,8 +202,9 @@ pub enum ExtVerb {
     /// GIT_AUTHOR_NAME, GIT_AUTHOR_EMAIL, GIT_COMMITTER_NAME and
     /// GIT_COMMITTER_EMAIL, then author.*, committer.* and user.* from your
     /// global and system git configuration; `roost <roost@localhost>` stands
-    /// in for a name or email none of them sets. roost only reads those
-    /// settings: no git program, hook or filter runs.
+    /// in for a name or email none of them sets, and it says whom the commit
+    /// was made as (and, for the stand-in, how to make it yours). roost only
+    /// reads those settings: no git program, hook or filter runs.
     New(NewArgs),
     #[command(verbatim_doc_comment)]
     /// for authors: what install would say about DIR

@@ -40,12 +40,13 @@ pub fn run(a: NewArgs) -> Result<Exit> {
             .hint("name a new directory"));
     }
     scaffold(&dir, &name).map_err(|e| fail(format!("cannot write {}: {e}", dir.display())))?;
-    let commit = author::commit_dir_as_author(&dir, &format!("roost ext new {name}"))
+    let made = author::commit_dir_as_author(&dir, &format!("roost ext new {name}"))
         .map_err(|e| fail(e.to_string()))?;
     let shown = dir.display();
     println!(
-        "created {shown}: a git repository with one commit ({})",
-        crate::ext::display::short(&commit.to_string())
+        "created {shown}: a git repository with one commit ({}), made as {}",
+        crate::ext::display::short(&made.id.to_string()),
+        made.author
     );
     println!("  roost-ext.json       the manifest: name, contract, commands, needs");
     println!("  bin/roost-{name:<10} the command (POSIX sh, executable)");
@@ -56,6 +57,13 @@ pub fn run(a: NewArgs) -> Result<Exit> {
     println!("  roost ext check {typed}            what install would say");
     println!("  roost ext install --link {typed}   use it while you edit it");
     println!("  roost {name}");
+    if made.stood_in {
+        // Said last, where it is read: the commit is not the author's yet.
+        println!(
+            "note: git names no author here, so `roost <roost@localhost>` stands in; set \
+             user.name and user.email, then in {typed}: git commit --amend --reset-author"
+        );
+    }
     Ok(Exit::Ok)
 }
 
