@@ -39,6 +39,18 @@ pub fn switch(
     Ok(Some(entry))
 }
 
+/// What list and info say when ROOST_NO_EXT turns every extension command
+/// off in this shell (where one would wonder why an installed command does
+/// not run); `None` when it does not.
+pub fn seam_note() -> Option<&'static str> {
+    std::env::var_os(crate::contract::env::NO_EXT)
+        .is_some_and(|v| !v.is_empty())
+        .then_some(
+            "ROOST_NO_EXT is set, so no extension command runs in this shell; \
+             unset ROOST_NO_EXT to run them",
+        )
+}
+
 /// The verb after `commands`: one runs, several run.
 pub fn run_or_runs(entry: &Entry) -> &'static str {
     if entry.commands.len() == 1 {

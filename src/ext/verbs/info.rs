@@ -41,6 +41,9 @@ pub fn run(a: InfoArgs) -> Result<Exit> {
     let Some(slot) = lock.get(&name) else {
         return Err(crate::ext::installed::no_such(&name).at(CMD));
     };
+    if let Some(note) = crate::ext::disabled::seam_note() {
+        eprintln!("roost {CMD}: note: {note}");
+    }
     let clone = crate::ext::dirs::ext_dir(&paths, &name, lock.entry(&name));
     let state = paths.ext_state(&name);
     let manifest = read_manifest(&clone);
@@ -93,6 +96,12 @@ pub fn run(a: InfoArgs) -> Result<Exit> {
     let missing = if clone.is_dir() { "" } else { "  (missing)" };
     row(place, &format!("{}{missing}", clone.display()));
     row("state", &state.display().to_string());
+    if !clone.is_dir() && lock.entry(&name).and_then(|e| e.pin()).is_some() {
+        eprintln!(
+            "roost {CMD}: note: {name}'s files are gone; {}",
+            crate::ext::integrity::repair_hint(&name)
+        );
+    }
     Ok(Exit::Ok)
 }
 

@@ -180,8 +180,20 @@ fn inherited(paths: &Paths, name: &str) -> Option<String> {
 fn link(dir: &std::path::Path, consent: &Consent) -> Result<Exit> {
     let fail = |msg: String| Error::fail(CMD, msg);
     let paths = dirs::writable_paths().at(CMD)?;
-    let dir = std::fs::canonicalize(dir)
-        .map_err(|e| fail(format!("cannot link {}: {e}", dir.display())))?;
+    let dir = std::fs::canonicalize(dir).map_err(|e| {
+        let shown = dir.display();
+        match e.kind() {
+            std::io::ErrorKind::NotFound => Error::refuse(
+                CMD,
+                format!("cannot link {shown}: there is no such directory"),
+            )
+            .hint("give the directory of an extension's checkout (roost ext new NAME makes one)"),
+            _ => fail(format!(
+                "cannot link {shown}: {}",
+                crate::fsutil::io_words(&e)
+            )),
+        }
+    })?;
     let Some(shown) = dir.to_str().filter(|d| !d.chars().any(char::is_control)) else {
         return Err(Error::refuse(CMD, format!(
             "cannot link {}: roost records a directory path only when it is UTF-8 without control characters",

@@ -5,6 +5,7 @@
 use crate::cli::model::JsonArgs;
 use crate::error::{Exit, Result};
 use crate::ext::dirs;
+use crate::ext::disabled;
 use crate::ext::disagreements::disagreements;
 use crate::ext::display;
 use crate::ext::error::At;
@@ -31,6 +32,17 @@ pub fn run(a: JsonArgs) -> Result<Exit> {
         println!("no extensions installed");
     } else {
         print!("{}", table(&lock, &paths, &rows));
+    }
+    if let Some(note) = disabled::seam_note() {
+        eprintln!("roost {CMD}: note: {note}");
+    }
+    // A pinned extension whose clone is gone cannot run; repair puts it back.
+    for r in rows.iter().filter(|r| r.missing && r.commit.is_some()) {
+        eprintln!(
+            "roost {CMD}: note: {}'s files are gone; {}",
+            r.name,
+            integrity::repair_hint(&r.name)
+        );
     }
     let problems = disagreements(&lock, &paths);
     if !problems.is_empty() {

@@ -16,10 +16,17 @@ pub fn run(a: RemoveArgs) -> Result<Exit> {
     }
     let fail = |e: String| Error::fail(CMD, e);
     let paths = crate::ext::dirs::paths().at(CMD)?;
+    let state = paths.ext_state(&name);
+    // Decided before the lock is taken: a name that is not installed (and
+    // has no kept data to purge) is that, whatever stands in the way of
+    // taking the lock.
+    let recorded = crate::ext::store::read_lock(&paths).map(|l| l.get(&name).is_some());
+    if matches!(recorded, Ok(false)) && !(purge && state.exists()) {
+        return Err(crate::ext::installed::no_such(&name).at(CMD));
+    }
     let store = Store::open(&paths).map_err(|e| e.at(CMD))?;
     let mut lock = store.load().map_err(|e| e.at(CMD))?;
     let clone = paths.ext_clone(&name);
-    let state = paths.ext_state(&name);
     // A linked extension's directory is the author's checkout: never deleted.
     let entry = lock.entry(&name);
     let linked = entry.and_then(|e| e.linked()).map(String::from);

@@ -151,7 +151,14 @@ fn info_of_an_extension_whose_clone_is_gone_still_shows_the_record() {
     installed(&env, "owner/roost-note", "note", &["note"], &[]);
     let clone = clone_dir(&env, "note");
     std::fs::remove_dir_all(&clone).unwrap();
-    let text = env.ok(["ext", "info", "note"]);
+    let out = env.run(["ext", "info", "note"]);
+    // What puts it back is said too.
+    assert_eq!(
+        exits(&out, Exit::Ok),
+        "roost ext info: note: note's files are gone; \
+         roost ext repair note puts back the files pinned in ext.lock\n"
+    );
+    let text = stdout(&out);
     assert!(
         text.contains(
             "manifest (roost-ext.json as found in the clone):\n  (missing or unreadable)\n"

@@ -52,7 +52,12 @@ fn list_marks_an_extension_whose_clone_is_gone() {
     let f = installed(&env, "owner/roost-note", "note", &["note"], &[]);
     std::fs::remove_dir_all(clone_dir(&env, "note")).unwrap();
     let out = env.run(["ext", "list"]);
-    assert_eq!(exits(&out, Exit::Ok), "");
+    // And says what puts it back.
+    assert_eq!(
+        exits(&out, Exit::Ok),
+        "roost ext list: note: note's files are gone; \
+         roost ext repair note puts back the files pinned in ext.lock\n"
+    );
     assert_eq!(
         stdout(&out),
         format!(
