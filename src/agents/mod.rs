@@ -1,12 +1,14 @@
 //! The agent CLIs roost knows by name: what each is called, which versions
 //! roost was checked against, how it is resumed by session id, and the
-//! pieces built on that (the hook handler, the wiring of their
-//! configuration, the record of a server's agents, `resume` and `next`).
+//! pieces built on that (the hook handler and the transcripts it reads
+//! replies from, the wiring of their configuration, the record of a
+//! server's agents, `resume` and `next`).
 
 pub mod commands;
 pub mod hook;
 pub mod programs;
 pub mod record;
+pub mod transcript;
 pub mod wiring;
 
 /// One agent CLI roost knows.
