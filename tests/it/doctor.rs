@@ -575,6 +575,7 @@ fn doctor_says_whether_extension_commands_run_and_what_decides() {
     );
 }
 
+/// No agent on PATH: one line says so, and where doctor looked.
 #[test]
 fn doctor_says_when_no_agent_is_on_path() {
     let env = TestEnv::new();
@@ -586,7 +587,7 @@ fn doctor_says_when_no_agent_is_on_path() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.contains(
-            "\nnote  agents: none of claude, codex, gemini, opencode, aider is on PATH\n"
+            "\nnote  agents: none of claude, codex, gemini, opencode, aider is on PATH (looked in /usr/bin:/bin)\n"
         ),
         "{text}"
     );
