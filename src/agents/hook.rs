@@ -7,17 +7,15 @@
 //! reads 2 as "block"): a payload it cannot read exits 1 with one line on
 //! stderr, and nothing is stamped.
 
-use super::{Agent, HookAgent};
+use super::{transcript, Agent, HookAgent};
 use crate::tmux::options;
 use crate::tmux::{AgentState, HookView, Tmux, TmuxError};
 use serde_json::Value;
 use std::ffi::OsString;
 use std::io::Read;
 
-/// The most of a payload read from stdin, and of a transcript's tail read
-/// for a reply.
+/// The most of a payload read from stdin.
 pub const MAX_PAYLOAD: u64 = 4 << 20;
-const MAX_TRANSCRIPT_TAIL: u64 = 1 << 20;
 /// The most of a reply kept.
 const MAX_REPLY: usize = 256 << 10;
 
@@ -30,6 +28,10 @@ pub struct Effect {
     pub prompt: Option<String>,
     /// Where the reply can be read when the payload does not carry it.
     pub transcript: Option<String>,
+    /// The transcript's reply wins over the payload's: Gemini CLI's
+    /// `prompt_response` repeats each streamed piece after the first, while
+    /// its session transcript holds the reply as it was streamed.
+    pub transcript_first: bool,
     /// The event comes from wiring that reports every prompt the agent
     /// takes, so `send` may wait for that report.
     pub prompt_hook: bool,
@@ -187,6 +189,8 @@ pub fn effect(agent: HookAgent, event: &str, p: &Value) -> Effect {
         (Known(Gemini), "AfterAgent") => {
             e.state = Some(AgentState::Done);
             e.reply = text(p, "prompt_response");
+            e.transcript = text(p, "transcript_path");
+            e.transcript_first = true;
         }
         (Known(Claude), "StopFailure") => {
             e.state = Some(AgentState::Error);
@@ -260,9 +264,13 @@ fn apply(tmux: &Tmux, pane: &str, agent: &str, mut e: Effect) -> Result<(), Tmux
             }
         }
     }
-    if e.reply.is_none() && e.state == Some(AgentState::Done) {
-        if let Some(path) = &e.transcript {
-            e.reply = last_assistant_text(std::path::Path::new(path));
+    if (e.reply.is_none() || e.transcript_first) && e.state == Some(AgentState::Done) {
+        if let Some(path) = e.transcript.as_deref().filter(|p| !p.is_empty()) {
+            let form = match agent {
+                "gemini" => transcript::Form::Gemini,
+                _ => transcript::Form::Assistant,
+            };
+            e.reply = transcript::reply(form, std::path::Path::new(path)).or(e.reply);
         }
     }
     if let Some(mut reply) = e.reply.take() {
@@ -298,47 +306,6 @@ fn apply(tmux: &Tmux, pane: &str, agent: &str, mut e: Effect) -> Result<(), Tmux
         tmux.stamp(pane, state).map_err(err)?;
     }
     Ok(())
-}
-
-/// The text of the last assistant message in a JSON-lines transcript
-/// (Claude Code's and codex's), reading at most its last megabyte.
-pub fn last_assistant_text(path: &std::path::Path) -> Option<String> {
-    // The agent names the file: it is read as a regular file only (a FIFO
-    // or a device there would block or never end), its tail alone.
-    let buf = crate::fsutil::read_regular_tail(path, MAX_TRANSCRIPT_TAIL)
-        .ok()
-        .flatten()?;
-    let text = String::from_utf8_lossy(&buf);
-    text.lines().rev().find_map(|line| {
-        let v: Value = serde_json::from_str(line).ok()?;
-        assistant_text(&v)
-    })
-}
-
-/// An assistant message's text: `{"type":"assistant","message":{"role":
-/// "assistant","content":[{"type":"text","text":…}]}}` (Claude Code) or
-/// `{"type":"response_item","payload":{"role":"assistant","content":[{"type":
-/// "output_text","text":…}]}}` (codex).
-fn assistant_text(v: &Value) -> Option<String> {
-    let message = v.get("message").or_else(|| v.get("payload"))?;
-    if message.get("role")?.as_str()? != "assistant" {
-        return None;
-    }
-    let parts: Vec<&str> = match message.get("content")? {
-        Value::String(s) => vec![s.as_str()],
-        Value::Array(items) => items
-            .iter()
-            .filter(|i| {
-                matches!(
-                    i.get("type").and_then(Value::as_str),
-                    Some("text" | "output_text")
-                )
-            })
-            .filter_map(|i| i.get("text").and_then(Value::as_str))
-            .collect(),
-        _ => return None,
-    };
-    (!parts.is_empty()).then(|| parts.join("\n"))
 }
 
 #[cfg(test)]
@@ -433,12 +400,15 @@ mod tests {
 
     #[test]
     fn gemini_events_map_to_states() {
-        let p = json!({"hook_event_name":"AfterAgent","prompt":"x","prompt_response":"y"});
+        let p = json!({"hook_event_name":"AfterAgent","prompt":"x","prompt_response":"y",
+                       "transcript_path":"/t.jsonl"});
         let e = effect(HookAgent::Known(Agent::Gemini), "", &p);
         assert_eq!(
             (e.state, e.reply.as_deref()),
             (Some(AgentState::Done), Some("y"))
         );
+        assert_eq!(e.transcript.as_deref(), Some("/t.jsonl"));
+        assert!(e.transcript_first);
         let p = json!({"hook_event_name":"BeforeAgent","prompt":"x"});
         assert_eq!(
             effect(HookAgent::Known(Agent::Gemini), "", &p)
@@ -459,33 +429,5 @@ mod tests {
         assert!(parse(b" \n").is_ok());
         assert!(parse(b"[1]").is_err());
         assert!(parse(b"{nope").is_err());
-    }
-
-    #[test]
-    fn the_last_assistant_text_of_a_transcript_is_found() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("t.jsonl");
-        std::fs::write(
-            &path,
-            concat!(
-                r#"{"type":"user","message":{"role":"user","content":"hi"}}"#,
-                "\n",
-                r#"{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"first"}]}}"#,
-                "\n",
-                r#"{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use"},{"type":"text","text":"last"}]}}"#,
-                "\n",
-                r#"{"type":"system","subtype":"x"}"#,
-                "\n"
-            ),
-        )
-        .unwrap();
-        assert_eq!(last_assistant_text(&path).as_deref(), Some("last"));
-        let codex = dir.path().join("c.jsonl");
-        std::fs::write(
-            &codex,
-            r#"{"type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"done it"}]}}"#,
-        )
-        .unwrap();
-        assert_eq!(last_assistant_text(&codex).as_deref(), Some("done it"));
     }
 }
