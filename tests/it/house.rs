@@ -389,7 +389,7 @@ fn row(rel: &str) -> usize {
         "dispatch.rs" | "launch.rs" => 1,
         _ if under(&["complete/", "commands/", "agents/", "ext/verbs/"]) => 1,
         "ext/names.rs" | "ext/error.rs" => 4,
-        _ if under(&["ext/git/", "tmux/"]) => 3,
+        _ if under(&["ext/git/", "tmux/", "procs/"]) => 3,
         _ if under(&["ext/", "man/"]) => 2,
         "switch.rs" | "paths.rs" | "fsutil.rs" | "home.rs" => 3,
         _ => 4,

@@ -701,3 +701,71 @@ fn send_names_an_unreadable_stdin_in_words() {
         "roost send: cannot read standard input: Is a directory\n"
     );
 }
+
+/// A shell takes a command line and hands the terminal to the command it
+/// runs: the job at the terminal is then another one, which has read less
+/// of anything than the shell had. The line was taken all the same: a
+/// command that runs on (`sleep`, `cargo test`) is delivered, at once.
+#[test]
+fn a_command_line_that_runs_on_is_taken_once_the_shell_runs_it() {
+    if !on_path("bash") {
+        skip_without("bash is not installed");
+        return;
+    }
+    let env = TestEnv::new();
+    let shells: Vec<String> = (1..=6)
+        .map(|i| env.spawn(&format!("b{i}"), "bash"))
+        .collect();
+    for pane in &shells {
+        let ok = wait_until(Duration::from_secs(10), || {
+            !env.screen(pane).trim().is_empty()
+        });
+        assert!(ok, "bash never showed its prompt");
+    }
+    for pane in &shells {
+        let started = Instant::now();
+        let out = env.run(["send", pane, "sleep 5"]);
+        assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
+        assert!(
+            started.elapsed() < Duration::from_secs(3),
+            "took {:?}",
+            started.elapsed()
+        );
+        let command = || {
+            env.tmux_ok(&[
+                "display-message",
+                "-p",
+                "-t",
+                pane,
+                "#{pane_current_command}",
+            ])
+        };
+        assert!(
+            wait_until(Duration::from_secs(4), || command().trim() == "sleep"),
+            "the line never ran: {}",
+            command()
+        );
+    }
+}
+
+/// The same, without the race a real shell leaves (it hands the terminal
+/// on a moment after it read the Enter, by when roost may have seen the
+/// read): a program that hands it to a job made beforehand, at once.
+#[test]
+fn an_enter_read_by_a_new_job_at_the_terminal_was_taken() {
+    if !have_python() {
+        return;
+    }
+    let env = TestEnv::new();
+    let (pane, log) = reader(&env, "shell", 0.0, "handoff");
+    let started = Instant::now();
+    let out = env.run(["send", "shell", "sleep 5"]);
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "took {:?}",
+        started.elapsed()
+    );
+    env.wait_for_screen(&pane, "running");
+    assert_eq!(pastes(&log), ["sleep 5"]);
+}

@@ -316,7 +316,7 @@ impl Send<'_> {
     }
 
     /// What the pane's foreground job has read so far, where that shows.
-    fn reads(&self, tty: Option<&tty::PaneTty>) -> Option<u64> {
+    fn reads(&self, tty: Option<&tty::PaneTty>) -> Option<tty::JobReads> {
         let pid = u32::try_from(self.pane.pid?).ok()?;
         tty?.job_reads(pid)
     }
@@ -325,14 +325,14 @@ impl Send<'_> {
     /// had read `before` bytes: its input queue is empty, after being seen
     /// full or once the program has read more (an empty queue alone may
     /// only mean that tmux has not written the text yet).
-    fn until_read(&self, tty: &tty::PaneTty, before: Option<u64>) -> bool {
+    fn until_read(&self, tty: &tty::PaneTty, before: Option<tty::JobReads>) -> bool {
         let end = Instant::now() + ARRIVAL;
         let mut seen_full = false;
         loop {
             match tty.unread() {
                 Some(0) => {
                     let more = match before {
-                        Some(b) => self.reads(Some(tty)).is_none_or(|now| now > b),
+                        Some(b) => self.reads(Some(tty)).is_none_or(|now| now.since(b)),
                         None => true,
                     };
                     if seen_full || more {
@@ -399,7 +399,12 @@ impl Send<'_> {
 
     /// After Enter: the agent's prompt hook reports the prompt, where one
     /// is wired; else the program read the Enter, where that can be seen.
-    fn confirmed(&self, text: &str, look: &ready::Look, reads: Option<u64>) -> Result<()> {
+    fn confirmed(
+        &self,
+        text: &str,
+        look: &ready::Look,
+        reads: Option<tty::JobReads>,
+    ) -> Result<()> {
         let unconfirmed = |why: String| {
             self.fail(format!(
                 "the text and Enter were typed into {}, but {why}",
