@@ -173,6 +173,8 @@ mod tests {
             state: None,
             command: String::new(),
             window_name: name.into(),
+            may_ask: false,
+            dialog: None,
         }
     }
 

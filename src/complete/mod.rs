@@ -220,6 +220,8 @@ mod tests {
             state: None,
             command: String::new(),
             window_name: window.into(),
+            may_ask: false,
+            dialog: None,
         }
     }
 

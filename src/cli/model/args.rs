@@ -29,7 +29,7 @@ pub struct SpawnArgs {
 
 #[derive(Debug, Args)]
 pub struct SendArgs {
-    /// send even when the target is blocked
+    /// send even when the target is blocked (never into a dialog)
     #[arg(long)]
     pub force: bool,
     /// first wait until the target is neither working nor blocked
