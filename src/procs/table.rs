@@ -1,5 +1,5 @@
 //! The processes /proc lists: one process's place (its job, its session,
-//! its terminal, when it started).
+//! its terminal, when it started), and which belong to a pane's session.
 
 /// The fields of `/proc/PID/stat` roost reads.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -64,9 +64,57 @@ pub fn all() -> Vec<(u32, Stat)> {
         .collect()
 }
 
+/// Whether `pid` is the first process of a pane of the tmux server
+/// `server`: a child of the server, leading a session of its own (tmux
+/// makes each pane's program a session leader). A pane's recorded pid that
+/// ended long ago and was given to another process is not.
+pub fn leads_a_pane(pid: u32, server: u32) -> bool {
+    Stat::of(pid).is_some_and(|s| !s.ended() && s.ppid == server && s.session == pid)
+}
+
+/// The processes of `table` that belong to the sessions led by `leaders`:
+/// their members, and every descendant of a member or of one already in
+/// `held`, one that moved to a session or job of its own included.
+/// `itself` never belongs, nor does process 1.
+pub fn belonging(table: &[(u32, Stat)], leaders: &[u32], held: &[u32], itself: u32) -> Vec<u32> {
+    let mut found: Vec<u32> = table
+        .iter()
+        .filter(|(_, s)| leaders.contains(&s.session))
+        .map(|(pid, _)| *pid)
+        .collect();
+    loop {
+        let more: Vec<u32> = table
+            .iter()
+            .filter(|(pid, s)| {
+                !found.contains(pid) && (found.contains(&s.ppid) || held.contains(&s.ppid))
+            })
+            .map(|(pid, _)| *pid)
+            .collect();
+        if more.is_empty() {
+            break;
+        }
+        found.extend(more);
+    }
+    found.retain(|pid| *pid != itself && *pid != 1);
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn stat(ppid: u32, session: u32) -> Stat {
+        Stat {
+            name: "x".into(),
+            state: 'S',
+            ppid,
+            pgrp: session,
+            session,
+            tty_nr: 0,
+            tpgid: -1,
+            start: 1,
+        }
+    }
 
     #[test]
     fn a_stat_line_is_read_after_the_last_parenthesis() {
@@ -87,5 +135,26 @@ mod tests {
         let me = Stat::of(std::process::id()).unwrap();
         assert!(me.state.is_ascii_uppercase());
         assert!(me.pgrp > 0 && me.start > 0);
+    }
+
+    #[test]
+    fn a_session_holds_its_members_and_their_descendants_and_nothing_else() {
+        let table = vec![
+            (100, stat(1, 100)), // the pane's first process
+            (101, stat(100, 100)),
+            (102, stat(101, 102)), // left for a session of its own
+            (103, stat(102, 102)), // and its child
+            (200, stat(1, 200)),   // another pane
+            (201, stat(200, 200)),
+            (300, stat(1, 300)), // a daemon that was once a child of 100
+            (7, stat(100, 100)), // the caller itself
+        ];
+        let mut found = belonging(&table, &[100], &[], 7);
+        found.sort();
+        assert_eq!(found, [100, 101, 102, 103]);
+        // A child of a process already held, once its session is gone.
+        let table = vec![(104, stat(102, 104))];
+        assert_eq!(belonging(&table, &[100], &[102], 7), [104]);
+        assert_eq!(belonging(&table, &[100], &[], 7), Vec::<u32>::new());
     }
 }

@@ -2,7 +2,7 @@
 //! and `list-panes` describe them, and the pane a command runs in.
 
 use super::agent_state::{self, AgentState};
-use super::client::{Tmux, TmuxResult};
+use super::client::{Tmux, TmuxError, TmuxResult};
 use super::dialog::{self, Dialog};
 use super::options::SESSION_ID;
 use super::socket::{enclosing_socket, same_file};
@@ -168,6 +168,14 @@ impl Tmux {
             }
         }
         Ok(panes)
+    }
+
+    /// The process id of the server itself.
+    pub fn server_pid(&self) -> TmuxResult<u32> {
+        let out = self.run(&["display-message", "-p", "#{pid}"])?;
+        out.trim()
+            .parse()
+            .map_err(|_| TmuxError(format!("tmux gave {:?} for its process id", out.trim())))
     }
 
     /// The pane id of the caller when it runs inside a pane of this server.

@@ -167,12 +167,13 @@ pub struct JsonArgs {
 #[derive(Debug, Args)]
 pub struct KillArgs {
     /// the agent to end: a pane, a window, or a session's name
-    #[arg(value_name = ValueKind::Target.name(), conflicts_with_all = ["session", "all"])]
+    #[arg(value_name = ValueKind::Target.name(), conflicts_with = "session")]
     pub target: Option<String>,
     /// end this session and every agent in it
-    #[arg(long, value_name = ValueKind::Session.name(), conflicts_with = "all")]
+    #[arg(long, value_name = ValueKind::Session.name())]
     pub session: Option<String>,
-    /// end the whole server without asking
+    /// end the whole server without asking (with TARGET or --session: also
+    /// when that is the last of it)
     #[arg(long)]
     pub all: bool,
 }

@@ -210,11 +210,17 @@ pub enum Command {
     /// SESSION:WINDOW, @N) TARGET names; a word that names no window but a
     /// session ends that session, as --session does. Without either, end the
     /// whole server: on a terminal it asks first unless --all is given; with
-    /// stdin not a terminal it does not ask. An agent ended by TARGET or
-    /// --session is forgotten by `roost resume`; ending the whole server
-    /// forgets nothing (as after a crash, resume brings every agent back).
-    /// Exit 0 also when nothing runs; 1 when the question is answered no; 2
-    /// when there is no such target or session.
+    /// stdin not a terminal it does not ask. A TARGET or session that is the
+    /// last of the server ends the whole server: asked the same on a
+    /// terminal, refused without one unless --all is given. Every process
+    /// of what ends goes with it: SIGTERM after tmux closes it, SIGKILL for
+    /// what is left 3 s later. One line on stderr says what was ended. An
+    /// agent ended by TARGET or --session is forgotten by `roost resume`;
+    /// ending the whole server forgets nothing (as after a crash, resume
+    /// brings every agent back). Exit 0 also when nothing runs; 1 when the
+    /// question is answered no, when the whole server would end without a
+    /// terminal to ask on, or when a process would not end; 2 when there is
+    /// no such target or session.
     #[command(visible_aliases = ["down", "stop"])]
     Kill(KillArgs),
     #[command(verbatim_doc_comment)]

@@ -118,3 +118,8 @@ fn hooks_remove_restores_the_configuration() {
     let user = "# mine\nmodel: openai/stand-in\ndark-mode: true\n";
     super::hooks_remove_restores_the_configuration(&AIDER, &[("home/.aider.conf.yml", user)]);
 }
+
+#[test]
+fn kill_leaves_no_process_of_the_pane() {
+    super::kill_leaves_no_process_of_the_pane(&AIDER);
+}

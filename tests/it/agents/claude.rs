@@ -216,3 +216,8 @@ fn error_when_the_api_refuses_the_turn() {
     );
     rig.stayed_local();
 }
+
+#[test]
+fn kill_leaves_no_process_of_the_pane() {
+    super::kill_leaves_no_process_of_the_pane(&CLAUDE);
+}

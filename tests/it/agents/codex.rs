@@ -365,3 +365,8 @@ fn blocked_while_a_command_waits_for_a_person() {
     assert_eq!(results, 1, "{}", rig.server.describe());
     rig.stayed_local();
 }
+
+#[test]
+fn kill_leaves_no_process_of_the_pane() {
+    super::kill_leaves_no_process_of_the_pane(&CODEX);
+}

@@ -92,3 +92,8 @@ fn hooks_remove_restores_the_configuration() {
         &[("home/.gemini/settings.json", user)],
     );
 }
+
+#[test]
+fn kill_leaves_no_process_of_the_pane() {
+    super::kill_leaves_no_process_of_the_pane(&GEMINI);
+}

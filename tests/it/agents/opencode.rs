@@ -114,3 +114,8 @@ fn hooks_remove_restores_the_configuration() {
         &[("config/opencode/opencode.json", user)],
     );
 }
+
+#[test]
+fn kill_leaves_no_process_of_the_pane() {
+    super::kill_leaves_no_process_of_the_pane(&OPENCODE);
+}

@@ -5,6 +5,7 @@
 pub mod ext;
 pub mod model_server;
 mod outcome;
+pub mod procs;
 mod repo;
 pub mod sources;
 pub mod versions;
