@@ -172,8 +172,7 @@ pub struct KillArgs {
     /// end this session and every agent in it
     #[arg(long, value_name = ValueKind::Session.name())]
     pub session: Option<String>,
-    /// end the whole server without asking (with TARGET or --session: also
-    /// when that is the last of it)
+    /// end the whole server without asking (alone, or as TARGET's end)
     #[arg(long)]
     pub all: bool,
 }
