@@ -116,7 +116,10 @@ fn has_exited(child: &std::process::Child) -> bool {
     use nix::sys::wait::{waitid, Id, WaitPidFlag, WaitStatus};
     let pid = nix::unistd::Pid::from_raw(child.id() as i32);
     let flags = WaitPidFlag::WEXITED | WaitPidFlag::WNOHANG | WaitPidFlag::WNOWAIT;
-    !matches!(waitid(Id::Pid(pid), flags), Ok(WaitStatus::StillAlive) | Err(_))
+    !matches!(
+        waitid(Id::Pid(pid), flags),
+        Ok(WaitStatus::StillAlive) | Err(_)
+    )
 }
 
 /// Whether `child` ends before `until`.
