@@ -3,6 +3,8 @@
 //! what a command line is, and `dispatch` is the hot path to an extension.
 
 mod agents;
+#[cfg(test)]
+mod built_from;
 pub mod cli;
 mod colour;
 mod commands;
@@ -37,6 +39,10 @@ pub mod testing {
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The extension contract this roost speaks (`ROOST_CONTRACT`).
+/// What `--version` prints: `roost 0.1.0 (480250f)`, with the commit roost
+/// was built from (found by build.rs, when there is one).
+pub const LONG_VERSION: &str = env!("ROOST_LONG_VERSION");
+
 pub const CONTRACT: u32 = contract::NUMBER;
 
 /// Runs roost with the process's arguments; returns the exit code.

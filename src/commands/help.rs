@@ -3,6 +3,7 @@
 
 use crate::cli::model::{CompletionsArgs, HelpArgs};
 use crate::error::{Error, Exit, Result};
+use std::ffi::OsStr;
 
 pub fn help(a: HelpArgs) -> Result<Exit> {
     let mut root = crate::cli::built();
@@ -79,8 +80,15 @@ fn extension_help(word: &str, rest: &[String]) -> Error {
     )
 }
 
-pub fn version() -> Result<Exit> {
-    println!("{}", crate::VERSION);
+/// `version`: the semver alone, as scripts read it (extensions get the
+/// same as ROOST_VERSION); `-V`/`--version`: `roost 0.1.0 (480250f)`, the
+/// commit included, as git and cargo print theirs.
+pub fn version(word: &OsStr) -> Result<Exit> {
+    if word == "version" {
+        println!("{}", crate::VERSION);
+    } else {
+        println!("{}", crate::LONG_VERSION);
+    }
     Ok(Exit::Ok)
 }
 

@@ -84,8 +84,8 @@ fn section(title: &str, parent: &Command, path: &[&str]) -> String {
         let aliases: Vec<String> = cmd
             .get_visible_aliases()
             .map(String::from)
-            .chain(cmd.get_long_flag().map(|f| format!("--{f}")))
-            .chain(cmd.get_short_flag().map(|f| format!("-{f}")))
+            .chain(cmd.get_all_long_flag_aliases().map(|f| format!("--{f}")))
+            .chain(cmd.get_all_short_flag_aliases().map(|f| format!("-{f}")))
             .map(|a| format!("\\fB{}\\fR", escape(&a)))
             .collect();
         if !aliases.is_empty() {

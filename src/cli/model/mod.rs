@@ -292,10 +292,15 @@ pub enum Command {
     /// word is a usage error.
     Help(HelpArgs),
     #[command(verbatim_doc_comment)]
-    /// the product version
+    /// the product version (-V, --version: with its commit)
     ///
-    /// Print the product version (semver) alone on stdout.
-    #[command(short_flag = 'V', long_flag = "version")]
+    /// Print the product version (semver) alone on stdout, as scripts read
+    /// it (extensions get the same as ROOST_VERSION). -V and --version
+    /// print roost's name, the version and the commit roost was built from,
+    /// as git and cargo print theirs (`roost 0.1.0 (480250f)`; without the
+    /// commit when roost was built from a tree without its git history):
+    /// what a bug report needs.
+    #[command(short_flag_alias = 'V', long_flag_alias = "version")]
     Version,
 }
 
