@@ -1,5 +1,6 @@
 //! File-system helpers shared by every writer: atomic replacement of a file
-//! (temp file, fsync, rename) and of a symlink.
+//! (temp file, fsync, rename) and of a symlink; and a bounded read of a
+//! regular file roost did not write.
 
 use std::io::{self, Write};
 use std::os::unix::fs::PermissionsExt;
@@ -156,11 +157,55 @@ pub fn find_program(name: &str, path: &std::ffi::OsStr) -> Option<std::path::Pat
         .find(|p| runnable(p))
 }
 
+/// The bytes of `path`, a regular file of at most `max` bytes, read as
+/// text roost did not write is read: a link is not followed, and nothing
+/// but a regular file (never a FIFO or a terminal) is opened far enough to
+/// block; a longer file is an error, not a truncated read.
+pub fn read_regular(path: &Path, max: usize) -> io::Result<Vec<u8>> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(nix::libc::O_NOFOLLOW | nix::libc::O_NONBLOCK | nix::libc::O_CLOEXEC)
+        .open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(io::Error::other("not a regular file"));
+    }
+    let mut bytes = Vec::new();
+    file.take(max as u64 + 1).read_to_end(&mut bytes)?;
+    if bytes.len() > max {
+        return Err(io::Error::other(format!("longer than {max} bytes")));
+    }
+    Ok(bytes)
+}
+
 /// An io error in words, without std's `(os error N)` tail: "No such file
 /// or directory".
 pub fn io_words(e: &io::Error) -> String {
     match e.raw_os_error() {
         Some(n) => nix::errno::Errno::from_raw(n).desc().to_string(),
         None => e.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::read_regular;
+
+    #[test]
+    fn a_bounded_read_takes_a_regular_file_alone_and_never_blocks() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("f");
+        std::fs::write(&file, b"12345").unwrap();
+        assert_eq!(read_regular(&file, 5).unwrap(), b"12345");
+        assert!(read_regular(&file, 4).is_err());
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(&file, &link).unwrap();
+        assert!(read_regular(&link, 5).is_err());
+        // A FIFO with no writer would block an ordinary open and read.
+        let fifo = dir.path().join("fifo");
+        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+        assert!(read_regular(&fifo, 5).is_err());
+        assert!(read_regular(dir.path(), 5).is_err());
     }
 }

@@ -12,6 +12,7 @@ mod complete;
 pub mod contract;
 mod dispatch;
 pub mod error;
+pub mod exit;
 mod ext;
 mod fsutil;
 mod home;
@@ -38,11 +39,11 @@ pub mod testing {
 /// The product version (semver, from Cargo.toml).
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-/// The extension contract this roost speaks (`ROOST_CONTRACT`).
 /// What `--version` prints: `roost 0.1.0 (480250f)`, with the commit roost
 /// was built from (found by build.rs, when there is one).
 pub const LONG_VERSION: &str = env!("ROOST_LONG_VERSION");
 
+/// The extension contract this roost speaks (`ROOST_CONTRACT`).
 pub const CONTRACT: u32 = contract::NUMBER;
 
 /// Runs roost with the process's arguments; returns the exit code.

@@ -17,6 +17,7 @@ mod core;
 mod crash;
 mod demo;
 mod dispatch;
+mod docs;
 mod doctor;
 mod environment;
 mod ext;

@@ -122,7 +122,7 @@ pub enum HooksVerb {
     /// JSON.
     Status(JsonArgs),
     #[command(verbatim_doc_comment)]
-    /// print what AGENT's hooks run (generic: for any CLI that runs a command)
+    /// print what AGENT's hooks run (generic: for any other CLI)
     ///
     /// Print the file roost would write for AGENT and the command each event
     /// runs. With generic, the four commands to wire into any CLI that can
