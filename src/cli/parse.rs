@@ -210,9 +210,9 @@ fn message(e: &clap::Error) -> String {
             if arg.starts_with('-') && arg.len() > 1 {
                 match e.get(ContextKind::SuggestedArg) {
                     Some(ContextValue::String(near)) if near.starts_with("--") => {
-                        format!("unknown option {arg}; did you mean {near}?")
+                        format!("unknown option '{arg}'; did you mean '{near}'?")
                     }
-                    _ => format!("unknown option {arg}"),
+                    _ => format!("unknown option '{arg}'"),
                 }
             } else {
                 format!("unexpected argument '{arg}'")

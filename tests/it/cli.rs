@@ -109,7 +109,7 @@ fn an_unknown_option_names_the_command_at_its_depth_with_its_usage_line() {
         };
         assert_eq!(
             String::from_utf8_lossy(&out.stderr),
-            format!("roost {joined}: unknown option --bogus{hint}\nusage: {usage}\n"),
+            format!("roost {joined}: unknown option '--bogus'{hint}\nusage: {usage}\n"),
             "{joined}"
         );
     }
@@ -249,7 +249,7 @@ fn options_take_their_value_either_way_and_double_dash_ends_them() {
             .stderr("roost send: no such target 'alice': roost is not running\n");
     }
     env.cmd(["send", "-x", "alice", "hi"]).assert().code(exit_code(Exit::Usage)).stderr(
-        "roost send: unknown option -x\n\
+        "roost send: unknown option '-x'\n\
          usage: roost send [--force] [--when-idle] [--lines] [--paste] [--wait SECONDS] TARGET TEXT...\n",
     );
     // `--help` is text once TEXT has begun.
@@ -329,15 +329,15 @@ fn a_mistyped_option_gets_the_close_one_not_the_text_hint() {
     for (args, first) in [
         (
             &["send", "--forc", "alice", "x"][..],
-            "roost send: unknown option --forc; did you mean --force?",
+            "roost send: unknown option '--forc'; did you mean '--force'?",
         ),
         (
             &["status", "--jsn"],
-            "roost status: unknown option --jsn; did you mean --json?",
+            "roost status: unknown option '--jsn'; did you mean '--json'?",
         ),
         (
             &["ext", "update", "--al"],
-            "roost ext update: unknown option --al; did you mean --all?",
+            "roost ext update: unknown option '--al'; did you mean '--all'?",
         ),
     ] {
         let out = env.run(args);

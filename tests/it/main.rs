@@ -29,6 +29,7 @@ mod hostile;
 mod house;
 mod injection;
 mod man;
+mod messages;
 mod modes;
 mod names;
 mod properties;

@@ -1,6 +1,6 @@
 //! The built-in commands' arguments, as the model's `Command` holds them.
 
-use super::values::{positive, ValueKind};
+use super::values::{positive, seconds, ValueKind};
 use clap::{Args, Subcommand, ValueEnum, ValueHint};
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -42,7 +42,7 @@ pub struct SendArgs {
     #[arg(long)]
     pub paste: bool,
     /// how long to wait for the pane's lock, for the target to be idle, and for the program to read
-    #[arg(long, value_name = "SECONDS", default_value_t = 30, value_parser = positive, hide_default_value = true)]
+    #[arg(long, value_name = "SECONDS", default_value_t = 30, value_parser = seconds, hide_default_value = true)]
     pub wait: u64,
     /// the pane: %N, @N, SESSION:WINDOW[.PANE] or a window name
     #[arg(value_name = ValueKind::Target.name())]
@@ -153,7 +153,7 @@ pub struct WaitArgs {
     #[arg(value_name = ValueKind::Target.name())]
     pub target: String,
     /// how long to wait (600)
-    #[arg(value_parser = positive)]
+    #[arg(value_parser = seconds)]
     pub seconds: Option<u64>,
 }
 

@@ -112,6 +112,8 @@ struct Send<'a> {
     tmux: &'a Tmux,
     pane: Pane,
     who: String,
+    /// The target as the user may type it again, in a hint.
+    again: String,
     deadline: Instant,
     wait: u64,
     /// The user says the program asks for bracketed paste.
@@ -129,7 +131,11 @@ pub fn run(ctx: &Ctx, a: SendArgs) -> Result<Exit> {
         );
     }
     if pane.state == Some(AgentState::Blocked) && !req.force && !req.when_idle {
-        return Err(blocked(ctx, &who));
+        return Err(blocked(
+            ctx,
+            &who,
+            &crate::untrusted::shell_word(&req.target),
+        ));
     }
     let text = text::neutralise(&req.text);
     let deadline = Instant::now() + Duration::from_secs(req.wait);
@@ -157,6 +163,7 @@ pub fn run(ctx: &Ctx, a: SendArgs) -> Result<Exit> {
         tmux,
         pane,
         who,
+        again: crate::untrusted::shell_word(&req.target),
         deadline,
         wait: req.wait,
         asks: req.paste,
@@ -187,10 +194,13 @@ pub fn run(ctx: &Ctx, a: SendArgs) -> Result<Exit> {
     Ok(Exit::Ok)
 }
 
-fn blocked(ctx: &Ctx, who: &str) -> Error {
+/// `again`: the target as the user may type it again.
+fn blocked(ctx: &Ctx, who: &str, again: &str) -> Error {
     Error::fail(ctx.cmd, format!("{who} is blocked: it is waiting for a person"))
         .code(Exit::Blocked)
-        .hint("look at it first (roost screen TARGET); --when-idle waits until it is answered, --force sends anyway")
+        .hint(format!(
+            "look at it first (roost screen {again}); --when-idle waits until it is answered, --force sends anyway"
+        ))
 }
 
 impl Send<'_> {
@@ -222,7 +232,7 @@ impl Send<'_> {
             let left = self.deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
                 if now == Some(AgentState::Blocked) {
-                    return Err(blocked(self.ctx, &self.who));
+                    return Err(blocked(self.ctx, &self.who, &self.again));
                 }
                 return Err(self
                     .fail(format!(
@@ -266,7 +276,7 @@ impl Send<'_> {
             Err(reading) => {
                 let version = crate::tmux::version().unwrap_or_default();
                 let version = version.trim_start_matches("tmux ");
-                let (why, what) = ready::refusal(reading, self.wait, version);
+                let (why, what) = ready::refusal(reading, self.wait, version, &self.again);
                 return Err(self
                     .fail(format!("{} {why}; nothing was typed", self.who))
                     .code(Exit::NotReady)
@@ -299,7 +309,7 @@ impl Send<'_> {
                     ARRIVAL.as_secs()
                 ))
                 .code(Exit::TypedNotSubmitted)
-                .hint("do not send it again: look at the pane (roost screen TARGET), then press Enter there or clear the line"));
+                .hint(format!("do not send it again: look at the pane (roost screen {}), then press Enter there or clear the line", self.again)));
         }
         if look.reading.raw() {
             self.until_still(if look.agent { STILL_AGENT } else { STILL });
@@ -406,7 +416,10 @@ impl Send<'_> {
                 self.who
             ))
             .code(Exit::NotConfirmed)
-            .hint("do not send it again: look at the pane (roost screen TARGET) first")
+            .hint(format!(
+                "do not send it again: look at the pane (roost screen {}) first",
+                self.again
+            ))
         };
         if look.hooked {
             let want = prompt_key(text);

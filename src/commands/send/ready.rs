@@ -133,27 +133,27 @@ pub fn wait(
 }
 
 /// Why nothing was typed, for the message of exit 4, and what to do.
-pub fn refusal(reading: Reading, seconds: u64, version: &str) -> (String, &'static str) {
+pub fn refusal(reading: Reading, seconds: u64, version: &str, again: &str) -> (String, String) {
     let lines = "send each line as its own submission with --lines, or TEXT as one line";
     match reading {
         Reading::Away => (
             format!("is not reading its terminal (busy, or still starting) after {seconds}s"),
-            "wait for it (roost wait-done TARGET), or give it longer with --wait SECONDS",
+            format!("wait for it (roost wait-done {again}), or give it longer with --wait SECONDS"),
         ),
         Reading::Line => (
             "reads lines in the terminal's line mode and never asks for a bracketed paste, so TEXT of more than one line (or longer than 4095 bytes) would not arrive as one prompt".to_string(),
-            lines,
+            lines.to_string(),
         ),
         Reading::Keys => (
             "takes keys and did not ask for a bracketed paste, so each newline of TEXT would act as Enter".to_string(),
-            lines,
+            lines.to_string(),
         ),
         Reading::KeysUnasked | Reading::Unknown => (
             format!(
                 "cannot be seen to have asked for a bracketed paste (tmux {version} does not say; 3.7 and later do), so each newline of TEXT could act as Enter"
             ),
-            "if its program asks for bracketed paste (most agents' prompts do), say so with --paste; or submit each line on its own with --lines",
+            "if its program asks for bracketed paste (most agents' prompts do), say so with --paste; or submit each line on its own with --lines".to_string(),
         ),
-        Reading::Asked => (String::new(), ""),
+        Reading::Asked => (String::new(), String::new()),
     }
 }

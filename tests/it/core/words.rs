@@ -159,7 +159,7 @@ fn bad_input_gets_a_short_message_and_never_a_panic() {
         (
             &["read", "-x", "alice"],
             Exit::Usage,
-            "roost read: unknown option -x",
+            "roost read: unknown option '-x'",
         ),
         (&["screen"], Exit::Usage, "roost screen: missing TARGET"),
         (
@@ -191,7 +191,7 @@ fn bad_input_gets_a_short_message_and_never_a_panic() {
         (
             &["status", "--bogus"],
             Exit::Usage,
-            "roost status: unknown option --bogus",
+            "roost status: unknown option '--bogus'",
         ),
         (
             &["status", "x"],
@@ -201,12 +201,12 @@ fn bad_input_gets_a_short_message_and_never_a_panic() {
         (
             &["spawn", "--bogus", "x"],
             Exit::Usage,
-            "roost spawn: unknown option --bogus",
+            "roost spawn: unknown option '--bogus'",
         ),
         (
             &["spawn", "-x"],
             Exit::Usage,
-            "roost spawn: unknown option -x",
+            "roost spawn: unknown option '-x'",
         ),
         (
             &["spawn", "%1"],
@@ -221,12 +221,12 @@ fn bad_input_gets_a_short_message_and_never_a_panic() {
         (
             &["session", "-x"],
             Exit::Usage,
-            "roost session: unknown option -x",
+            "roost session: unknown option '-x'",
         ),
         (
             &["kill", "--al"],
             Exit::Usage,
-            "roost kill: unknown option --al",
+            "roost kill: unknown option '--al'",
         ),
         (
             &["version", "x"],
