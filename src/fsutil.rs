@@ -1,6 +1,6 @@
 //! File-system helpers shared by every writer: atomic replacement of a file
-//! (temp file, fsync, rename) and of a symlink; and a bounded read of a
-//! regular file roost did not write.
+//! (temp file, fsync, rename) and of a symlink, and the one way to read a
+//! file roost did not write (bounded, regular files only, never blocking).
 
 use std::io::{self, Write};
 use std::os::unix::fs::PermissionsExt;
@@ -157,26 +157,103 @@ pub fn find_program(name: &str, path: &std::ffi::OsStr) -> Option<std::path::Pat
         .find(|p| runnable(p))
 }
 
-/// The bytes of `path`, a regular file of at most `max` bytes, read as
-/// text roost did not write is read: a link is not followed, and nothing
-/// but a regular file (never a FIFO or a terminal) is opened far enough to
-/// block; a longer file is an error, not a truncated read.
-pub fn read_regular(path: &Path, max: usize) -> io::Result<Vec<u8>> {
+/// Why a file roost did not write could not be read.
+#[derive(Debug)]
+pub enum ReadError {
+    /// It is a FIFO, a device, a socket or a directory: reading it could
+    /// block, never end, or read a person's keystrokes.
+    NotRegular(&'static str),
+    /// It holds more than the bound allows.
+    TooBig(u64),
+    Io(io::Error),
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            ReadError::NotRegular(kind) => write!(f, "it is {kind}, not a regular file"),
+            ReadError::TooBig(limit) => write!(f, "it is larger than {}", size_words(*limit)),
+            ReadError::Io(e) => f.write_str(&io_words(e)),
+        }
+    }
+}
+
+/// A bound in words: `1 MiB`, `64 KiB`, `100 bytes`.
+pub fn size_words(bytes: u64) -> String {
+    match bytes {
+        b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{} MiB", b >> 20),
+        b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{} KiB", b >> 10),
+        b => format!("{b} bytes"),
+    }
+}
+
+/// The bytes of `path` (links followed), or `None` when nothing is there,
+/// read as a file roost did not write: opened without blocking and without
+/// taking a terminal, refused unless it is a regular file, and refused when
+/// it holds more than `limit` bytes (the read stops there, whatever the
+/// file claims its size is).
+pub fn read_regular(path: &Path, limit: u64) -> Result<Option<Vec<u8>>, ReadError> {
     use std::io::Read;
-    use std::os::unix::fs::OpenOptionsExt;
+    let Some(file) = open_regular(path)? else {
+        return Ok(None);
+    };
+    let mut bytes = Vec::new();
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(ReadError::Io)?;
+    if bytes.len() as u64 > limit {
+        return Err(ReadError::TooBig(limit));
+    }
+    Ok(Some(bytes))
+}
+
+/// The last `limit` bytes (at most) of the regular file at `path`, read as
+/// `read_regular` reads: for a log or a transcript that only grows.
+pub fn read_regular_tail(path: &Path, limit: u64) -> Result<Option<Vec<u8>>, ReadError> {
+    use std::io::{Read, Seek, SeekFrom};
+    let Some(mut file) = open_regular(path)? else {
+        return Ok(None);
+    };
+    let len = file.metadata().map_err(ReadError::Io)?.len();
+    file.seek(SeekFrom::Start(len.saturating_sub(limit)))
+        .map_err(ReadError::Io)?;
+    let mut bytes = Vec::new();
+    file.take(limit)
+        .read_to_end(&mut bytes)
+        .map_err(ReadError::Io)?;
+    Ok(Some(bytes))
+}
+
+/// `path` opened for reading without blocking and without taking a
+/// terminal, when it is a regular file.
+fn open_regular(path: &Path) -> Result<Option<std::fs::File>, ReadError> {
+    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
     let file = std::fs::OpenOptions::new()
         .read(true)
-        .custom_flags(nix::libc::O_NOFOLLOW | nix::libc::O_NONBLOCK | nix::libc::O_CLOEXEC)
-        .open(path)?;
-    if !file.metadata()?.is_file() {
-        return Err(io::Error::other("not a regular file"));
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path);
+    let file = match file {
+        Ok(f) => f,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(ReadError::Io(e)),
+    };
+    let kind = file.metadata().map_err(ReadError::Io)?.file_type();
+    if kind.is_file() {
+        return Ok(Some(file));
     }
-    let mut bytes = Vec::new();
-    file.take(max as u64 + 1).read_to_end(&mut bytes)?;
-    if bytes.len() > max {
-        return Err(io::Error::other(format!("longer than {max} bytes")));
-    }
-    Ok(bytes)
+    Err(ReadError::NotRegular(if kind.is_dir() {
+        "a directory"
+    } else if kind.is_fifo() {
+        "a FIFO"
+    } else if kind.is_char_device() {
+        "a character device"
+    } else if kind.is_block_device() {
+        "a block device"
+    } else if kind.is_socket() {
+        "a socket"
+    } else {
+        "not a file"
+    }))
 }
 
 /// An io error in words, without std's `(os error N)` tail: "No such file
@@ -190,22 +267,41 @@ pub fn io_words(e: &io::Error) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::read_regular;
+    use super::*;
 
     #[test]
-    fn a_bounded_read_takes_a_regular_file_alone_and_never_blocks() {
+    fn a_regular_file_is_read_whole_and_nothing_there_is_none() {
         let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join("f");
-        std::fs::write(&file, b"12345").unwrap();
-        assert_eq!(read_regular(&file, 5).unwrap(), b"12345");
-        assert!(read_regular(&file, 4).is_err());
-        let link = dir.path().join("link");
-        std::os::unix::fs::symlink(&file, &link).unwrap();
-        assert!(read_regular(&link, 5).is_err());
-        // A FIFO with no writer would block an ordinary open and read.
+        let f = dir.path().join("f");
+        std::fs::write(&f, b"abc").unwrap();
+        assert_eq!(read_regular(&f, 3).unwrap().unwrap(), b"abc");
+        assert!(matches!(read_regular(&f, 2), Err(ReadError::TooBig(2))));
+        assert!(read_regular(&dir.path().join("none"), 3).unwrap().is_none());
+    }
+
+    #[test]
+    fn devices_fifos_and_directories_are_refused_without_blocking() {
+        let dir = tempfile::tempdir().unwrap();
         let fifo = dir.path().join("fifo");
         nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
-        assert!(read_regular(&fifo, 5).is_err());
-        assert!(read_regular(dir.path(), 5).is_err());
+        let zero = dir.path().join("zero");
+        std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+        for (path, kind) in [
+            (fifo.as_path(), "a FIFO"),
+            (zero.as_path(), "a character device"),
+            (dir.path(), "a directory"),
+        ] {
+            match read_regular(path, 1 << 20) {
+                Err(ReadError::NotRegular(k)) => assert_eq!(k, kind),
+                other => panic!("{path:?}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn sizes_read_in_words() {
+        assert_eq!(size_words(1 << 20), "1 MiB");
+        assert_eq!(size_words(64 << 10), "64 KiB");
+        assert_eq!(size_words(100), "100 bytes");
     }
 }

@@ -57,7 +57,7 @@ impl<'a> Program<'a> {
         if fsutil::make_dirs(&state, 0o700).is_err() {
             eprintln!(
                 "roost: cannot create {} for extension {name}; check that directory's permissions",
-                state.display()
+                crate::untrusted::path(&state)
             );
             return Some(1);
         }
@@ -245,11 +245,11 @@ fn refuse_exposed(name: &str, what: Exposed) -> u8 {
         }
         Exposed::Owner { path, uid } => eprintln!(
             "roost: extension {name}: {} belongs to another user (uid {uid}); refusing to run it",
-            path.display()
+            crate::untrusted::path(path)
         ),
         Exposed::Writable { path, mode } => eprintln!(
             "roost: extension {name}: {} can be written by others (mode {mode:04o}); refusing to run it",
-            path.display()
+            crate::untrusted::path(path)
         ),
     }
     eprintln!(

@@ -5,6 +5,7 @@
 mod agents;
 #[cfg(test)]
 mod built_from;
+mod child;
 pub mod cli;
 mod colour;
 mod commands;

@@ -89,10 +89,15 @@ fn asked(tmux: &Tmux, user_conf: &Path) -> Reading {
     }
 }
 
+/// The most of roost.conf read for the switch.
+const MAX_CONF: u64 = 1 << 20;
+
 fn conf_says_off(user_conf: &Path) -> bool {
-    match std::fs::read_to_string(user_conf) {
-        Ok(text) => from_conf(&text).as_deref() == Some("off"),
-        Err(_) => false,
+    // The user's file, read as one: a FIFO or a device there must not
+    // hold up a command.
+    match crate::fsutil::read_regular(user_conf, MAX_CONF) {
+        Ok(Some(bytes)) => from_conf(&String::from_utf8_lossy(&bytes)).as_deref() == Some("off"),
+        _ => false,
     }
 }
 

@@ -3,10 +3,93 @@
 //! controls and invisible characters become visible escapes, so nothing
 //! printed can repaint the terminal, forge a line or hide a word.
 
+/// Text from outside roost (a name a pane gave itself, what a server or a
+/// program said), kept as it came. It has no `Display`: it reaches people
+/// only through `shown` or `for_people`, which escape what would act on a
+/// terminal, so printing it raw does not compile. `raw` gives it as it is,
+/// to pass on (to tmux, a file, a JSON string) or to compare.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Outside(String);
+
+impl Outside {
+    pub fn new(text: impl Into<String>) -> Outside {
+        Outside(text.into())
+    }
+
+    /// The text as it came: never for a terminal.
+    pub fn raw(&self) -> &str {
+        &self.0
+    }
+
+    /// The text fit for a terminal (`printable`).
+    pub fn shown(&self) -> String {
+        printable(self.0.as_bytes())
+    }
+
+    /// The text fit for a person's terminal in its locale (`for_people`).
+    pub fn for_people(&self) -> String {
+        for_people(self.0.as_bytes())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl std::fmt::Debug for Outside {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&self.0, f)
+    }
+}
+
+impl From<&str> for Outside {
+    fn from(text: &str) -> Outside {
+        Outside::new(text)
+    }
+}
+
+impl From<String> for Outside {
+    fn from(text: String) -> Outside {
+        Outside(text)
+    }
+}
+
+impl PartialEq<str> for Outside {
+    fn eq(&self, other: &str) -> bool {
+        self.0 == other
+    }
+}
+
+impl PartialEq<&str> for Outside {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == *other
+    }
+}
+
+impl PartialEq<String> for Outside {
+    fn eq(&self, other: &String) -> bool {
+        &self.0 == other
+    }
+}
+
+/// As a JSON string, byte for byte (`json` escapes what a terminal would act on).
+impl serde::Serialize for Outside {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.0)
+    }
+}
+
 /// `bytes` as printable text: C0, DEL, C1 and every character `hidden`
 /// names escaped as `\xNN` or `\u{NNNN}`, invalid UTF-8 as `\xNN`.
 pub fn printable(bytes: &[u8]) -> String {
     escaped(bytes, false, false)
+}
+
+/// A path as it may be printed: its directories' names are whatever bytes
+/// someone gave them.
+pub fn path(p: &std::path::Path) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    printable(p.as_os_str().as_bytes())
 }
 
 /// `printable`, keeping newlines and TABs: for text of many lines (an
@@ -19,6 +102,16 @@ pub fn printable_lines(bytes: &[u8]) -> String {
 /// terminal whose locale is not UTF-8.
 pub fn printable_ascii(bytes: &[u8]) -> String {
     escaped(bytes, false, true)
+}
+
+/// `printable` where the locale is UTF-8, `printable_ascii` elsewhere: a
+/// name shown to people in a line of their own language's text.
+pub fn for_people(bytes: &[u8]) -> String {
+    if crate::locale::is_utf8() {
+        printable(bytes)
+    } else {
+        printable_ascii(bytes)
+    }
 }
 
 fn escaped(bytes: &[u8], lines: bool, ascii: bool) -> String {

@@ -7,9 +7,9 @@
 //! reads 2 as "block"): a payload it cannot read exits 1 with one line on
 //! stderr, and nothing is stamped.
 
-use super::Agent;
+use super::{Agent, HookAgent};
 use crate::tmux::options;
-use crate::tmux::{AgentState, HookView, Tmux};
+use crate::tmux::{AgentState, HookView, Tmux, TmuxError};
 use serde_json::Value;
 use std::ffi::OsString;
 use std::io::Read;
@@ -35,32 +35,19 @@ pub struct Effect {
     pub prompt_hook: bool,
 }
 
-/// The agents `roost hook` takes: the five roost knows, and `generic`.
-pub fn known(agent: &str) -> bool {
-    agent == "generic" || Agent::from_name(agent).is_some()
-}
-
-/// Runs the handler; returns the exit code (0 or 1, never 2).
-pub fn run(words: &[OsString]) -> u8 {
+/// Runs the handler for `agent`, its words after it (the event, and for
+/// codex's notify the payload); returns the exit code (0 or 1, never 2).
+pub fn run(agent: HookAgent, words: &[OsString]) -> u8 {
     let words: Vec<String> = words
         .iter()
         .map(|w| w.to_string_lossy().into_owned())
         .collect();
-    let Some(agent) = words.first() else {
-        return fail("name the agent: roost hook AGENT [EVENT] (AGENT: claude, codex, gemini, opencode, aider or generic)");
-    };
-    if !known(agent) {
-        return fail(&format!(
-            "unknown agent '{agent}' (known: {}, generic)",
-            Agent::names()
-        ));
-    }
     let tmux = Tmux::from_env();
     let Some(pane) = tmux.caller_pane() else {
         return 0;
     };
     // codex's notify puts the JSON last; every other agent writes stdin.
-    let mut rest: Vec<&str> = words[1..].iter().map(String::as_str).collect();
+    let mut rest: Vec<&str> = words.iter().map(String::as_str).collect();
     let argv_payload = match rest.last() {
         Some(w) if w.trim_start().starts_with('{') => rest.pop(),
         _ => None,
@@ -72,22 +59,52 @@ pub fn run(words: &[OsString]) -> u8 {
     };
     let payload = match payload {
         Ok(p) => p,
-        Err(why) => return fail(&format!("{agent} payload: {why}; nothing was stamped")),
+        Err(why) => {
+            return fail(&format!(
+                "{} payload: {why}; nothing was stamped",
+                agent.name()
+            ))
+        }
     };
     let effect = effect(agent, event, &payload);
-    match apply(&tmux, &pane, agent, effect) {
+    match apply(&tmux, &pane, agent.name(), effect) {
         Ok(()) => 0,
-        Err(why) => fail(&why),
+        Err(why) => fail(&why.0),
     }
 }
 
+/// One line on stderr (what an agent names in it is shown escaped), and
+/// exit 1.
 fn fail(what: &str) -> u8 {
-    eprintln!("roost hook: {what}");
+    eprintln!(
+        "roost hook: {}",
+        crate::untrusted::printable(what.as_bytes())
+    );
     1
 }
 
+/// Why a payload was not taken.
+#[derive(Debug)]
+pub enum PayloadError {
+    Stdin(std::io::Error),
+    TooBig,
+    NotJson(serde_json::Error),
+    NotObject,
+}
+
+impl std::fmt::Display for PayloadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            PayloadError::Stdin(e) => write!(f, "cannot read stdin ({e})"),
+            PayloadError::TooBig => write!(f, "more than {MAX_PAYLOAD} bytes on stdin"),
+            PayloadError::NotJson(e) => write!(f, "not JSON ({e})"),
+            PayloadError::NotObject => f.write_str("not a JSON object"),
+        }
+    }
+}
+
 /// Reads stdin, bounded; a terminal (nothing piped) is an empty payload.
-fn read_stdin() -> Result<Vec<u8>, String> {
+fn read_stdin() -> Result<Vec<u8>, PayloadError> {
     let stdin = std::io::stdin();
     if nix::unistd::isatty(&stdin).unwrap_or(false) {
         return Ok(Vec::new());
@@ -97,22 +114,22 @@ fn read_stdin() -> Result<Vec<u8>, String> {
         .lock()
         .take(MAX_PAYLOAD + 1)
         .read_to_end(&mut buf)
-        .map_err(|e| format!("cannot read stdin ({e})"))?;
+        .map_err(PayloadError::Stdin)?;
     if buf.len() as u64 > MAX_PAYLOAD {
-        return Err(format!("more than {} bytes on stdin", MAX_PAYLOAD));
+        return Err(PayloadError::TooBig);
     }
     Ok(buf)
 }
 
 /// An empty payload is an empty object; anything else must be one.
-pub fn parse(bytes: &[u8]) -> Result<Value, String> {
+pub fn parse(bytes: &[u8]) -> Result<Value, PayloadError> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Ok(Value::Object(Default::default()));
     }
     match serde_json::from_slice::<Value>(bytes) {
         Ok(v @ Value::Object(_)) => Ok(v),
-        Ok(_) => Err("not a JSON object".into()),
-        Err(e) => Err(format!("not JSON ({e})")),
+        Ok(_) => Err(PayloadError::NotObject),
+        Err(e) => Err(PayloadError::NotJson(e)),
     }
 }
 
@@ -122,7 +139,9 @@ fn text(payload: &Value, key: &str) -> Option<String> {
 
 /// What `event` of `agent` means. EVENT on the command line wins over the
 /// payload's own event name.
-pub fn effect(agent: &str, event: &str, p: &Value) -> Effect {
+pub fn effect(agent: HookAgent, event: &str, p: &Value) -> Effect {
+    use Agent::{Aider, Claude, Codex, Gemini, Opencode};
+    use HookAgent::{Generic, Known};
     let named = if event.is_empty() {
         text(p, "hook_event_name")
             .or_else(|| text(p, "type"))
@@ -135,41 +154,41 @@ pub fn effect(agent: &str, event: &str, p: &Value) -> Effect {
         ..Effect::default()
     };
     e.prompt_hook = match agent {
-        "claude" | "codex" => matches!(named.as_str(), "SessionStart" | "UserPromptSubmit"),
-        "gemini" => matches!(named.as_str(), "SessionStart" | "BeforeAgent"),
-        "opencode" => named == "prompt",
-        _ => false,
+        Known(Claude | Codex) => matches!(named.as_str(), "SessionStart" | "UserPromptSubmit"),
+        Known(Gemini) => matches!(named.as_str(), "SessionStart" | "BeforeAgent"),
+        Known(Opencode) => named == "prompt",
+        Known(Aider) | Generic => false,
     };
     match (agent, named.as_str()) {
         // Claude Code and codex hooks share their event names and fields.
-        (_, "UserPromptSubmit") | ("gemini", "BeforeAgent") => {
+        (_, "UserPromptSubmit") | (Known(Gemini), "BeforeAgent") => {
             e.state = Some(AgentState::Working);
             e.prompt = text(p, "prompt").map(|t| unwrapped(&t));
         }
-        ("claude", "Notification") => {
+        (Known(Claude), "Notification") => {
             let kind = text(p, "notification_type").unwrap_or_default();
             if kind == "permission_prompt" || kind.starts_with("elicitation") {
                 e.state = Some(AgentState::Blocked);
             }
         }
-        ("gemini", "Notification")
+        (Known(Gemini), "Notification")
             if text(p, "notification_type").as_deref() == Some("ToolPermission") =>
         {
             e.state = Some(AgentState::Blocked);
         }
         (_, "PermissionRequest") => e.state = Some(AgentState::Blocked),
         // A tool ran: whatever asked for permission was answered.
-        (_, "PostToolUse") | ("gemini", "AfterTool") => e.state = Some(AgentState::Working),
+        (_, "PostToolUse") | (Known(Gemini), "AfterTool") => e.state = Some(AgentState::Working),
         (_, "Stop") => {
             e.state = Some(AgentState::Done);
             e.reply = text(p, "last_assistant_message");
             e.transcript = text(p, "transcript_path");
         }
-        ("gemini", "AfterAgent") => {
+        (Known(Gemini), "AfterAgent") => {
             e.state = Some(AgentState::Done);
             e.reply = text(p, "prompt_response");
         }
-        ("claude", "StopFailure") => {
+        (Known(Claude), "StopFailure") => {
             e.state = Some(AgentState::Error);
             e.reply = text(p, "last_assistant_message").or_else(|| {
                 p.get("error").map(|v| match v {
@@ -180,13 +199,13 @@ pub fn effect(agent: &str, event: &str, p: &Value) -> Effect {
         }
         // codex's notify: only a turn's end counts; its other kinds (a
         // task title, a summary) are side requests.
-        ("codex", "agent-turn-complete") => {
+        (Known(Codex), "agent-turn-complete") => {
             e.state = Some(AgentState::Done);
             e.reply = text(p, "last-assistant-message");
         }
         // opencode's plugin (written by `roost hooks install opencode`) and
         // the generic form name the state itself.
-        ("opencode" | "generic" | "aider", word) => {
+        (Known(Opencode | Aider) | Generic, word) => {
             let state = match word {
                 "prompt" => Some(AgentState::Working),
                 word => AgentState::from_word(word).filter(|s| *s != AgentState::Idle),
@@ -224,8 +243,8 @@ fn unwrapped(prompt: &str) -> String {
 
 /// Stores what the event says on `pane`: the options first, the state
 /// last, so a waiter that wakes finds the reply already there.
-fn apply(tmux: &Tmux, pane: &str, agent: &str, mut e: Effect) -> Result<(), String> {
-    let err = |e: crate::tmux::TmuxError| e.0;
+fn apply(tmux: &Tmux, pane: &str, agent: &str, mut e: Effect) -> Result<(), TmuxError> {
+    let err = |e: TmuxError| e;
     // Read what the pane holds now (one call): a codex notify from another
     // thread (a side request) must not end this pane's turn.
     let HookView {
@@ -272,7 +291,7 @@ fn apply(tmux: &Tmux, pane: &str, agent: &str, mut e: Effect) -> Result<(), Stri
     tmux.set_pane_options(pane, &set).map_err(err)?;
     if let Some(id) = &id {
         if *id != recorded {
-            super::record::note_session(tmux, &session, &window, id);
+            super::roster::note_session(tmux, &session, &window, id);
         }
     }
     if let Some(state) = e.state {
@@ -284,13 +303,11 @@ fn apply(tmux: &Tmux, pane: &str, agent: &str, mut e: Effect) -> Result<(), Stri
 /// The text of the last assistant message in a JSON-lines transcript
 /// (Claude Code's and codex's), reading at most its last megabyte.
 pub fn last_assistant_text(path: &std::path::Path) -> Option<String> {
-    use std::io::{Seek, SeekFrom};
-    let mut file = std::fs::File::open(path).ok()?;
-    let len = file.metadata().ok()?.len();
-    let start = len.saturating_sub(MAX_TRANSCRIPT_TAIL);
-    file.seek(SeekFrom::Start(start)).ok()?;
-    let mut buf = Vec::new();
-    file.take(MAX_TRANSCRIPT_TAIL).read_to_end(&mut buf).ok()?;
+    // The agent names the file: it is read as a regular file only (a FIFO
+    // or a device there would block or never end), its tail alone.
+    let buf = crate::fsutil::read_regular_tail(path, MAX_TRANSCRIPT_TAIL)
+        .ok()
+        .flatten()?;
     let text = String::from_utf8_lossy(&buf);
     text.lines().rev().find_map(|line| {
         let v: Value = serde_json::from_str(line).ok()?;
@@ -335,7 +352,7 @@ mod tests {
         let reported =
             "\n\n<pasted_content id=\"471c\">\nline one\nline two\n</pasted_content id=\"471c\">";
         let p = json!({"hook_event_name":"UserPromptSubmit","prompt": reported});
-        let e = effect("claude", "", &p);
+        let e = effect(HookAgent::Known(Agent::Claude), "", &p);
         assert!(e.prompt_hook);
         assert_eq!(
             options::prompt_key(e.prompt.as_deref().unwrap()),
@@ -345,31 +362,55 @@ mod tests {
             unwrapped("<pasted_content is text>\n"),
             "<pasted_content is text>\n"
         );
-        assert!(effect("claude", "", &json!({"hook_event_name":"SessionStart"})).prompt_hook);
-        assert!(!effect("claude", "", &json!({"hook_event_name":"Stop"})).prompt_hook);
-        assert!(!effect("aider", "done", &json!({})).prompt_hook);
-        assert!(!effect("codex", "", &json!({"type":"agent-turn-complete"})).prompt_hook);
+        assert!(
+            effect(
+                HookAgent::Known(Agent::Claude),
+                "",
+                &json!({"hook_event_name":"SessionStart"})
+            )
+            .prompt_hook
+        );
+        assert!(
+            !effect(
+                HookAgent::Known(Agent::Claude),
+                "",
+                &json!({"hook_event_name":"Stop"})
+            )
+            .prompt_hook
+        );
+        assert!(!effect(HookAgent::Known(Agent::Aider), "done", &json!({})).prompt_hook);
+        assert!(
+            !effect(
+                HookAgent::Known(Agent::Codex),
+                "",
+                &json!({"type":"agent-turn-complete"})
+            )
+            .prompt_hook
+        );
     }
 
     #[test]
     fn claude_events_map_to_states() {
         let p = json!({"session_id":"s1","hook_event_name":"UserPromptSubmit","prompt":"hi"});
-        let e = effect("claude", "", &p);
+        let e = effect(HookAgent::Known(Agent::Claude), "", &p);
         assert_eq!(e.state, Some(AgentState::Working));
         assert_eq!(e.prompt.as_deref(), Some("hi"));
         assert_eq!(e.session_id.as_deref(), Some("s1"));
         let p = json!({"hook_event_name":"Stop","last_assistant_message":"ACK: hi"});
-        let e = effect("claude", "", &p);
+        let e = effect(HookAgent::Known(Agent::Claude), "", &p);
         assert_eq!(
             (e.state, e.reply.as_deref()),
             (Some(AgentState::Done), Some("ACK: hi"))
         );
         let p = json!({"hook_event_name":"Notification","notification_type":"permission_prompt"});
-        assert_eq!(effect("claude", "", &p).state, Some(AgentState::Blocked));
+        assert_eq!(
+            effect(HookAgent::Known(Agent::Claude), "", &p).state,
+            Some(AgentState::Blocked)
+        );
         let p = json!({"hook_event_name":"Notification","notification_type":"idle_prompt"});
-        assert_eq!(effect("claude", "", &p).state, None);
+        assert_eq!(effect(HookAgent::Known(Agent::Claude), "", &p).state, None);
         let p = json!({"hook_event_name":"StopFailure","error":"rate_limit"});
-        let e = effect("claude", "", &p);
+        let e = effect(HookAgent::Known(Agent::Claude), "", &p);
         assert_eq!(
             (e.state, e.reply.as_deref()),
             (Some(AgentState::Error), Some("rate_limit"))
@@ -380,28 +421,36 @@ mod tests {
     fn codex_notify_counts_only_the_end_of_a_turn() {
         let p =
             json!({"type":"agent-turn-complete","thread-id":"t1","last-assistant-message":"ok"});
-        let e = effect("codex", "", &p);
+        let e = effect(HookAgent::Known(Agent::Codex), "", &p);
         assert_eq!(
             (e.state, e.reply.as_deref()),
             (Some(AgentState::Done), Some("ok"))
         );
         assert_eq!(e.session_id.as_deref(), Some("t1"));
         let p = json!({"type":"task-title","thread-id":"t1"});
-        assert_eq!(effect("codex", "", &p).state, None);
+        assert_eq!(effect(HookAgent::Known(Agent::Codex), "", &p).state, None);
     }
 
     #[test]
     fn gemini_events_map_to_states() {
         let p = json!({"hook_event_name":"AfterAgent","prompt":"x","prompt_response":"y"});
-        let e = effect("gemini", "", &p);
+        let e = effect(HookAgent::Known(Agent::Gemini), "", &p);
         assert_eq!(
             (e.state, e.reply.as_deref()),
             (Some(AgentState::Done), Some("y"))
         );
         let p = json!({"hook_event_name":"BeforeAgent","prompt":"x"});
-        assert_eq!(effect("gemini", "", &p).prompt.as_deref(), Some("x"));
+        assert_eq!(
+            effect(HookAgent::Known(Agent::Gemini), "", &p)
+                .prompt
+                .as_deref(),
+            Some("x")
+        );
         let p = json!({"hook_event_name":"Notification","notification_type":"ToolPermission"});
-        assert_eq!(effect("gemini", "", &p).state, Some(AgentState::Blocked));
+        assert_eq!(
+            effect(HookAgent::Known(Agent::Gemini), "", &p).state,
+            Some(AgentState::Blocked)
+        );
     }
 
     #[test]

@@ -244,9 +244,18 @@ fn message(e: &clap::Error) -> String {
         ErrorKind::InvalidValue => {
             let arg = named(text(ContextKind::InvalidArg));
             let value = text(ContextKind::InvalidValue);
-            match text(ContextKind::ValidValue) {
-                v if v.is_empty() => format!("{arg} needs a value"),
-                v => format!("unknown {} '{value}' (one of {v})", arg.to_lowercase()),
+            let valid: Vec<String> = match e.get(ContextKind::ValidValue) {
+                Some(ContextValue::Strings(v)) => v.clone(),
+                _ => Vec::new(),
+            };
+            let near = table::closest(value.as_bytes(), valid.iter().map(String::as_str));
+            match (text(ContextKind::ValidValue), near) {
+                (v, _) if v.is_empty() => format!("{arg} needs a value"),
+                (v, Some(near)) => format!(
+                    "unknown {} '{value}'; did you mean '{near}'? (one of {v})",
+                    arg.to_lowercase()
+                ),
+                (v, None) => format!("unknown {} '{value}' (one of {v})", arg.to_lowercase()),
             }
         }
         ErrorKind::ArgumentConflict => {

@@ -60,4 +60,48 @@ impl Ctx {
     pub fn tmux_err(&self, e: crate::tmux::TmuxError) -> Error {
         Error::fail(self.cmd, e.0)
     }
+
+    /// Session `name` exists afterwards, or an error says why not.
+    pub fn ensure_session(&self, name: &str) -> Result<()> {
+        let start = self.server_start()?;
+        if !self.tmux.is_running().map_err(|e| self.tmux_err(e))? {
+            crate::tmux::installed().map_err(|e| self.tmux_err(e))?;
+            if let Some((why, hint)) = crate::tmux::socket_dir::problem(&self.tmux.socket) {
+                return Err(
+                    Error::fail(self.cmd, format!("cannot start session {name}: {why}")).hint(hint),
+                );
+            }
+        }
+        match self.tmux.ensure_session(name, &start) {
+            Ok(None) => Ok(()),
+            Ok(Some(warning)) => {
+                conf_warning(self.cmd, &start.user_conf, warning);
+                Ok(())
+            }
+            Err(e) if e.0 == crate::tmux::MISSING => Err(self.tmux_err(e)),
+            Err(e) => Err(Error::fail(
+                self.cmd,
+                format!("cannot start session {name}: {}", e.0),
+            )),
+        }
+    }
+}
+
+/// roost.conf's errors at a server start, each with its line when it can be
+/// found (a throwaway server loads the file again to find it).
+fn conf_warning(cmd: &str, conf: &std::path::Path, raw: String) {
+    let errors = match crate::tmux::check_conf(crate::home::BASE_CONF, conf) {
+        Ok(errors) if !errors.is_empty() => errors,
+        _ => raw.lines().map(str::to_string).collect(),
+    };
+    for e in errors {
+        eprintln!(
+            "roost {cmd}: warning: {}: {}",
+            crate::untrusted::path(conf),
+            crate::untrusted::printable(e.as_bytes())
+        );
+    }
+    eprintln!(
+        "the server started without it: fix roost.conf, then roost kill and roost to load it again (roost doctor checks it)"
+    );
 }

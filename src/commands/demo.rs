@@ -17,7 +17,7 @@ pub fn run() -> Result<Exit> {
     let sandbox = Sandbox::new().map_err(|e| fail("cannot make the sandbox", &e))?;
     println!(
         "roost demo: a tour in a throwaway sandbox at {}",
-        sandbox.root().display()
+        crate::untrusted::path(sandbox.root())
     );
     println!("(its own HOME, XDG directories and tmux server; nothing of yours is touched)");
     let outcome = tour(&sandbox);

@@ -4,6 +4,7 @@ use super::ctx::Ctx;
 use crate::cli::model::JsonArgs;
 use crate::error::{Exit, Result};
 use crate::tmux;
+use crate::untrusted::printable;
 use serde::Serialize;
 
 /// The checks so far. As text each is printed as it is made; with --json
@@ -13,14 +14,23 @@ struct Report {
     /// The name the next checks are reported under.
     name: &'static str,
     checks: Vec<Check>,
+    paint: crate::colour::Paint,
+}
+
+/// What a check found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+enum Verdict {
+    Ok,
+    Note,
+    Problem,
 }
 
 /// One check, as `doctor --json` gives it.
 #[derive(Serialize)]
 struct Check {
     name: &'static str,
-    /// ok, note or problem.
-    verdict: &'static str,
+    verdict: Verdict,
     message: String,
     /// What to do: set for a problem only.
     fix: Option<String>,
@@ -32,24 +42,27 @@ impl Report {
         self.name = name;
     }
     fn ok(&mut self, what: &str) {
-        self.add("ok", what, None);
+        self.add(Verdict::Ok, what, None);
     }
     fn note(&mut self, what: &str) {
-        self.add("note", what, None);
+        self.add(Verdict::Note, what, None);
     }
     fn bad(&mut self, what: &str, fix: &str) {
-        self.add("problem", what, Some(fix));
+        self.add(Verdict::Problem, what, Some(fix));
     }
-    fn add(&mut self, verdict: &'static str, what: &str, fix: Option<&str>) {
+    /// Every line goes through the printer: the checks quote server
+    /// options, paths and what programs printed, none of it roost's.
+    fn add(&mut self, verdict: Verdict, what: &str, fix: Option<&str>) {
+        use crate::colour::Colour;
         if !self.json {
             let tag = match verdict {
-                "ok" => "ok   ",
-                "note" => "note ",
-                _ => "FAIL ",
+                Verdict::Ok => "ok  ".to_string(),
+                Verdict::Note => self.paint.paint(Colour::Yellow, "note"),
+                Verdict::Problem => self.paint.paint(Colour::Red, "FAIL"),
             };
-            println!("{tag} {what}");
+            println!("{tag}  {}", printable(what.as_bytes()));
             if let Some(fix) = fix {
-                println!("      {fix}");
+                println!("      {}", printable(fix.as_bytes()));
             }
         }
         self.checks.push(Check {
@@ -62,7 +75,7 @@ impl Report {
     fn problems(&self) -> usize {
         self.checks
             .iter()
-            .filter(|c| c.verdict == "problem")
+            .filter(|c| c.verdict == Verdict::Problem)
             .count()
     }
 }
@@ -84,7 +97,9 @@ pub fn run(ctx: &Ctx, a: JsonArgs) -> Result<Exit> {
         json: a.json,
         name: "tmux",
         checks: Vec::new(),
+        paint: crate::colour::Paint::stdout(),
     };
+    let tmux_missing = tmux::installed().is_err();
     match tmux::version() {
         Ok(text) => match tmux::Version::parse(&text) {
             tmux::Version::Release(major, minor) if (major, minor) >= MIN_TMUX => r.ok(&text),
@@ -103,14 +118,23 @@ pub fn run(ctx: &Ctx, a: JsonArgs) -> Result<Exit> {
     locale(&mut r);
     r.at("socket");
     let socket = &ctx.tmux.socket;
-    let where_ = format!(
-        "socket {} {} ({})",
-        socket.flag(),
-        socket.value().to_string_lossy(),
-        socket.file().display()
-    );
+    let value = socket.value().to_string_lossy().into_owned();
+    let file = socket.file();
+    let where_ = if file.as_os_str() == socket.value() {
+        format!("socket {} {value}", socket.flag())
+    } else {
+        format!("socket {} {value} ({})", socket.flag(), file.display())
+    };
     let running = ctx.tmux.is_running();
-    if let Err(e) = &running {
+    if tmux_missing {
+        // One cause, one problem: the tmux line above says it.
+        match tmux::listening::listener(&file) {
+            tmux::listening::Listener::Ours(pid) => r.note(&format!(
+                "{where_}: a server listens (process {pid}), but there is no tmux on PATH to talk to it"
+            )),
+            _ => r.note(&format!("{where_}: not checked without tmux")),
+        }
+    } else if let Err(e) = &running {
         r.bad(
             &format!("{where_}: {}", e.0),
             "run roost doctor outside the sandbox to check the rest",
@@ -181,7 +205,7 @@ pub fn run(ctx: &Ctx, a: JsonArgs) -> Result<Exit> {
             r.at("extensions");
             extensions(&mut r, paths);
             r.at("agents");
-            agents(&mut r);
+            agents(&mut r, &paths.state);
         }
     }
     let problems = r.problems();
@@ -217,13 +241,57 @@ fn terminal(r: &mut Report, tmux: &crate::tmux::Tmux) {
     }
 }
 
-/// The agent CLIs on PATH: their versions and their hooks' wiring.
-fn agents(r: &mut Report) {
-    for (kind, line, fix) in crate::agents::commands::doctor_checks() {
-        match kind {
-            Some("ok") => r.ok(&line),
-            Some(_) => r.note(&line),
-            None => r.bad(&line, &fix),
+/// The agent CLIs on PATH: their versions (asked of all at once, each
+/// bounded) and their hooks' wiring in user scope.
+fn agents(r: &mut Report, state: &std::path::Path) {
+    use crate::agents::wiring::{self, Scope, Setting, Target, Wiring};
+    use crate::agents::{programs, Agent};
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let found = programs::on_path(&path);
+    if found.is_empty() {
+        return r.note(&format!("agents: none of {} is on PATH", Agent::names()));
+    }
+    let (Ok(roost), Ok(home)) = (std::env::current_exe(), wiring::home()) else {
+        return r.bad(
+            "agents: HOME is not an absolute path, so the agents' files cannot be found",
+            "set HOME to your home directory",
+        );
+    };
+    let setting = Setting {
+        roost: &roost,
+        socket_dir: std::path::Path::new(""),
+        state,
+        home: &home,
+    };
+    for ((agent, program), version) in found.iter().zip(programs::versions(&found)) {
+        let name = agent.name();
+        let at = program.display();
+        match version {
+            Ok(v) if agent.known_versions().contains(&v.as_str()) => {
+                r.ok(&format!("{name} {v} at {at} (a version roost knows)"))
+            }
+            Ok(v) => r.note(&format!(
+                "{name} {v} at {at}: roost's wiring was checked against {}",
+                agent.known_versions().join(", ")
+            )),
+            Err(why) => r.note(&format!("{name} at {at}: {why}")),
+        }
+        let target = Target {
+            agent: *agent,
+            scope: &Scope::User,
+            path: wiring::file(*agent, &Scope::User, &home),
+        };
+        let file = target.path.display();
+        match wiring::status(&target, &setting) {
+            Wiring::Wired => r.ok(&format!("{name} hooks in {file} run this roost")),
+            Wiring::NotWired => r.note(&format!(
+                "{name} hooks not wired ({file}): roost sees its state only on screen"
+            )),
+            Wiring::NotTrusted(why) => r.note(&format!("{name} hooks in {file}: {why}")),
+            Wiring::Stale(why) | Wiring::Unreadable(why) => r.bad(
+                &format!("{name} hooks in {file}: {why}"),
+                &format!("run roost hooks install {name}"),
+            ),
         }
     }
 }
@@ -453,6 +521,12 @@ fn source_tools(r: &mut Report, name: &str, pin: &crate::ext::lock::Pin) {
 /// base configuration and roost.conf are loaded into a throwaway server, so
 /// anything in roost.conf that reaches outside tmux (run-shell) runs then too.
 fn conf_check(r: &mut Report, conf: &std::path::Path) {
+    if let Err(why) = crate::fsutil::read_regular(conf, 1 << 20) {
+        return r.bad(
+            &format!("roost.conf {}: {why}", conf.display()),
+            "make it a regular file (roost's server skips it as it is)",
+        );
+    }
     match tmux::check_conf(crate::home::BASE_CONF, conf) {
         Ok(errors) if errors.is_empty() => r.ok(&format!(
             "roost.conf {} loads without errors",

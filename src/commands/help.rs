@@ -121,9 +121,9 @@ fn about(program: &Path) -> Option<String> {
     let dir = program.parent()?.parent()?;
     let bytes = crate::fsutil::read_regular(
         &dir.join(crate::contract::MANIFEST),
-        crate::ext::manifest::MAX_BYTES,
+        crate::ext::manifest::MAX_BYTES as u64,
     )
-    .ok()?;
+    .ok()??;
     let manifest = crate::ext::manifest::parse(&bytes).ok()?;
     manifest
         .description

@@ -86,7 +86,12 @@ fn kill_target(ctx: &Ctx, t: &str, p: &Pane) -> Result<Exit> {
     };
     killed.map_err(|e| ctx.tmux_err(e))?;
     if agent {
-        crate::agents::commands::killed(ctx, &p.session, Some(&p.window_name));
+        crate::agents::launch::killed(
+            &ctx.tmux,
+            ctx.paths().ok(),
+            p.session.raw(),
+            Some(p.window_name.raw()),
+        );
     }
     Ok(Exit::Ok)
 }
@@ -98,7 +103,7 @@ fn kill_session(ctx: &Ctx, s: &str) -> Result<Exit> {
             .hint("roost status lists the sessions"));
     }
     ctx.tmux.kill_session(s).map_err(|e| ctx.tmux_err(e))?;
-    crate::agents::commands::killed(ctx, s, None);
+    crate::agents::launch::killed(&ctx.tmux, ctx.paths().ok(), s, None);
     Ok(Exit::Ok)
 }
 

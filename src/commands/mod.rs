@@ -6,9 +6,13 @@ pub(crate) mod ctx;
 mod demo;
 mod doctor;
 mod help;
+mod hook;
+mod hooks;
 mod kill;
+mod next;
 mod pane;
 mod read;
+mod resume;
 mod send;
 mod session;
 mod spawn;
@@ -39,11 +43,11 @@ pub fn run(word: &OsString, rest: &[OsString]) -> Result<Exit> {
         Command::Screen(a) => read::screen(&ctx, a),
         Command::Reply(a) => pane::reply(&ctx, a),
         Command::State(a) => pane::state(&ctx, a),
-        Command::Hook(a) => crate::agents::commands::hook(a.words, a.agent),
-        Command::Hooks(a) => crate::agents::commands::hooks(&ctx, a),
-        Command::Resume => crate::agents::commands::resume(&ctx),
-        Command::Next => crate::agents::commands::next(&ctx),
-        Command::Badge => crate::agents::commands::badge(&ctx),
+        Command::Hook(a) => hook::run(a.agent, a.words),
+        Command::Hooks(a) => hooks::run(&ctx, a),
+        Command::Resume => resume::run(&ctx),
+        Command::Next => next::next(&ctx),
+        Command::Badge => next::badge(&ctx),
         Command::Whoami => pane::whoami(&ctx),
         Command::WaitDone(a) => wait::run(&ctx, a),
         Command::Status(a) => status::run(&ctx, a),

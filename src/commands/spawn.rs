@@ -5,14 +5,14 @@
 //! the window outlives its program (tmux's remain-on-exit), so an agent that
 //! stops keeps its last words on screen until it is killed or replaced.
 
-use super::{ctx::Ctx, session, target};
+use super::{ctx::Ctx, target};
 use crate::cli::model::SpawnArgs;
 use crate::error::{Error, Exit, Result};
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
 pub fn run(ctx: &Ctx, a: SpawnArgs) -> Result<Exit> {
-    let (command, agent) = crate::agents::commands::spawn_command(a.cmd);
+    let (command, agent) = crate::agents::launch::spawn_command(a.cmd);
     let name = a.name;
     target::check_window_name(ctx, &name)?;
     if let Some(session) = &a.session {
@@ -23,12 +23,12 @@ pub fn run(ctx: &Ctx, a: SpawnArgs) -> Result<Exit> {
     check_program(ctx, &command, &start.path, cwd.as_deref())?;
     let session = match (a.session, ctx.tmux.caller_pane()) {
         (Some(session), _) => {
-            session::ensure(ctx, &session)?;
+            ctx.ensure_session(&session)?;
             session
         }
         (None, Some(pane)) => ctx.tmux.session_of(&pane).map_err(|e| ctx.tmux_err(e))?,
         (None, None) => {
-            session::ensure(ctx, target::DEFAULT_SESSION)?;
+            ctx.ensure_session(target::DEFAULT_SESSION)?;
             target::DEFAULT_SESSION.to_string()
         }
     };
@@ -55,9 +55,10 @@ pub fn run(ctx: &Ctx, a: SpawnArgs) -> Result<Exit> {
         .tmux
         .new_window(&session, &name, cwd.as_deref(), &command, &start)
         .map_err(|e| ctx.tmux_err(e))?;
-    crate::agents::commands::spawned(
-        ctx,
-        crate::agents::commands::Spawned {
+    crate::agents::launch::spawned(
+        &ctx.tmux,
+        ctx.paths().ok(),
+        crate::agents::launch::Spawned {
             agent,
             session: &session,
             name: &name,

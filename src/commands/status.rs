@@ -5,6 +5,7 @@ use crate::cli::model::JsonArgs;
 use crate::colour::{Colour, Paint};
 use crate::error::{Exit, Result};
 use crate::tmux::{AgentState, Pane, Session};
+use crate::untrusted::Outside;
 use serde::Serialize;
 
 pub fn run(ctx: &Ctx, a: JsonArgs) -> Result<Exit> {
@@ -51,8 +52,8 @@ pub fn render(
     let Some((sessions, panes)) = fleet else {
         return "roost: not running\n".to_string();
     };
-    let shown = |text: &str| {
-        let bytes = text.as_bytes();
+    let shown = |text: &Outside| {
+        let bytes = text.raw().as_bytes();
         if utf8 {
             crate::untrusted::printable(bytes)
         } else {
@@ -68,9 +69,10 @@ pub fn render(
                 p.id.clone(),
                 shown(&p.address()),
                 quoted(shown(&p.window_name)),
-                match p.command.as_str() {
-                    "" => "-".to_string(),
-                    command => quoted(shown(command)),
+                if p.command.is_empty() {
+                    "-".to_string()
+                } else {
+                    quoted(shown(&p.command))
                 },
             ];
             (p, cells)
@@ -82,7 +84,7 @@ pub fn render(
             *w = (*w).max(cell.chars().count());
         }
     }
-    let mut out = format!("roost: running (socket={})\n", shown(socket));
+    let mut out = format!("roost: running (socket={})\n", shown(&Outside::new(socket)));
     for s in sessions {
         let attached = if s.attached { " [attached]" } else { "" };
         let windows = if s.windows == 1 { "window" } else { "windows" };
@@ -97,7 +99,7 @@ pub fn render(
                 let pad = w - cell.chars().count();
                 out.push_str(&format!("{cell}{:pad$}  ", ""));
             }
-            let state = shown(&shown_state(p));
+            let state = shown(&Outside::new(shown_state(p)));
             let state = match (p.dead, p.state) {
                 (false, Some(AgentState::Blocked)) => paint.paint(Colour::Yellow, &state),
                 (false, Some(AgentState::Done)) => paint.paint(Colour::Green, &state),
@@ -144,7 +146,7 @@ struct Status<'a> {
 
 #[derive(Serialize)]
 struct SessionJson<'a> {
-    name: &'a str,
+    name: &'a Outside,
     windows: u32,
     attached: bool,
     panes: Vec<PaneJson<'a>>,
@@ -154,8 +156,8 @@ struct SessionJson<'a> {
 struct PaneJson<'a> {
     id: &'a str,
     /// `SESSION:WINDOW.PANE`
-    target: String,
-    window: &'a str,
+    target: Outside,
+    window: &'a Outside,
     window_id: &'a str,
     /// `@agent_state`; null when unstamped.
     state: Option<&'a str>,

@@ -84,9 +84,9 @@ fn closest(panes: &[Pane], target: &str) -> Option<String> {
         .filter(|p| p.active)
         .map(|p| {
             if p.session == DEFAULT_SESSION {
-                p.window_name.clone()
+                p.window_name.raw().to_string()
             } else {
-                format!("{}:{}", p.session, p.window_name)
+                format!("{}:{}", p.session.raw(), p.window_name.raw())
             }
         })
         .collect();
@@ -171,7 +171,7 @@ mod tests {
             dead_status: None,
             pid: None,
             state: None,
-            command: String::new(),
+            command: Default::default(),
             window_name: name.into(),
         }
     }

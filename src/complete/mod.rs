@@ -218,7 +218,7 @@ mod tests {
             dead_status: None,
             pid: None,
             state: None,
-            command: String::new(),
+            command: Default::default(),
             window_name: window.into(),
         }
     }

@@ -91,7 +91,7 @@ impl Source for Live {
         }
         self.tmux
             .sessions()
-            .map(|s| s.into_iter().map(|s| s.name).collect())
+            .map(|s| s.into_iter().map(|s| s.name.raw().to_string()).collect())
             .unwrap_or_default()
     }
 }

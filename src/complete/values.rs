@@ -127,13 +127,16 @@ fn targets(panes: &[Pane], current: &str) -> Vec<Candidate> {
     let shown = |text: &str| crate::untrusted::printable(text.as_bytes());
     let mut out: Vec<Candidate> = panes
         .iter()
-        .map(|p| cand(&p.id, shown(&format!("{} {}", p.address(), p.window_name))))
+        .map(|p| {
+            let described = format!("{} {}", p.address().raw(), p.window_name.raw());
+            cand(&p.id, shown(&described))
+        })
         .collect();
     for p in panes {
         let name = if p.session == "main" && !current.contains(':') {
-            p.window_name.clone()
+            p.window_name.raw().to_string()
         } else {
-            format!("{}:{}", p.session, p.window_name)
+            format!("{}:{}", p.session.raw(), p.window_name.raw())
         };
         if shown(&name) == name {
             out.push(cand(name, format!("window {}", p.window_id)));

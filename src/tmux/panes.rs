@@ -5,13 +5,15 @@ use super::agent_state::{self, AgentState};
 use super::client::{Tmux, TmuxResult};
 use super::options::SESSION_ID;
 use super::socket::{enclosing_socket, same_file};
+use crate::untrusted::Outside;
 
 /// One pane of the roost server, as `list-panes -a` describes it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Pane {
     pub id: String,
     pub window_id: String,
-    pub session: String,
+    /// Names and the program are what the pane made them.
+    pub session: Outside,
     pub window_index: String,
     pub pane_index: String,
     pub active: bool,
@@ -24,21 +26,26 @@ pub struct Pane {
     /// but a known state's word.
     pub state: Option<AgentState>,
     /// The program running in the pane now (`pane_current_command`).
-    pub command: String,
-    pub window_name: String,
+    pub command: Outside,
+    pub window_name: Outside,
 }
 
 impl Pane {
     /// `SESSION:WINDOW.PANE`
-    pub fn address(&self) -> String {
-        format!("{}:{}.{}", self.session, self.window_index, self.pane_index)
+    pub fn address(&self) -> Outside {
+        Outside::new(format!(
+            "{}:{}.{}",
+            self.session.raw(),
+            self.window_index,
+            self.pane_index
+        ))
     }
 }
 
 /// One session of the roost server.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Session {
-    pub name: String,
+    pub name: Outside,
     pub windows: u32,
     pub attached: bool,
 }
@@ -127,7 +134,7 @@ impl Tmux {
                 let mut f = line.splitn(3, '\t');
                 let windows = f.next()?.parse().ok()?;
                 let attached = f.next()? != "0";
-                let name = f.next()?.to_string();
+                let name = Outside::new(f.next()?);
                 Some(Session {
                     name,
                     windows,
@@ -192,7 +199,7 @@ fn parse_pane(f: &[&str]) -> Option<Pane> {
     Some(Pane {
         id: id('%', pane_id)?,
         window_id: id('@', window_id)?,
-        session: session.to_string(),
+        session: Outside::new(*session),
         window_index: number(window_index)?,
         pane_index: number(pane_index)?,
         active: *active == "1",
@@ -204,8 +211,8 @@ fn parse_pane(f: &[&str]) -> Option<Pane> {
             "" => None,
             word => Some(AgentState::from_word(word)?),
         },
-        command: command.to_string(),
-        window_name: window_name.to_string(),
+        command: Outside::new(*command),
+        window_name: Outside::new(*window_name),
     })
 }
 

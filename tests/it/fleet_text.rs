@@ -4,60 +4,14 @@
 //! has `$TMUX`, so it sets its own options and names with tmux directly;
 //! the tests do the same from the outside.
 
+use crate::common::hostile::*;
 use crate::common::*;
 
 use std::time::Duration;
 
-/// An OSC 0 title, a screen clear, a colour, hidden text, an OSC 52
-/// clipboard write, a C1 CSI, a bidi override and isolate, a line
-/// separator and a zero-width space.
-const EVIL: &str = "a\u{1b}]0;title\u{7}b\u{1b}[2Jc\u{1b}[31md\u{1b}[8me\u{1b}]52;c;aGk=\u{7}f\u{9b}g\u{202e}h\u{2066}i\u{2028}j\u{200b}k";
-
-/// The raw bytes that must never reach a terminal.
-const RAW: &[&[u8]] = &[
-    b"\x1b",
-    b"\x07",
-    b"\xc2\x9b",
-    b"\xe2\x80\xae",
-    b"\xe2\x81\xa6",
-    b"\xe2\x80\xa8",
-    b"\xe2\x80\x8b",
-];
-
-fn holds(hay: &[u8], needle: &[u8]) -> bool {
-    hay.windows(needle.len()).any(|w| w == needle)
-}
-
-fn assert_no_raw(what: &str, bytes: &[u8]) {
-    for raw in RAW {
-        assert!(
-            !holds(bytes, raw),
-            "{what}: raw {raw:x?} in {:?}",
-            String::from_utf8_lossy(bytes)
-        );
-    }
-}
-
 /// `'WORD'` for a shell line.
 fn quote(word: &str) -> String {
     format!("'{}'", word.replace('\'', "'\\''"))
-}
-
-/// Runs `command NAME`; where tmux refuses the name (3.8 and later refuse
-/// C0 controls in names), NAME without them, which tmux takes.
-fn named(env: &TestEnv, command: &[&str], name: &str) {
-    let mut words = command.to_vec();
-    words.push(name);
-    let out = env.tmux(&words);
-    if out.status.success() {
-        return;
-    }
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.starts_with("invalid "), "{words:?}: {err}");
-    let kept: String = name.chars().filter(|c| !c.is_ascii_control()).collect();
-    words.pop();
-    words.push(&kept);
-    env.tmux_ok(&words);
 }
 
 #[test]

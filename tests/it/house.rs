@@ -311,6 +311,70 @@ fn no_extension_verb_imports_another() {
     );
 }
 
+/// A handler of a built-in command: a file of src/commands/ but the shared
+/// pieces every handler may use (the context, target resolution, the
+/// router).
+fn handler(rel: &str) -> bool {
+    rel.starts_with("commands/")
+        && !matches!(
+            rel,
+            "commands/mod.rs" | "commands/ctx.rs" | "commands/target.rs"
+        )
+}
+
+/// Which handler a file belongs to: `commands/send/tty.rs` is send's.
+fn handler_of(rel: &str) -> String {
+    let rest = rel.trim_start_matches("commands/");
+    match rest.split_once('/') {
+        Some((dir, _)) => dir.to_string(),
+        None => rest.trim_end_matches(".rs").to_string(),
+    }
+}
+
+/// The imports of one handler's files that reach another handler.
+fn handler_crossings(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
+    edges
+        .iter()
+        .filter(|(from, _)| handler(from))
+        .flat_map(|(from, to)| {
+            to.iter()
+                .filter(|t| handler(t) && handler_of(t) != handler_of(from))
+                .map(move |t| format!("  {from} -> {t}"))
+        })
+        .collect()
+}
+
+#[test]
+fn no_command_handler_imports_another() {
+    let edges = graph(&files());
+    let crossing = handler_crossings(&edges);
+    assert!(
+        crossing.is_empty(),
+        "handlers import handlers (move what they share into the domain):\n{}",
+        crossing.join("\n")
+    );
+}
+
+#[test]
+fn a_handler_importing_a_handler_is_seen() {
+    let mut edges = BTreeMap::new();
+    edges.insert(
+        "commands/spawn.rs".to_string(),
+        BTreeSet::from([
+            "commands/kill.rs".to_string(),
+            "commands/ctx.rs".to_string(),
+        ]),
+    );
+    edges.insert(
+        "commands/send/mod.rs".to_string(),
+        BTreeSet::from(["commands/send/tty.rs".to_string()]),
+    );
+    assert_eq!(
+        handler_crossings(&edges),
+        ["  commands/spawn.rs -> commands/kill.rs"]
+    );
+}
+
 #[test]
 fn gix_is_used_only_in_src_ext_git() {
     let users: Vec<String> = files()
@@ -326,7 +390,10 @@ fn gix_is_used_only_in_src_ext_git() {
 fn the_extension_domain_and_the_tmux_layer_carry_no_string_errors() {
     let mut found = Vec::new();
     for f in files() {
-        if !(f.rel.starts_with("ext/") || f.rel.starts_with("tmux/")) {
+        if !["ext/", "tmux/", "agents/"]
+            .iter()
+            .any(|d| f.rel.starts_with(d))
+        {
             continue;
         }
         for (n, line) in f.code.lines().enumerate() {
@@ -380,20 +447,97 @@ fn a_string_error_is_seen_inside_nested_types() {
     assert!(!string_error("fnf()->Result<String>{"));
 }
 
-/// The row of README's picture a file stands in, top to bottom: the entry,
-/// the routes, the domain, what talks to the outside, and the base.
-fn row(rel: &str) -> usize {
-    let under = |dirs: &[&str]| dirs.iter().any(|d| rel.starts_with(d));
-    match rel {
-        "main.rs" | "lib.rs" | "route.rs" => 0,
-        "dispatch.rs" | "launch.rs" => 1,
-        _ if under(&["complete/", "commands/", "agents/", "ext/verbs/"]) => 1,
-        "ext/names.rs" | "ext/error.rs" => 4,
-        _ if under(&["ext/git/", "tmux/"]) => 3,
-        _ if under(&["ext/", "man/"]) => 2,
-        "switch.rs" | "paths.rs" | "fsutil.rs" | "home.rs" => 3,
-        _ => 4,
+/// README's picture of the layers, top to bottom (the entry, the routes,
+/// the domain, what talks to the outside, the base): each row's places, a
+/// file (`switch.rs`) or a folder (`ext/git/`).
+fn picture() -> Vec<Vec<String>> {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let rows = ["entry", "routes", "domain", "outside", "base"];
+    let lines: Vec<&str> = readme.lines().collect();
+    let top = lines
+        .iter()
+        .position(|l| l.starts_with(" entry "))
+        .expect("README's picture starts with its entry row");
+    rows.iter()
+        .zip(&lines[top..top + rows.len()])
+        .map(|(name, line)| {
+            let rest = line
+                .strip_prefix(&format!(" {name} "))
+                .unwrap_or_else(|| panic!("README's picture: want row {name}, found {line:?}"));
+            // Asides in parentheses name what is inside a folder.
+            let mut bare = String::new();
+            let mut depth = 0;
+            for c in rest.chars() {
+                match c {
+                    '(' => depth += 1,
+                    ')' => depth -= 1,
+                    _ if depth == 0 => bare.push(c),
+                    _ => {}
+                }
+            }
+            bare.split(['·', '→'])
+                .map(|p| p.trim().to_string())
+                .filter(|p| !p.is_empty())
+                .collect()
+        })
+        .collect()
+}
+
+/// The row of README's picture a file stands in: its own name's, else the
+/// deepest folder above it that the picture names.
+fn row_in(picture: &[Vec<String>], rel: &str) -> Option<usize> {
+    let mut best: Option<(usize, usize)> = None;
+    for (i, places) in picture.iter().enumerate() {
+        for place in places {
+            let fits = if place.ends_with('/') {
+                rel.starts_with(place.as_str())
+            } else {
+                rel == place
+            };
+            let depth = if place.ends_with('/') {
+                place.len()
+            } else {
+                usize::MAX
+            };
+            if fits && best.is_none_or(|(_, d)| depth > d) {
+                best = Some((i, depth));
+            }
+        }
     }
+    best.map(|(i, _)| i)
+}
+
+fn row(rel: &str) -> usize {
+    row_in(&picture(), rel)
+        .unwrap_or_else(|| panic!("{rel} is in no row of README's picture: place it there"))
+}
+
+#[test]
+fn every_file_of_src_stands_in_a_row_of_readme_s_picture() {
+    let pic = picture();
+    let missing: Vec<String> = files()
+        .iter()
+        .map(|f| f.rel.clone())
+        .filter(|rel| row_in(&pic, rel).is_none())
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "files in no row of README's picture: {missing:?}"
+    );
+}
+
+#[test]
+fn the_picture_s_rows_are_read_as_written() {
+    let pic = vec![
+        vec!["lib.rs".to_string()],
+        vec!["ext/verbs/".to_string()],
+        vec!["ext/".to_string()],
+    ];
+    assert_eq!(row_in(&pic, "ext/verbs/install.rs"), Some(1));
+    assert_eq!(row_in(&pic, "ext/store.rs"), Some(2));
+    assert_eq!(row_in(&pic, "lib.rs"), Some(0));
+    assert_eq!(row_in(&pic, "nowhere.rs"), None);
 }
 
 #[test]
@@ -412,4 +556,76 @@ fn no_file_uses_a_row_of_the_picture_above_its_own() {
         "files that use a row above their own in README's picture:\n{}",
         upward.join("\n")
     );
+}
+
+/// The macros that write to the terminal, each call's text: from the macro
+/// to its closing parenthesis.
+fn print_calls(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for mac in ["println!(", "eprintln!(", "print!(", "eprint!("] {
+        let mut from = 0;
+        while let Some(at) = code[from..].find(mac) {
+            let start = from + at;
+            // `eprintln!(` also holds `println!(`: count it once.
+            let prefixed = start > 0 && code.as_bytes()[start - 1] == b'e';
+            let body = &code[start + mac.len()..];
+            let mut depth = 1;
+            let end = body
+                .char_indices()
+                .find_map(|(i, c)| {
+                    match c {
+                        '(' => depth += 1,
+                        ')' => depth -= 1,
+                        _ => {}
+                    }
+                    (depth == 0).then_some(i)
+                })
+                .unwrap_or(body.len());
+            if !prefixed {
+                out.push(body[..end].to_string());
+            }
+            from = start + mac.len();
+        }
+    }
+    out
+}
+
+/// A path's `display()` printed as it is: a path holds whatever bytes its
+/// directories were named with, so it reaches a terminal through the
+/// printer (`untrusted::printable` and its kin), like all outside text.
+fn raw_path_prints(code: &str) -> Vec<String> {
+    print_calls(code)
+        .into_iter()
+        .filter(|call| call.contains(".display()"))
+        .collect()
+}
+
+#[test]
+fn no_path_is_printed_without_the_printer() {
+    let found: Vec<String> = files()
+        .iter()
+        .flat_map(|f| {
+            raw_path_prints(&f.code).into_iter().map(move |call| {
+                format!(
+                    "  {}: {}",
+                    f.rel,
+                    call.split_whitespace().collect::<Vec<_>>().join(" ")
+                )
+            })
+        })
+        .collect();
+    assert!(
+        found.is_empty(),
+        "paths printed raw (use untrusted::printable of the path's bytes):\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn a_path_printed_raw_is_seen_across_lines() {
+    let broken =
+        "fn f(p: &Path) {\n    println!(\n        \"kept {}\",\n        p.display()\n    );\n}\n";
+    assert_eq!(raw_path_prints(broken).len(), 1);
+    let fine = "fn f(p: &Path) {\n    eprintln!(\"kept {}\", shown(p));\n}\n";
+    assert!(raw_path_prints(fine).is_empty());
 }

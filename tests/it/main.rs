@@ -41,4 +41,5 @@ mod socket;
 mod status_view;
 mod switch;
 mod tamper;
+mod terminal_walk;
 mod waiting;

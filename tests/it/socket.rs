@@ -223,7 +223,7 @@ fn a_missing_socket_directory_is_named_with_what_to_do() {
     assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
     let text = String::from_utf8_lossy(&out.stdout);
     let want = format!(
-        "FAIL  socket -S {s} ({s}): the socket's directory {d} does not exist\n      create it (mkdir -p {d}), or set ROOST_SOCKET to a path in a directory you can write\n",
+        "FAIL  socket -S {s}: the socket's directory {d} does not exist\n      create it (mkdir -p {d}), or set ROOST_SOCKET to a path in a directory you can write\n",
         s = socket.display(),
         d = dir.display()
     );

@@ -1,18 +1,27 @@
-//! Where each agent reads its hooks, and writing roost's into them by
-//! merging: the file is read, roost's part replaced, the rest kept as it
-//! was; a backup (`FILE.roost-backup`) is written before roost's first
-//! change and taken away by the remove that undoes it; remove restores the
-//! file byte for byte when nothing else in it changed meanwhile. Every
-//! write is atomic.
+//! Where each agent reads its hooks, and writing roost's into them as the
+//! user would edit the file: under a lock, through a link (which stays a
+//! link), with roost's part spliced in and every other byte kept; a backup
+//! (`FILE.roost-backup`) is written before roost's first change and taken
+//! away by the remove that undoes it; remove gives the file back byte for
+//! byte when nothing else in it changed meanwhile. Every file is read
+//! bounded, as a regular file, and every write is atomic.
 
 pub mod block;
+pub mod codex_trust;
 pub mod json;
+pub mod jsontext;
 pub mod opencode;
-pub mod ordered;
+pub mod place;
 
 use super::Agent;
+use crate::fsutil::ReadError;
 use crate::tmux::AgentState;
+use place::LinkProblem;
+use std::fmt;
 use std::path::{Path, PathBuf};
+
+/// The most of an agent's configuration file roost reads.
+pub const MAX_FILE: u64 = 4 << 20;
 
 /// User scope (under HOME / XDG), or one project's directory.
 #[derive(Debug, Clone)]
@@ -30,8 +39,18 @@ impl Scope {
     }
 }
 
-fn home() -> PathBuf {
-    PathBuf::from(std::env::var_os("HOME").unwrap_or_default())
+/// The home directory the agents read their files under: HOME, which must
+/// be set and absolute (they take it as it is, and a relative one would
+/// put the user's settings into whatever directory roost runs in).
+pub fn home() -> Result<PathBuf, WiringError> {
+    match std::env::var_os("HOME") {
+        Some(h) if Path::new(&h).is_absolute() => Ok(PathBuf::from(h)),
+        Some(h) if !h.is_empty() => Err(WiringError::Home(format!(
+            "HOME ({}) is not an absolute path",
+            Path::new(&h).display()
+        ))),
+        _ => Err(WiringError::Home("HOME is not set".into())),
+    }
 }
 
 fn env_dir(var: &str) -> Option<PathBuf> {
@@ -40,28 +59,28 @@ fn env_dir(var: &str) -> Option<PathBuf> {
         .filter(|p| p.is_absolute())
 }
 
-/// The file roost writes for `agent` in `scope`.
-pub fn file(agent: Agent, scope: &Scope) -> PathBuf {
+/// The file roost writes for `agent` in `scope`, under `home`.
+pub fn file(agent: Agent, scope: &Scope, home: &Path) -> PathBuf {
     match (agent, scope) {
         (Agent::Claude, Scope::User) => env_dir("CLAUDE_CONFIG_DIR")
-            .unwrap_or_else(|| home().join(".claude"))
+            .unwrap_or_else(|| home.join(".claude"))
             .join("settings.json"),
         (Agent::Claude, Scope::Project(d)) => d.join(".claude").join("settings.local.json"),
         (Agent::Codex, Scope::User) => env_dir("CODEX_HOME")
-            .unwrap_or_else(|| home().join(".codex"))
+            .unwrap_or_else(|| home.join(".codex"))
             .join("hooks.json"),
         (Agent::Codex, Scope::Project(d)) => d.join(".codex").join("hooks.json"),
-        (Agent::Gemini, Scope::User) => home().join(".gemini").join("settings.json"),
+        (Agent::Gemini, Scope::User) => home.join(".gemini").join("settings.json"),
         (Agent::Gemini, Scope::Project(d)) => d.join(".gemini").join("settings.json"),
         (Agent::Opencode, Scope::User) => env_dir("XDG_CONFIG_HOME")
-            .unwrap_or_else(|| home().join(".config"))
+            .unwrap_or_else(|| home.join(".config"))
             .join("opencode")
             .join("plugin")
             .join(opencode::FILE),
         (Agent::Opencode, Scope::Project(d)) => {
             d.join(".opencode").join("plugin").join(opencode::FILE)
         }
-        (Agent::Aider, Scope::User) => home().join(".aider.conf.yml"),
+        (Agent::Aider, Scope::User) => home.join(".aider.conf.yml"),
         (Agent::Aider, Scope::Project(d)) => d.join(".aider.conf.yml"),
     }
 }
@@ -157,132 +176,299 @@ pub enum Done {
     Absent,
 }
 
-fn read(path: &Path) -> Result<Option<Vec<u8>>, String> {
-    match std::fs::read(path) {
-        Ok(b) => Ok(Some(b)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+/// Why an agent's file was not changed (or could not be looked at).
+#[derive(Debug)]
+pub enum WiringError {
+    /// HOME cannot say where the agent's files are.
+    Home(String),
+    /// The file (or roost's backup of it) cannot be read.
+    Read { path: PathBuf, why: ReadError },
+    /// It can be read, but not merged into: not the format, a key twice,
+    /// a key of roost's already set by hand, a file of roost's name that
+    /// roost did not write.
+    Format { path: PathBuf, why: String },
+    /// A link roost will not write through.
+    Link { path: PathBuf, problem: LinkProblem },
+    /// Writing the file, its backup or its directory failed.
+    Write { path: PathBuf, why: std::io::Error },
+    /// The lock that keeps two roosts from editing at once.
+    Lock { path: PathBuf, why: std::io::Error },
+}
+
+impl fmt::Display for WiringError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        use crate::fsutil::io_words;
+        match self {
+            WiringError::Home(why) => f.write_str(why),
+            WiringError::Read { path, why } => write!(f, "cannot read {}: {why}", path.display()),
+            WiringError::Format { path, why } => {
+                write!(f, "cannot merge into {}: {why}", path.display())
+            }
+            WiringError::Link { path, problem } => match problem {
+                LinkProblem::Dangling { link, to } => write!(
+                    f,
+                    "{} is a link to {}, which does not exist",
+                    link.display(),
+                    to.display()
+                ),
+                LinkProblem::LeavesProject { to } => write!(
+                    f,
+                    "{} is a link to {}, outside the project: roost does not write a project's hooks into a file outside it",
+                    path.display(),
+                    to.display()
+                ),
+                LinkProblem::Io(e) => write!(f, "cannot follow {}: {}", path.display(), io_words(e)),
+            },
+            WiringError::Write { path, why } => {
+                write!(f, "cannot write {}: {}", path.display(), io_words(why))
+            }
+            WiringError::Lock { path, why } => {
+                write!(f, "cannot take the lock {}: {}", path.display(), io_words(why))
+            }
+        }
     }
 }
 
-fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
+impl WiringError {
+    /// What the user can do about it, for `hooks VERB AGENT`.
+    pub fn hint(&self, verb: &str, agent: &str) -> String {
+        let again = format!("then run roost hooks {verb} {agent} again");
+        match self {
+            WiringError::Home(_) => "set HOME to your home directory (an absolute path)".into(),
+            WiringError::Read {
+                why: ReadError::NotRegular(_) | ReadError::TooBig(_),
+                ..
+            } => format!("the file was not changed; put a regular file of the agent's settings there, {again}"),
+            WiringError::Read { .. } | WiringError::Write { .. } | WiringError::Lock { .. } => {
+                format!("the file was not changed; make it and its directory readable and writable, {again}")
+            }
+            WiringError::Format { .. } => {
+                format!("the file was not changed; fix it by hand, {again}")
+            }
+            WiringError::Link {
+                problem: LinkProblem::LeavesProject { .. },
+                ..
+            } => format!(
+                "the file was not changed; remove the link (or make it a file of the project's own), {again}"
+            ),
+            WiringError::Link { .. } => {
+                format!("the file was not changed; create the file the link names, or remove the link, {again}")
+            }
+        }
+    }
+}
+
+/// What every edit needs: this roost, its socket's directory, roost's
+/// state directory (the lock, codex's trust record), and the home the
+/// agents read their files under.
+pub struct Setting<'a> {
+    pub roost: &'a Path,
+    pub socket_dir: &'a Path,
+    pub state: &'a Path,
+    pub home: &'a Path,
+}
+
+/// One agent's file in one scope, as the agent reads it.
+pub struct Target<'a> {
+    pub agent: Agent,
+    pub scope: &'a Scope,
+    pub path: PathBuf,
+}
+
+/// Holds the lock every edit of agents' files takes, until dropped.
+struct Lock(#[allow(dead_code)] nix::fcntl::Flock<std::fs::File>);
+
+fn lock(state: &Path) -> Result<Lock, WiringError> {
+    use nix::fcntl::{Flock, FlockArg};
+    let path = state.join("hooks.flock");
+    let err = |why| WiringError::Lock {
+        path: path.clone(),
+        why,
+    };
+    crate::fsutil::make_dirs(state, 0o700).map_err(err)?;
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(err)?;
+    Flock::lock(file, FlockArg::LockExclusive)
+        .map(Lock)
+        .map_err(|(_, e)| err(e.into()))
+}
+
+fn read(path: &Path) -> Result<Option<Vec<u8>>, WiringError> {
+    crate::fsutil::read_regular(path, MAX_FILE).map_err(|why| WiringError::Read {
+        path: path.to_path_buf(),
+        why,
+    })
+}
+
+fn write(path: &Path, bytes: &[u8]) -> Result<(), WiringError> {
     use std::os::unix::fs::PermissionsExt;
     let mode = std::fs::metadata(path)
         .map(|m| m.permissions().mode() & 0o7777)
         .unwrap_or(0o644);
-    crate::fsutil::write_atomic(path, bytes, mode)
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    crate::fsutil::write_atomic(path, bytes, mode).map_err(|why| WiringError::Write {
+        path: path.to_path_buf(),
+        why,
+    })
 }
 
-/// Writes roost's hooks for `agent` into `path`.
-pub fn install(agent: Agent, path: &Path, roost: &Path, socket_dir: &Path) -> Result<Done, String> {
-    let old = read(path)?;
-    let unreadable = |why: String| format!("cannot merge into {}: {why}", path.display());
-    let new: Vec<u8> = match agent {
+fn real(t: &Target) -> Result<PathBuf, WiringError> {
+    let project = match t.scope {
+        Scope::Project(d) => Some(d.as_path()),
+        Scope::User => None,
+    };
+    place::real(&t.path, project).map_err(|problem| WiringError::Link {
+        path: t.path.clone(),
+        problem,
+    })
+}
+
+fn text<'a>(path: &Path, bytes: &'a [u8]) -> Result<&'a str, WiringError> {
+    std::str::from_utf8(bytes).map_err(|_| WiringError::Format {
+        path: path.to_path_buf(),
+        why: "it is not UTF-8 text".into(),
+    })
+}
+
+/// What a JSON-configured agent's file holds once roost's hooks are in.
+fn merged(t: &Target, old: Option<&[u8]>, s: &Setting) -> Result<Vec<u8>, WiringError> {
+    let format = |why: String| WiringError::Format {
+        path: t.path.clone(),
+        why,
+    };
+    let agent = t.agent;
+    match agent {
         Agent::Opencode => {
-            if let Some(old) = &old {
-                if !opencode::is_roost(old) {
-                    return Err(unreadable(
-                        "a file of that name that roost did not write is there".into(),
-                    ));
-                }
+            if old.is_some_and(|o| !opencode::is_roost(o)) {
+                return Err(format(
+                    "a file of that name that roost did not write is there".into(),
+                ));
             }
-            opencode::plugin(roost).into_bytes()
+            Ok(opencode::plugin(s.roost).into_bytes())
         }
         Agent::Aider => {
-            let text = String::from_utf8(old.clone().unwrap_or_default())
-                .map_err(|_| unreadable("it is not UTF-8 text".into()))?;
-            block::install(&text, &aider_body(roost), AIDER_KEYS)
-                .map_err(unreadable)?
-                .into_bytes()
+            let old = old.unwrap_or_default();
+            text(&t.path, old)?;
+            block::install(old, &aider_body(s.roost), AIDER_KEYS).map_err(|e| format(e.to_string()))
         }
         _ => {
-            let doc = json::parse(old.as_deref().unwrap_or_default()).map_err(unreadable)?;
-            let merged =
-                json::install(&doc, &wanted(agent, roost, socket_dir)).map_err(unreadable)?;
-            if merged == doc && old.is_some() {
-                return Ok(Done::Unchanged);
-            }
-            json::render(&merged)
+            let old = text(&t.path, old.unwrap_or_default())?;
+            json::install(old, &wanted(agent, s.roost, s.socket_dir))
+                .map(String::into_bytes)
+                .map_err(|e| format(e.to_string()))
         }
-    };
+    }
+}
+
+/// Writes roost's hooks for the target's agent into its file.
+pub fn install(t: &Target, s: &Setting) -> Result<Done, WiringError> {
+    let _lock = lock(s.state)?;
+    let real = real(t)?;
+    let old = read(&real)?;
+    let new = merged(t, old.as_deref(), s)?;
     if old.as_deref() == Some(&new[..]) {
         return Ok(Done::Unchanged);
     }
-    let backup = backup_of(path);
     if let Some(old) = &old {
-        if agent != Agent::Opencode && !backup.exists() {
+        let backup = backup_of(&t.path);
+        if t.agent != Agent::Opencode && std::fs::symlink_metadata(&backup).is_err() {
             crate::fsutil::write_atomic(&backup, old, 0o600)
-                .map_err(|e| format!("cannot write the backup {}: {e}", backup.display()))?;
+                .map_err(|why| WiringError::Write { path: backup, why })?;
+        }
+    } else {
+        let made = place::missing_dirs(&real);
+        if !made.is_empty() {
+            let dir = made.last().expect("not empty");
+            crate::fsutil::make_dirs(dir, 0o755).map_err(|why| WiringError::Write {
+                path: dir.clone(),
+                why,
+            })?;
+            let lines: Vec<String> = made.iter().map(|d| d.display().to_string()).collect();
+            let record = place::made_record(&real);
+            crate::fsutil::write_atomic(&record, lines.join("\n").as_bytes(), 0o600)
+                .map_err(|why| WiringError::Write { path: record, why })?;
         }
     }
-    write(path, &new)?;
+    write(&real, &new)?;
+    if t.agent == Agent::Codex {
+        let keys = codex_keys(t, &new);
+        let _ = codex_trust::forget(s.state, &codex_config(s), &keys);
+    }
     Ok(Done::Written)
 }
 
-/// Takes roost's hooks for `agent` out of `path`.
-pub fn remove(agent: Agent, path: &Path, socket_dir: &Path) -> Result<Done, String> {
-    let Some(old) = read(path)? else {
+/// Takes roost's hooks for the target's agent out of its file.
+pub fn remove(t: &Target, s: &Setting) -> Result<Done, WiringError> {
+    let _lock = lock(s.state)?;
+    let real = real(t)?;
+    let Some(old) = read(&real)? else {
         return Ok(Done::Absent);
     };
-    let unreadable = |why: String| format!("cannot read {}: {why}", path.display());
-    let backup_path = backup_of(path);
+    let backup_path = backup_of(&t.path);
     let backup = read(&backup_path)?;
-    let finish = |new: Vec<u8>, restored: bool| -> Result<Done, String> {
-        let done = if new.is_empty() && backup.is_none() {
-            std::fs::remove_file(path)
-                .map_err(|e| format!("cannot remove {}: {e}", path.display()))?;
-            Done::Deleted
-        } else if restored {
-            write(path, backup.as_deref().unwrap_or_default())?;
-            Done::Restored
-        } else {
-            write(path, &new)?;
-            Done::Written
-        };
-        let _ = std::fs::remove_file(&backup_path);
-        Ok(done)
+    let format = |why: String| WiringError::Format {
+        path: t.path.clone(),
+        why,
     };
-    match agent {
+    // What is left, and whether it is the file as it was before install.
+    let (new, restored) = match t.agent {
         Agent::Opencode => {
             if !opencode::is_roost(&old) {
                 return Ok(Done::Absent);
             }
-            std::fs::remove_file(path)
-                .map_err(|e| format!("cannot remove {}: {e}", path.display()))?;
-            Ok(Done::Deleted)
+            (Vec::new(), false)
         }
         Agent::Aider => {
-            let text = String::from_utf8_lossy(&old);
-            if block::block_of(&text).is_none() {
+            if block::block_of(&old).is_none() {
                 return Ok(Done::Absent);
             }
-            let new = block::remove(&text).into_bytes();
+            let new = block::remove(&old);
             let restored = backup.as_deref().is_some_and(|b| block::same(&new, b));
-            finish(new, restored)
+            (new, restored)
         }
-        _ => {
-            let doc = json::parse(&old).map_err(unreadable)?;
-            let before = backup.as_deref().and_then(|b| json::parse(b).ok());
-            let socket = socket_dir.to_string_lossy().into_owned();
-            let allow = (agent == Agent::Claude).then_some((
-                CLAUDE_ALLOW,
-                socket.as_str(),
-                before.as_ref(),
-            ));
-            let stripped = json::strip(&doc, agent.name(), allow);
-            if stripped == doc {
+        agent => {
+            let text = text(&t.path, &old)?;
+            let before = backup.as_deref().and_then(|b| std::str::from_utf8(b).ok());
+            let socket = s.socket_dir.to_string_lossy().into_owned();
+            let allow = (agent == Agent::Claude).then_some((CLAUDE_ALLOW, socket.as_str()));
+            let new = json::strip(text, agent.name(), allow, before)
+                .map_err(|e| format(e.to_string()))?;
+            if new == text {
                 return Ok(Done::Absent);
             }
-            let restored = before.as_ref() == Some(&stripped);
-            let new = if stripped.is_empty() && backup.is_none() {
+            let restored = before.is_some_and(|b| jsontext::same_tokens(&new, b));
+            let empty = jsontext::parse(&new)
+                .ok()
+                .flatten()
+                .is_some_and(|r| r.members().is_empty());
+            let new = if empty && backup.is_none() {
                 Vec::new()
             } else {
-                json::render(&stripped)
+                new.into_bytes()
             };
-            finish(new, restored)
+            (new, restored)
         }
-    }
+    };
+    let done = if restored {
+        write(&real, backup.as_deref().unwrap_or_default())?;
+        Done::Restored
+    } else if backup.is_none() && new.iter().all(u8::is_ascii_whitespace) {
+        std::fs::remove_file(&real).map_err(|why| WiringError::Write {
+            path: real.clone(),
+            why,
+        })?;
+        place::unmake(&real);
+        Done::Deleted
+    } else {
+        write(&real, &new)?;
+        Done::Written
+    };
+    let _ = std::fs::remove_file(place::made_record(&real));
+    let _ = std::fs::remove_file(&backup_path);
+    Ok(done)
 }
 
 /// How roost's hooks stand in one file.
@@ -290,6 +476,9 @@ pub fn remove(agent: Agent, path: &Path, socket_dir: &Path) -> Result<Done, Stri
 pub enum Wiring {
     /// Every hook is there and runs this roost.
     Wired,
+    /// Every hook is there and runs this roost, but the agent will not run
+    /// them until a person trusts them (codex): why.
+    NotTrusted(String),
     /// None is there.
     NotWired,
     /// Some are missing, or run another roost.
@@ -302,20 +491,53 @@ impl Wiring {
     pub fn word(&self) -> &'static str {
         match self {
             Wiring::Wired => "wired",
+            Wiring::NotTrusted(_) => "not trusted",
             Wiring::NotWired => "not wired",
             Wiring::Stale(_) => "stale",
             Wiring::Unreadable(_) => "unreadable",
         }
     }
+
+    /// The line that says more, where there is more to say.
+    pub fn why(&self) -> Option<&str> {
+        match self {
+            Wiring::NotTrusted(w) | Wiring::Stale(w) | Wiring::Unreadable(w) => Some(w),
+            _ => None,
+        }
+    }
 }
 
-/// How `agent`'s hooks stand in `path`, against this `roost`.
-pub fn status(agent: Agent, path: &Path, roost: &Path) -> Wiring {
-    let old = match read(path) {
+/// codex's config.toml, where it keeps the trust it gave hooks (those of
+/// a project's file too).
+fn codex_config(s: &Setting) -> PathBuf {
+    env_dir("CODEX_HOME")
+        .unwrap_or_else(|| s.home.join(".codex"))
+        .join("config.toml")
+}
+
+/// codex's keys for roost's hooks in `bytes`, the target's hooks.json.
+fn codex_keys(t: &Target, bytes: &[u8]) -> Vec<String> {
+    let Some(root) = std::str::from_utf8(bytes)
+        .ok()
+        .and_then(|text| jsontext::parse(text).ok().flatten())
+    else {
+        return Vec::new();
+    };
+    json::positions(&root, Agent::Codex.name())
+        .iter()
+        .map(|(event, group)| codex_trust::key(&t.path, event, *group))
+        .collect()
+}
+
+/// How the target's hooks stand, against this `roost`.
+pub fn status(t: &Target, s: &Setting) -> Wiring {
+    let roost = s.roost;
+    let old = match read(&t.path) {
         Ok(Some(b)) => b,
         Ok(None) => return Wiring::NotWired,
-        Err(e) => return Wiring::Unreadable(e),
+        Err(e) => return Wiring::Unreadable(e.to_string()),
     };
+    let agent = t.agent;
     match agent {
         Agent::Opencode => {
             if !opencode::is_roost(&old) {
@@ -326,18 +548,22 @@ pub fn status(agent: Agent, path: &Path, roost: &Path) -> Wiring {
                 Wiring::Stale("the plugin was written by another roost (install again)".into())
             }
         }
-        Agent::Aider => match block::block_of(&String::from_utf8_lossy(&old)) {
+        Agent::Aider => match block::block_of(&old) {
             None => Wiring::NotWired,
             Some(lines) if lines == aider_body(roost) => Wiring::Wired,
             Some(_) => Wiring::Stale("roost's block runs another roost (install again)".into()),
         },
         _ => {
-            let doc = match json::parse(&old) {
-                Ok(d) => d,
-                Err(e) => return Wiring::Unreadable(e),
+            let root = match std::str::from_utf8(&old)
+                .map_err(|_| "it is not UTF-8 text".to_string())
+                .and_then(|text| json::check(text).map_err(|e| e.to_string()))
+            {
+                Ok(Some(root)) => root,
+                Ok(None) => return Wiring::NotWired,
+                Err(e) => return Wiring::Unreadable(format!("cannot read it: {e}")),
             };
-            let found = json::wired(&doc, agent.name());
-            if found.is_empty() {
+            let found = json::found(&root, agent.name());
+            if found.marked.is_empty() && found.old == 0 {
                 return Wiring::NotWired;
             }
             let missing: Vec<&str> = events(agent)
@@ -345,18 +571,31 @@ pub fn status(agent: Agent, path: &Path, roost: &Path) -> Wiring {
                 .copied()
                 .filter(|e| {
                     !found
+                        .marked
                         .iter()
                         .any(|(ev, c)| ev == e && *c == hook_command(roost, agent.name(), e))
                 })
                 .collect();
-            if missing.is_empty() {
-                Wiring::Wired
-            } else {
-                Wiring::Stale(format!(
+            if !missing.is_empty() {
+                return Wiring::Stale(format!(
                     "not wired to this roost for {} (install again)",
                     missing.join(", ")
-                ))
+                ));
             }
+            if found.old > 0 {
+                return Wiring::Stale(
+                    "hooks an older roost wrote are there too (install again)".into(),
+                );
+            }
+            if agent == Agent::Codex {
+                let keys = codex_keys(t, &old);
+                if !codex_trust::untrusted(s.state, &codex_config(s), &keys).is_empty() {
+                    return Wiring::NotTrusted(
+                        "wired, not yet trusted by codex: start codex and trust roost's hooks in its review dialog (or /hooks)".into(),
+                    );
+                }
+            }
+            Wiring::Wired
         }
     }
 }
@@ -365,33 +604,57 @@ pub fn status(agent: Agent, path: &Path, roost: &Path) -> Wiring {
 mod tests {
     use super::*;
 
-    fn setup() -> (tempfile::TempDir, PathBuf, PathBuf) {
-        let dir = tempfile::tempdir().unwrap();
-        let roost = dir.path().join("bin/roost");
-        let sock = PathBuf::from("/tmp/tmux-1000");
-        (dir, roost, sock)
+    struct World {
+        dir: tempfile::TempDir,
+        roost: PathBuf,
+        sock: PathBuf,
+    }
+
+    impl World {
+        fn new() -> World {
+            let dir = tempfile::tempdir().unwrap();
+            let roost = dir.path().join("bin/roost");
+            World {
+                dir,
+                roost,
+                sock: PathBuf::from("/tmp/tmux-1000"),
+            }
+        }
+        fn setting(&self) -> Setting<'_> {
+            Setting {
+                roost: &self.roost,
+                socket_dir: &self.sock,
+                state: self.dir.path(),
+                home: self.dir.path(),
+            }
+        }
+        fn target(&self, agent: Agent, name: &str) -> Target<'static> {
+            Target {
+                agent,
+                scope: &Scope::User,
+                path: self.dir.path().join(name),
+            }
+        }
     }
 
     #[test]
     fn every_format_round_trips_a_fresh_file() {
         for agent in Agent::ALL {
-            let (dir, roost, sock) = setup();
-            let path = dir.path().join("conf");
-            assert_eq!(
-                install(agent, &path, &roost, &sock),
-                Ok(Done::Written),
-                "{agent:?}"
-            );
-            assert_eq!(status(agent, &path, &roost), Wiring::Wired, "{agent:?}");
-            assert_eq!(
-                install(agent, &path, &roost, &sock),
-                Ok(Done::Unchanged),
-                "{agent:?}"
-            );
-            assert!(!backup_of(&path).exists(), "{agent:?}");
-            assert_eq!(remove(agent, &path, &sock), Ok(Done::Deleted), "{agent:?}");
-            assert!(!path.exists(), "{agent:?}");
-            assert_eq!(remove(agent, &path, &sock), Ok(Done::Absent), "{agent:?}");
+            let w = World::new();
+            let t = w.target(agent, "conf/x");
+            let s = w.setting();
+            assert_eq!(install(&t, &s).unwrap(), Done::Written, "{agent:?}");
+            let expected = if agent == Agent::Codex {
+                "not trusted"
+            } else {
+                "wired"
+            };
+            assert_eq!(status(&t, &s).word(), expected, "{agent:?}");
+            assert_eq!(install(&t, &s).unwrap(), Done::Unchanged, "{agent:?}");
+            assert!(!backup_of(&t.path).exists(), "{agent:?}");
+            assert_eq!(remove(&t, &s).unwrap(), Done::Deleted, "{agent:?}");
+            assert!(!w.dir.path().join("conf").exists(), "{agent:?}");
+            assert_eq!(remove(&t, &s).unwrap(), Done::Absent, "{agent:?}");
         }
     }
 
@@ -400,72 +663,56 @@ mod tests {
         let cases: &[(Agent, &str)] = &[
             (Agent::Claude, "{\n    \"model\": \"opus\",\n    \"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"say done\"}]}]}\n}"),
             (Agent::Codex, "{\"hooks\":{\"PreToolUse\":[{\"matcher\":\"Bash\",\"hooks\":[{\"type\":\"command\",\"command\":\"check\"}]}]}}"),
-            (Agent::Gemini, "{\"ui\": {\"theme\": \"Dracula\"}}\n"),
+            (Agent::Gemini, "{\"ui\": {\"theme\": \"Dracula\"}, \"n\": 1e2}\n"),
             (Agent::Aider, "model: sonnet\nauto-commits: false"),
         ];
         for (agent, text) in cases {
-            let (dir, roost, sock) = setup();
-            let path = dir.path().join("conf");
-            std::fs::write(&path, text).unwrap();
-            assert_eq!(install(*agent, &path, &roost, &sock), Ok(Done::Written));
-            assert_eq!(std::fs::read_to_string(backup_of(&path)).unwrap(), *text);
-            let after = std::fs::read_to_string(&path).unwrap();
+            let w = World::new();
+            let t = w.target(*agent, "conf");
+            let s = w.setting();
+            std::fs::write(&t.path, text).unwrap();
+            assert_eq!(install(&t, &s).unwrap(), Done::Written);
+            assert_eq!(std::fs::read_to_string(backup_of(&t.path)).unwrap(), *text);
+            let after = std::fs::read_to_string(&t.path).unwrap();
             assert_ne!(after, *text);
-            assert_eq!(status(*agent, &path, &roost), Wiring::Wired, "{agent:?}");
-            // Twice is once, and the backup is the first one.
-            assert_eq!(install(*agent, &path, &roost, &sock), Ok(Done::Unchanged));
-            assert_eq!(std::fs::read_to_string(&path).unwrap(), after);
+            assert_eq!(install(&t, &s).unwrap(), Done::Unchanged);
+            assert_eq!(std::fs::read_to_string(&t.path).unwrap(), after);
+            assert_eq!(remove(&t, &s).unwrap(), Done::Restored, "{agent:?}");
             assert_eq!(
-                remove(*agent, &path, &sock),
-                Ok(Done::Restored),
+                std::fs::read_to_string(&t.path).unwrap(),
+                *text,
                 "{agent:?}"
             );
-            assert_eq!(std::fs::read_to_string(&path).unwrap(), *text, "{agent:?}");
-            assert!(!backup_of(&path).exists());
+            assert!(!backup_of(&t.path).exists());
         }
     }
 
     #[test]
-    fn the_other_hooks_stay_when_the_user_changed_the_file_meanwhile() {
-        let (dir, roost, sock) = setup();
-        let path = dir.path().join("settings.json");
-        std::fs::write(
-            &path,
-            r#"{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"say done"}]}]}}"#,
+    fn another_roost_is_stale_and_a_bad_file_is_refused_untouched() {
+        let w = World::new();
+        let s = w.setting();
+        let t = w.target(Agent::Claude, "settings.json");
+        let old = w.dir.path().join("old/roost");
+        install(
+            &t,
+            &Setting {
+                roost: &old,
+                ..w.setting()
+            },
         )
         .unwrap();
-        install(Agent::Claude, &path, &roost, &sock).unwrap();
-        let mut doc = json::parse(&std::fs::read(&path).unwrap()).unwrap();
-        doc.0.push(("model".into(), ordered::Node::str("opus")));
-        std::fs::write(&path, json::render(&doc)).unwrap();
-        assert_eq!(remove(Agent::Claude, &path, &sock), Ok(Done::Written));
-        let left = json::parse(&std::fs::read(&path).unwrap()).unwrap();
-        assert_eq!(
-            serde_json::to_string(&left).unwrap(),
-            r#"{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"say done"}]}]},"model":"opus"}"#
-        );
-    }
-
-    #[test]
-    fn another_roost_is_stale_and_a_bad_file_is_refused_untouched() {
-        let (dir, roost, sock) = setup();
-        let path = dir.path().join("settings.json");
-        install(Agent::Claude, &path, &dir.path().join("old/roost"), &sock).unwrap();
-        assert!(matches!(
-            status(Agent::Claude, &path, &roost),
-            Wiring::Stale(_)
-        ));
-        std::fs::write(&path, "{oops").unwrap();
-        assert!(install(Agent::Claude, &path, &roost, &sock).is_err());
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), "{oops");
-        let aider = dir.path().join("aider.yml");
-        std::fs::write(&aider, "notifications-command: say hi\n").unwrap();
-        let err = install(Agent::Aider, &aider, &roost, &sock).unwrap_err();
+        assert!(matches!(status(&t, &s), Wiring::Stale(_)));
+        std::fs::write(&t.path, "{oops").unwrap();
+        assert!(matches!(install(&t, &s), Err(WiringError::Format { .. })));
+        assert_eq!(std::fs::read_to_string(&t.path).unwrap(), "{oops");
+        let aider = w.target(Agent::Aider, "aider.yml");
+        std::fs::write(&aider.path, "notifications-command: say hi\n").unwrap();
+        let err = install(&aider, &s).unwrap_err().to_string();
         assert!(err.contains("notifications-command"), "{err}");
-        let plugin = dir.path().join("roost.js");
-        std::fs::write(&plugin, "export const Mine = 1;\n").unwrap();
-        assert!(install(Agent::Opencode, &plugin, &roost, &sock).is_err());
-        assert_eq!(remove(Agent::Opencode, &plugin, &sock), Ok(Done::Absent));
-        assert!(plugin.exists());
+        let plugin = w.target(Agent::Opencode, "roost.js");
+        std::fs::write(&plugin.path, "export const Mine = 1;\n").unwrap();
+        assert!(install(&plugin, &s).is_err());
+        assert_eq!(remove(&plugin, &s).unwrap(), Done::Absent);
+        assert!(plugin.path.exists());
     }
 }

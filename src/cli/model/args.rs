@@ -1,6 +1,7 @@
 //! The built-in commands' arguments, as the model's `Command` holds them.
 
 use super::values::{positive, seconds, ValueKind};
+use crate::agents::agent::{Agent, HookAgent};
 use clap::{Args, Subcommand, ValueEnum, ValueHint};
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -80,7 +81,7 @@ pub struct StateArgs {
 pub struct HookArgs {
     /// claude, codex, gemini, opencode, aider or generic
     #[arg(value_name = "AGENT")]
-    pub agent: String,
+    pub agent: HookAgent,
     /// the event, and for codex's notify the JSON payload
     #[arg(value_name = "EVENT", trailing_var_arg = true)]
     pub words: Vec<OsString>,
@@ -101,10 +102,12 @@ pub enum HooksVerb {
     /// ~/.claude/settings.json; codex: ~/.codex/hooks.json; gemini:
     /// ~/.gemini/settings.json; opencode: a plugin, roost.js, in
     /// ~/.config/opencode/plugin/; aider: a block in ~/.aider.conf.yml), or
-    /// with --project DIR into that project's. Everything else in the file
-    /// is kept; a backup FILE.roost-backup is written before roost's first
-    /// change. Installing twice is installing once. The hooks run this
-    /// roost by its absolute path.
+    /// with --project DIR into that project's. Every other byte of the file
+    /// is kept, a link stays a link (the file it names is edited), and a
+    /// backup FILE.roost-backup is written before roost's first change.
+    /// Each command roost writes ends in its mark, the shell comment
+    /// "# written by roost hooks install". Installing twice is installing
+    /// once. The hooks run this roost by its absolute path.
     Install(HooksTarget),
     #[command(verbatim_doc_comment)]
     /// take roost's hooks out of AGENT's configuration
@@ -116,10 +119,11 @@ pub enum HooksVerb {
     #[command(verbatim_doc_comment)]
     /// how every agent's hooks stand, in user scope and this directory's
     ///
-    /// One line per agent and scope: wired, not wired, stale (some hooks
-    /// missing or running another roost) or unreadable, and the file. The
-    /// project scope is the current directory's. --json prints the same as
-    /// JSON.
+    /// For each agent, where its program is on PATH, then one line per
+    /// scope: wired, not trusted (codex has not trusted them yet), not
+    /// wired, stale (some hooks missing or running another roost) or
+    /// unreadable, and the file. The project scope is the current
+    /// directory's. --json prints the same as JSON.
     Status(JsonArgs),
     #[command(verbatim_doc_comment)]
     /// print what AGENT's hooks run (generic: for any other CLI)
@@ -133,8 +137,8 @@ pub enum HooksVerb {
 #[derive(Debug, Args)]
 pub struct HooksTarget {
     /// claude, codex, gemini, opencode or aider
-    #[arg(value_name = "AGENT", value_parser = ["claude", "codex", "gemini", "opencode", "aider"])]
-    pub agent: String,
+    #[arg(value_name = "AGENT")]
+    pub agent: Agent,
     /// write the project's configuration in DIR instead of the user's
     #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
     pub project: Option<PathBuf>,
@@ -143,8 +147,8 @@ pub struct HooksTarget {
 #[derive(Debug, Args)]
 pub struct HooksShowArgs {
     /// claude, codex, gemini, opencode, aider or generic
-    #[arg(value_name = "AGENT", value_parser = ["claude", "codex", "gemini", "opencode", "aider", "generic"])]
-    pub agent: String,
+    #[arg(value_name = "AGENT")]
+    pub agent: HookAgent,
 }
 
 #[derive(Debug, Args)]

@@ -186,8 +186,8 @@ impl Interrupts {
         );
         let saved = [Signal::SIGINT, Signal::SIGTERM, Signal::SIGHUP]
             .into_iter()
-            // SAFETY: the handler only stores to an atomic.
             .filter_map(|sig| {
+                // SAFETY: the handler only stores to an atomic.
                 unsafe { sigaction(sig, &action) }
                     .ok()
                     .map(|old| (sig, old))

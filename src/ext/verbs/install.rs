@@ -86,7 +86,7 @@ pub fn run(a: InstallArgs) -> Result<Exit> {
         fetched.commit,
         claimed(manifest)
     );
-    println!("its data directory: {}", state.display());
+    println!("its data directory: {}", crate::untrusted::path(&state));
     Ok(Exit::Ok)
 }
 
@@ -201,7 +201,7 @@ fn link(dir: &std::path::Path, yes: bool) -> Result<Exit> {
     );
     println!(
         "edits there take effect at once; its data directory: {}",
-        state.display()
+        crate::untrusted::path(&state)
     );
     Ok(Exit::Ok)
 }

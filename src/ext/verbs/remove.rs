@@ -33,7 +33,10 @@ pub fn run(a: RemoveArgs) -> Result<Exit> {
             std::fs::remove_dir_all(&state)
                 .map_err(|e| fail(format!("cannot delete {}: {e}", state.display())))?;
             let _ = std::fs::remove_file(&left_by);
-            println!("deleted the kept data of {name}: {}", state.display());
+            println!(
+                "deleted the kept data of {name}: {}",
+                crate::untrusted::path(&state)
+            );
             return Ok(Exit::Ok);
         }
         return Err(crate::ext::named::no_such(CMD, &name));
@@ -46,7 +49,7 @@ pub fn run(a: RemoveArgs) -> Result<Exit> {
         if let Err(e) = remove_tree(&clone) {
             eprintln!(
                 "roost ext remove: {name} is no longer installed, but {} could not be deleted: {e}",
-                clone.display()
+                crate::untrusted::path(&clone)
             );
         }
     }
@@ -60,7 +63,7 @@ pub fn run(a: RemoveArgs) -> Result<Exit> {
     if purge {
         remove_tree(&state).map_err(|e| fail(format!("cannot delete {}: {e}", state.display())))?;
         let _ = std::fs::remove_file(&left_by);
-        println!("deleted its data: {}", state.display());
+        println!("deleted its data: {}", crate::untrusted::path(&state));
     } else if state.exists() {
         // So that a later install of another repository under this name
         // can say whose data it would inherit. Best effort: the data is
@@ -68,7 +71,7 @@ pub fn run(a: RemoveArgs) -> Result<Exit> {
         if let Some(source) = &source {
             let _ = crate::fsutil::write_atomic(&left_by, format!("{source}\n").as_bytes(), 0o644);
         }
-        println!("kept its data: {}", state.display());
+        println!("kept its data: {}", crate::untrusted::path(&state));
         println!("(roost ext remove {name} --purge deletes it)");
     }
     Ok(Exit::Ok)

@@ -228,7 +228,13 @@ impl Rig {
     pub fn install_hooks(&self) {
         self.ok(["hooks", "install", self.agent.name]);
         if self.agent.name == "codex" {
+            // codex runs them only once trusted, and roost says so until
+            // codex has written its trust.
+            let status = self.ok(["hooks", "status"]);
+            assert!(status.contains("  user     not trusted "), "{status}");
             codex::trust_hooks(self);
+            let status = self.ok(["hooks", "status"]);
+            assert!(status.contains("  user     wired       "), "{status}");
         }
     }
 

@@ -3,6 +3,7 @@
 //! from the user's config, and the test's tmux server killed on drop.
 
 pub mod ext;
+pub mod hostile;
 pub mod model_server;
 mod outcome;
 mod repo;

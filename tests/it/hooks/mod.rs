@@ -2,6 +2,8 @@
 //! `roost hook` turns the payloads those agents send into the pane's state,
 //! reply, agent and session id, in a real pane of a real server.
 
+mod files;
+
 use crate::common::*;
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -108,6 +110,38 @@ fn a_stop_without_the_message_reads_the_transcript_it_names() {
     assert_eq!(env.ok(["read", "alice"]), "from the transcript\n");
 }
 
+/// The transcript's path comes from the agent's payload: a FIFO there
+/// (which would block the hook, and the agent with it) or a device (which
+/// never ends) is not read, and the turn is still stamped done.
+#[test]
+fn a_transcript_that_is_a_fifo_or_a_device_is_not_read() {
+    let env = TestEnv::new();
+    let pane = env.spawn("alice", "sleep 100000");
+    let fifo = env.path("t.fifo");
+    nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+    for transcript in [fifo.as_path(), std::path::Path::new("/dev/zero")] {
+        let stop = format!(
+            r#"{{"session_id":"s1","transcript_path":"{}","hook_event_name":"Stop"}}"#,
+            transcript.display()
+        );
+        let tmux_var = format!(
+            "{},{},0",
+            env.socket,
+            env.tmux_ok(&["display-message", "-p", "#{pid}"]).trim()
+        );
+        let mut cmd = env.roost(["hook", "claude", "Stop"]);
+        cmd.env("TMUX", tmux_var).env("TMUX_PANE", &pane);
+        let run = bounded_typed(
+            cmd,
+            Some(stop.as_bytes()),
+            std::time::Duration::from_secs(10),
+        );
+        assert_eq!(exit_of(&run.out), Exit::Ok, "{}", describe(&run.out));
+        assert!(run.peak_kib < 64 << 10, "{} KiB", run.peak_kib);
+        assert_eq!(option(&env, &pane, "@agent_state"), "done");
+    }
+}
+
 #[test]
 fn codex_notify_takes_its_json_as_the_last_word_and_ignores_other_threads() {
     let env = TestEnv::new();
@@ -207,7 +241,10 @@ fn install_merges_keeps_a_backup_is_idempotent_and_remove_restores_the_bytes() {
     let roost = assert_cmd::cargo::cargo_bin("roost");
     assert_eq!(
         stop[1]["hooks"][0]["command"],
-        format!("{} hook claude Stop", roost.display())
+        format!(
+            "{} hook claude Stop # written by roost hooks install",
+            roost.display()
+        )
     );
     assert_eq!(
         doc["sandbox"]["network"]["allowUnixSockets"][0],
@@ -224,7 +261,7 @@ fn install_merges_keeps_a_backup_is_idempotent_and_remove_restores_the_bytes() {
     let status = env.ok(["hooks", "status"]);
     assert!(
         status.contains(&format!(
-            "claude    user     wired       {}",
+            "\n  user     wired       {}\n",
             settings.display()
         )),
         "{status}"
@@ -291,13 +328,18 @@ fn show_generic_prints_the_four_commands() {
     let env = TestEnv::new();
     let out = env.ok(["hooks", "show", "generic"]);
     let roost = assert_cmd::cargo::cargo_bin("roost");
-    for state in ["working", "blocked", "done", "error"] {
-        assert!(
-            out.contains(&format!("{} hook generic {state} ", roost.display())),
+    // Each command stands alone on its line, so copying the line copies
+    // the command and nothing else; what it is for is a comment above it.
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 8, "{out}");
+    for (i, state) in ["working", "blocked", "done", "error"].iter().enumerate() {
+        assert!(lines[2 * i].starts_with("# "), "{out}");
+        assert_eq!(
+            lines[2 * i + 1],
+            format!("{} hook generic {state}", roost.display()),
             "{out}"
         );
     }
-    assert_eq!(out.lines().count(), 4);
 }
 
 #[test]
@@ -451,6 +493,22 @@ fn next_finds_the_blocked_agent_and_badge_counts() {
     let next = env.ok(["next"]);
     assert!(next.starts_with(&format!("{b} ")), "{next}");
     assert_eq!(env.ok(["badge"]), "1 blocked 1 done\n");
+}
+
+/// A pane renames its window and its session with a direction control and
+/// stamps itself blocked: `next` shows the names escaped.
+#[test]
+fn next_prints_a_hostile_window_and_session_name_escaped() {
+    let env = TestEnv::new();
+    let a = env.spawn("a", "sleep 100000");
+    env.tmux_ok(&["rename-window", "-t", &a, "alice\u{202e}live\u{1b}[2J"]);
+    env.tmux_ok(&["rename-session", "-t", &a, "main\u{202e}x"]);
+    env.tmux_ok(&["set-option", "-p", "-t", &a, "@agent_state", "blocked"]);
+    let next = env.ok(["next"]);
+    assert!(!next.contains(['\u{202e}', '\u{1b}']), "{next:?}");
+    // (tmux itself shows the ESC in a name as the text \033.)
+    assert!(next.contains("alice\\u{202e}live"), "{next}");
+    assert!(next.contains("main\\u{202e}x:"), "{next}");
 }
 
 #[test]

@@ -1,0 +1,151 @@
+//! What spawn, resume and kill do for an agent: the command line an agent
+//! is started with, the marks its pane gets before it starts (its agent,
+//! and whether its prompt hook will report each prompt), and the roster
+//! entry that `resume` reads back, or forgets.
+
+use super::wiring::{self, Scope, Setting, Target, Wiring};
+use super::Agent;
+use crate::paths::Paths;
+use crate::tmux::{options, Tmux};
+use std::ffi::OsString;
+use std::path::Path;
+
+/// CMD as roost runs it (codex gets its own server, `--no-daemon`), and
+/// the agent it is.
+pub fn spawn_command(command: Vec<OsString>) -> (Vec<OsString>, Option<Agent>) {
+    let Some(first) = command.first() else {
+        return (command, None);
+    };
+    let Some(agent) = Agent::from_program(&first.to_string_lossy()) else {
+        return (command, None);
+    };
+    let mut out = vec![first.clone()];
+    let given: Vec<&OsString> = command[1..].iter().collect();
+    for extra in agent.spawn_args() {
+        if !given.iter().any(|w| w.as_os_str() == *extra) {
+            out.push(OsString::from(extra));
+        }
+    }
+    out.extend(command[1..].iter().cloned());
+    (out, Some(agent))
+}
+
+/// What spawn made, for `spawned`.
+pub struct Spawned<'a> {
+    pub agent: Option<Agent>,
+    pub session: &'a str,
+    pub name: &'a str,
+    /// The pane's working directory.
+    pub cwd: Option<&'a Path>,
+    /// CMD as roost ran it (`spawn_command`'s).
+    pub command: &'a [OsString],
+    pub pane: &'a str,
+}
+
+/// Once the window exists: the pane knows its agent, and the roster has
+/// it, with the arguments the user gave and the pane's working directory,
+/// for `resume`. Best effort.
+pub fn spawned(tmux: &Tmux, paths: Option<&Paths>, s: Spawned) {
+    let Some(agent) = s.agent else {
+        return;
+    };
+    let state = paths.map(|p| p.state.as_path());
+    let _ = tmux.set_pane_options(s.pane, &marks(agent, s.cwd, state));
+    let Some(paths) = paths else {
+        return;
+    };
+    let cwd = s
+        .cwd
+        .map(|d| d.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let _ = super::roster::note_spawn(
+        paths,
+        &tmux.socket.file(),
+        super::roster::Entry {
+            session: s.session.to_string(),
+            name: s.name.to_string(),
+            agent: agent.name().to_string(),
+            args: agent.given_args(s.command.get(1..).unwrap_or_default()),
+            cwd,
+            session_id: None,
+        },
+    );
+}
+
+/// What a pane running `agent` is marked with as it starts: its agent,
+/// and that its prompt hook will report each prompt, where roost's hooks
+/// are wired where it reads them (so `send` waits for that report even
+/// before the agent has said anything).
+pub fn marks(
+    agent: Agent,
+    cwd: Option<&Path>,
+    state: Option<&Path>,
+) -> Vec<(&'static str, &'static str)> {
+    let mut set = vec![(options::AGENT, agent.name())];
+    if prompt_hook_expected(agent, cwd, state) {
+        set.push((options::HOOKED, agent.name()));
+    }
+    set
+}
+
+/// Whether `agent`'s prompt hook will report from a pane started in `cwd`
+/// from its first prompt on: roost's hooks for it run this roost (`hooks
+/// status` says wired) in the user's configuration or in `cwd`'s, and the
+/// agent runs them without asking. Not so for codex, which runs new hooks
+/// only once a person trusts them (its start hook marks the pane then),
+/// for gemini's project hooks (a trusted folder only), nor for aider,
+/// which has no prompt hook.
+fn prompt_hook_expected(agent: Agent, cwd: Option<&Path>, state: Option<&Path>) -> bool {
+    let (Ok(roost), Ok(home), Some(state)) = (std::env::current_exe(), wiring::home(), state)
+    else {
+        return false;
+    };
+    let setting = Setting {
+        roost: &roost,
+        socket_dir: Path::new(""),
+        state,
+        home: &home,
+    };
+    let wired = |scope: &Scope| {
+        let target = Target {
+            agent,
+            scope,
+            path: wiring::file(agent, scope, &home),
+        };
+        matches!(wiring::status(&target, &setting), Wiring::Wired)
+    };
+    let project = || cwd.is_some_and(|d| wired(&Scope::Project(d.to_path_buf())));
+    match agent {
+        Agent::Claude | Agent::Opencode => wired(&Scope::User) || project(),
+        Agent::Gemini => wired(&Scope::User),
+        Agent::Codex | Agent::Aider => false,
+    }
+}
+
+/// Once kill ended window `window` of `session` (every window of it when
+/// None): an agent ended on purpose is not resumed. Best effort.
+pub fn killed(tmux: &Tmux, paths: Option<&Paths>, session: &str, window: Option<&str>) {
+    if let Some(paths) = paths {
+        let _ = super::roster::forget(paths, &tmux.socket.file(), session, window);
+    }
+}
+
+/// The words that resume a roster entry's agent, or why it cannot be.
+pub enum Resumed {
+    Args(Agent, Vec<String>),
+    /// The agent reported no session id, and resumes only by one.
+    NoSessionId(Agent),
+    /// Not an agent this roost knows.
+    Unknown,
+}
+
+pub fn resume_args(e: &super::roster::Entry) -> Resumed {
+    let Some(agent) = Agent::from_name(&e.agent) else {
+        return Resumed::Unknown;
+    };
+    match (&e.session_id, agent) {
+        (Some(id), _) => Resumed::Args(agent, agent.resume_args(id, &e.args)),
+        (None, Agent::Aider) => Resumed::Args(agent, agent.resume_args("", &e.args)),
+        (None, _) => Resumed::NoSessionId(agent),
+    }
+}
