@@ -101,6 +101,6 @@ fn send_without_text_is_a_usage_error_with_exit_2() {
     assert_refusal(
         &env.run(["send", "--bogus", "alice", "x"]),
         Exit::Usage,
-        "roost send: unknown option --bogus\n",
+        "roost send: unknown option '--bogus'\n",
     );
 }

@@ -1,4 +1,4 @@
-//! The words themselves: `--version`, unknown and disabled words, `help`
+//! The words themselves: `version` and `--version`, unknown and disabled words, `help`
 //! and a command's usage line, and bad input that must never panic.
 
 use crate::common::*;
@@ -8,17 +8,32 @@ use std::os::unix::ffi::OsStrExt;
 
 // ---- version, usage, help ----------------------------------------------
 
+/// `version` prints the semver alone, as scripts read it; `--version` and
+/// `-V` print what a bug report needs, as git and cargo do: the name, the
+/// version and the commit this checkout's HEAD names (the binary under
+/// test was built from it).
 #[test]
-fn version_words_print_the_bare_version_alone_on_stdout() {
+fn version_prints_the_semver_and_dash_dash_version_the_commit_too() {
     let env = TestEnv::new();
-    for word in ["--version", "-V", "version"] {
+    let head = std::process::Command::new("git")
+        .args(["-C", env!("CARGO_MANIFEST_DIR"), "rev-parse", "HEAD"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
+    let version = env!("CARGO_PKG_VERSION");
+    let long = match head {
+        Some(id) => format!("roost {version} ({})\n", &id[..7]),
+        None => format!("roost {version}\n"),
+    };
+    for (word, want) in [
+        ("version", format!("{version}\n")),
+        ("--version", long.clone()),
+        ("-V", long),
+    ] {
         let out = env.run([word]);
         assert_eq!(exit_of(&out), Exit::Ok, "{word}: {}", describe(&out));
-        assert_eq!(
-            stdout(&out),
-            concat!(env!("CARGO_PKG_VERSION"), "\n"),
-            "{word}"
-        );
+        assert_eq!(stdout(&out), want, "{word}");
         assert_eq!(stderr(&out), "", "{word}");
     }
 }
@@ -144,7 +159,7 @@ fn bad_input_gets_a_short_message_and_never_a_panic() {
         (
             &["read", "-x", "alice"],
             Exit::Usage,
-            "roost read: unknown option -x",
+            "roost read: unknown option '-x'",
         ),
         (&["screen"], Exit::Usage, "roost screen: missing TARGET"),
         (
@@ -176,7 +191,7 @@ fn bad_input_gets_a_short_message_and_never_a_panic() {
         (
             &["status", "--bogus"],
             Exit::Usage,
-            "roost status: unknown option --bogus",
+            "roost status: unknown option '--bogus'",
         ),
         (
             &["status", "x"],
@@ -186,12 +201,12 @@ fn bad_input_gets_a_short_message_and_never_a_panic() {
         (
             &["spawn", "--bogus", "x"],
             Exit::Usage,
-            "roost spawn: unknown option --bogus",
+            "roost spawn: unknown option '--bogus'",
         ),
         (
             &["spawn", "-x"],
             Exit::Usage,
-            "roost spawn: unknown option -x",
+            "roost spawn: unknown option '-x'",
         ),
         (
             &["spawn", "%1"],
@@ -206,12 +221,12 @@ fn bad_input_gets_a_short_message_and_never_a_panic() {
         (
             &["session", "-x"],
             Exit::Usage,
-            "roost session: unknown option -x",
+            "roost session: unknown option '-x'",
         ),
         (
             &["kill", "--al"],
             Exit::Usage,
-            "roost kill: unknown option --al",
+            "roost kill: unknown option '--al'",
         ),
         (
             &["version", "x"],
