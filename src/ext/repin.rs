@@ -6,7 +6,8 @@
 //! fetch the target commit fresh from the recorded source and run every
 //! install gate on it; for update and rollback, show the change and the
 //! consent block and ask (what authority grew called out); then put it in
-//! place and record it (`swap`). The story goes to the `Output` it is
+//! place and record it (`swap`). `sync` names a fourth target: the pin a
+//! set file lists. The story goes to the `Output` it is
 //! given. Install shares the consent block and the question.
 
 use super::consent::{self, Answer, Offer, Purpose};
@@ -23,7 +24,7 @@ use crate::paths::Paths;
 
 /// Where a re-pin takes the extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Target {
+pub enum Target<'a> {
     /// What the recorded ref points to now, at the recorded source.
     Ref,
     /// The pin ext.lock recorded before the last update, fetched by its
@@ -32,15 +33,20 @@ pub enum Target {
     /// The pin it has, fetched again by its commit id and held to its
     /// recorded tree: nothing new is agreed to, so nothing is asked.
     Pinned,
+    /// The pin a set file lists (`sync`): fetched by its commit id from
+    /// its source, with the reachability rule of `install --ref SHA`, and
+    /// held to its tree. Its repository, ref and URL are recorded with it.
+    Given(&'a Pin),
 }
 
-impl Target {
+impl Target<'_> {
     /// The verb, as a command line says it.
     fn verb(self) -> &'static str {
         match self {
             Target::Ref => "update",
             Target::Previous => "rollback",
             Target::Pinned => "repair",
+            Target::Given(_) => "sync",
         }
     }
 
@@ -50,6 +56,7 @@ impl Target {
             Target::Ref => "new",
             Target::Previous => "earlier",
             Target::Pinned => "pinned",
+            Target::Given(_) => "listed",
         }
     }
 }
@@ -59,7 +66,7 @@ impl Target {
 /// the outcome.
 pub struct Repin<'a> {
     pub name: &'a str,
-    pub target: Target,
+    pub target: Target<'a>,
     /// `--yes`: the question is answered; grown authority still needs
     /// `grants`.
     pub yes: bool,
@@ -113,8 +120,8 @@ struct Plan {
     stays: Option<String>,
 }
 
-impl Repin<'_> {
-    pub fn new(name: &str, target: Target) -> Repin<'_> {
+impl<'a> Repin<'a> {
+    pub fn new(name: &'a str, target: Target<'a>) -> Repin<'a> {
         Repin {
             name,
             target,
@@ -274,6 +281,7 @@ impl Repin<'_> {
         let previous = entry.previous.as_deref();
         let base = match (self.target, previous) {
             (Target::Previous, Some(earlier)) => &earlier.pin,
+            (Target::Given(listed), _) => listed,
             _ => current,
         };
         let pin = Pin {
@@ -370,6 +378,28 @@ impl Repin<'_> {
                     display::short(&current.commit)
                 );
                 by_id(pin, url, stays)
+            }
+            // By its id, published by the listed source as `install --ref
+            // SHA` requires, and held to the listed tree.
+            Target::Given(listed) => {
+                let url = origin::recorded_url(listed)?;
+                origin::recorded_ref(listed)?;
+                let mut remote = git::Remote::new(&url);
+                let commit = remote.resolve(Some(&listed.commit)).map_err(|e| {
+                    let doing = format!("cannot find commit {} at", listed.commit);
+                    git::failure::explain(&doing, &url, &e)
+                })?;
+                Ok(Planned::Fetch(Box::new(Plan {
+                    url,
+                    commit,
+                    remote,
+                    reference: listed.git_ref.clone(),
+                    tree: Some(listed.tree.clone()),
+                    stays: Some(format!(
+                        "nothing was changed, and {name} stays at {}",
+                        display::short(&current.commit)
+                    )),
+                })))
             }
             Target::Pinned => {
                 let clone = paths.ext_clone(name);
@@ -715,7 +745,7 @@ mod tests {
         }
     }
 
-    fn yes(target: Target) -> Repin<'static> {
+    fn yes(target: Target<'static>) -> Repin<'static> {
         Repin {
             yes: true,
             ..Repin::new("note", target)

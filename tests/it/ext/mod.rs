@@ -5,6 +5,7 @@
 mod check;
 mod disable;
 mod exec;
+mod export;
 mod info;
 pub(crate) mod install;
 mod link;
@@ -14,5 +15,6 @@ mod outdated;
 mod remove;
 mod repair;
 mod rollback;
+mod sync;
 mod update;
 mod verify;

@@ -1,0 +1,317 @@
+//! `roost ext sync FILE [--frozen | --prune] [--yes [--grant AUTHORITY]
+//! [--accept-signer SIGNER]]`: make the installed set the one a set file
+//! lists. The file is only read. `--frozen` lists every difference and
+//! changes nothing; otherwise one table of what is new or changed and one
+//! question, then each new extension installed by its commit id, each
+//! changed one moved through the re-pin workflow to the listed pin.
+
+use crate::cli::model::SyncArgs;
+use crate::error::{Error, Exit, Result};
+use crate::ext::consent::{self, Answer};
+use crate::ext::dirs;
+use crate::ext::display;
+use crate::ext::error::{At, ExtError};
+use crate::ext::git;
+use crate::ext::output::Output;
+use crate::ext::repin::{Outcome, Repin, Target};
+use crate::ext::set::Line;
+use crate::ext::store;
+use crate::ext::sync::{self, Plan};
+use crate::paths::Paths;
+
+const CMD: &str = "ext sync";
+
+pub fn run(a: SyncArgs) -> Result<Exit> {
+    let shown = crate::untrusted::path(&a.file);
+    let set = sync::read(&a.file).at(CMD)?;
+    let paths = match a.frozen {
+        true => dirs::paths(),
+        false => dirs::writable_paths(),
+    }
+    .at(CMD)?;
+    let lock = store::read_lock(&paths).at(CMD)?;
+    let plan = sync::plan(&set, &lock);
+    for name in &plan.linked {
+        eprintln!("roost ext sync: {name} is linked to a checkout: no set lists it, and sync leaves it alone");
+    }
+    if a.frozen {
+        return frozen(&plan, &shown);
+    }
+    if !plan.stuck.is_empty() {
+        for said in &plan.stuck {
+            println!("  {said}");
+        }
+        return Err(Error::refuse(
+            CMD,
+            format!(
+                "{shown}: sync cannot make {} agree; nothing was changed",
+                crate::words::count(plan.stuck.len(), "thing")
+            ),
+        )
+        .hint("fix or export the set file again where it was made, then sync again"));
+    }
+    let pruned: Vec<String> = match a.prune {
+        true => plan.extra.clone(),
+        false => Vec::new(),
+    };
+    if !a.prune {
+        for name in &plan.extra {
+            println!("{name}: installed, not in {shown}: kept (--prune removes it)");
+        }
+    }
+    if plan.nothing_to_do() && pruned.is_empty() {
+        println!("the installed set matches {shown}; nothing to do");
+        return Ok(Exit::Ok);
+    }
+    let mut out = Output::stdout();
+    out.say(&table(&plan, &pruned));
+    agreed(&mut out, &plan, &a)?;
+    apply(&paths, &mut out, &plan, &pruned)
+}
+
+/// `--frozen`: every difference, whole, and exit 1 when there is one.
+fn frozen(plan: &Plan, shown: &str) -> Result<Exit> {
+    if plan.differences.is_empty() {
+        println!("the installed set matches {shown}");
+        return Ok(Exit::Ok);
+    }
+    for said in &plan.differences {
+        println!("  {said}");
+    }
+    Err(Error::refuse(
+        CMD,
+        format!(
+            "the installed set differs from {shown} in {}; nothing was changed (--frozen)",
+            crate::words::count(plan.differences.len(), "way")
+        ),
+    )
+    .hint(format!(
+        "`roost ext sync {shown}` (without --frozen) shows what it would do and asks"
+    )))
+}
+
+/// The table of what would change: one row per extension.
+fn table(plan: &Plan, pruned: &[String]) -> String {
+    let mut rows: Vec<[String; 4]> = Vec::new();
+    let signer = |l: &Line| l.signer.clone().unwrap_or_else(|| "-".into());
+    for l in &plan.new {
+        rows.push([
+            l.name.clone(),
+            format!("new at {}", display::short(&l.pin.commit)),
+            sync::words(&l.authority),
+            signer(l),
+        ]);
+    }
+    for (l, e) in &plan.moved {
+        let from = e.pin().map(|p| p.commit.as_str()).unwrap_or("?");
+        rows.push([
+            l.name.clone(),
+            format!(
+                "{} -> {}",
+                display::short(from),
+                display::short(&l.pin.commit)
+            ),
+            sync::words(&l.authority),
+            signer(l),
+        ]);
+    }
+    for l in &plan.switched {
+        let to = if l.disabled { "disable" } else { "enable" };
+        rows.push([
+            l.name.clone(),
+            to.into(),
+            sync::words(&l.authority),
+            signer(l),
+        ]);
+    }
+    for name in pruned {
+        rows.push([
+            name.clone(),
+            "remove (--prune)".into(),
+            "-".into(),
+            "-".into(),
+        ]);
+    }
+    rows.sort();
+    let head = ["NAME", "CHANGE", "AUTHORITY", "SIGNER (as the file says)"].map(String::from);
+    let all: Vec<&[String; 4]> = std::iter::once(&head).chain(rows.iter()).collect();
+    let width = |i: usize| all.iter().map(|r| r[i].chars().count()).max().unwrap_or(0);
+    let widths = [width(0), width(1), width(2)];
+    let mut text = String::from("\n");
+    for r in all {
+        text.push_str(
+            format!(
+                "{:w0$}  {:w1$}  {:w2$}  {}",
+                r[0],
+                r[1],
+                r[2],
+                r[3],
+                w0 = widths[0],
+                w1 = widths[1],
+                w2 = widths[2]
+            )
+            .trim_end(),
+        );
+        text.push('\n');
+    }
+    text.push_str(
+        "\nEach new or changed extension is fetched by its commit id and held to the\n\
+         listed tree; every install check runs on it, and a changed one shows its\n\
+         diff, before anything is put in place. A signer is what the file says.\n\n",
+    );
+    text
+}
+
+/// The one question; with --yes, every authority asked for must be named
+/// with --grant and every listed signer with --accept-signer.
+fn agreed(out: &mut Output, plan: &Plan, a: &SyncArgs) -> Result<()> {
+    if a.yes {
+        let mut ungranted: Vec<&str> = Vec::new();
+        let mut unaccepted: Vec<&str> = Vec::new();
+        let asked = plan
+            .new
+            .iter()
+            .map(|l| (l, Vec::new()))
+            .chain(plan.moved.iter().map(|(l, e)| (l, e.needs.clone())));
+        for (l, had) in asked {
+            for n in &l.authority {
+                if !had.contains(n) && !a.grant.contains(n) && !ungranted.contains(&n.as_str()) {
+                    ungranted.push(n);
+                }
+            }
+            if let Some(s) = &l.signer {
+                if !a.accept_signer.contains(s) && !unaccepted.contains(&s.as_str()) {
+                    unaccepted.push(s);
+                }
+            }
+        }
+        let mut add: Vec<String> = ungranted.iter().map(|g| format!("--grant {g}")).collect();
+        add.extend(unaccepted.iter().map(|s| format!("--accept-signer {s}")));
+        if !ungranted.is_empty() {
+            return Err(Error::refuse(
+                CMD,
+                format!(
+                    "not synced: the set asks for {}, and --yes does not grant authority",
+                    ungranted.join(", ")
+                ),
+            )
+            .hint(format!(
+                "read the table above; to accept it from a script, add {}",
+                add.join(" ")
+            )));
+        }
+        if !unaccepted.is_empty() {
+            return Err(Error::refuse(
+                CMD,
+                format!(
+                    "not synced: the set names signer {}, and --yes does not accept a signer",
+                    unaccepted.join(", ")
+                ),
+            )
+            .hint(format!(
+                "read the table above; to accept it from a script, add {}",
+                add.join(" ")
+            )));
+        }
+    }
+    match consent::ask("Sync?", a.yes, out.writer()) {
+        Answer::Yes => Ok(()),
+        Answer::No => Err(Error::refuse(CMD, "not synced; nothing was changed")),
+        Answer::NoTerminal => Err(Error::refuse(
+            CMD,
+            "not synced: stdin is not a terminal; nothing was changed",
+        )
+        .hint("read the table above, then pass --yes to sync from a script")),
+    }
+}
+
+/// Each change in turn; a failure does not stop the rest, and a summary
+/// follows.
+fn apply(paths: &Paths, out: &mut Output, plan: &Plan, pruned: &[String]) -> Result<Exit> {
+    let mut done: Vec<String> = Vec::new();
+    let mut failed: Vec<String> = Vec::new();
+    let mut note = |name: &str, result: std::result::Result<String, ExtError>| match result {
+        Ok(said) => done.push(format!("{name}: {said}")),
+        Err(e) => {
+            e.clone().within(name).at(CMD).report();
+            failed.push(name.to_string());
+        }
+    };
+    let interrupted = || git::INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst);
+    for l in &plan.new {
+        if interrupted() {
+            break;
+        }
+        let r = sync::install(paths, l).map(|()| format!("installed at {}", l.pin.commit));
+        note(&l.name, r);
+    }
+    for (l, _) in &plan.moved {
+        if interrupted() {
+            break;
+        }
+        note(&l.name, moved(paths, out, l));
+    }
+    for l in &plan.switched {
+        let r =
+            switch(paths, l).map(|()| if l.disabled { "disabled" } else { "enabled" }.to_string());
+        note(&l.name, r);
+    }
+    for name in pruned {
+        note(
+            name,
+            sync::prune(paths, name).map(|()| "removed (its data is kept)".into()),
+        );
+    }
+    println!();
+    for said in &done {
+        println!("{said}");
+    }
+    match failed.as_slice() {
+        [] => Ok(Exit::Ok),
+        names => Err(Error::fail(
+            CMD,
+            format!(
+                "{} not synced: {} (the rest were)",
+                crate::words::count(names.len(), "extension was"),
+                names.join(", ")
+            ),
+        )),
+    }
+}
+
+/// A changed extension through the re-pin workflow, to the listed pin; the
+/// table's question answered it, and the authority agreed to is the listed
+/// one (a commit asking for more is refused).
+fn moved(paths: &Paths, out: &mut Output, l: &Line) -> std::result::Result<String, ExtError> {
+    let mut r = Repin::new(&l.name, Target::Given(&l.pin));
+    (r.yes, r.grants) = (true, &l.authority);
+    match r.run(paths, out)? {
+        Outcome::Moved { from, to, .. } => {
+            switch(paths, l)?;
+            Ok(format!("{from} -> {to}"))
+        }
+        Outcome::Unchanged { commit, .. } => Ok(format!("unchanged at {commit}")),
+        Outcome::Linked(_) => Err(ExtError::refused("it is linked here; nothing was changed")),
+        Outcome::Shown => Ok("shown".into()),
+    }
+}
+
+/// Sets the listed disabled mark; an extension is not enabled while
+/// another one holds one of its commands.
+fn switch(paths: &Paths, l: &Line) -> std::result::Result<(), ExtError> {
+    let name = l.name.as_str();
+    let taken = |lock: &crate::ext::lock::Lock, entry: &crate::ext::lock::Entry| {
+        let claims = lock.claims();
+        match entry
+            .commands
+            .iter()
+            .find_map(|c| claims.get(c.as_str()).filter(|o| **o != name).map(|o| (c, o)))
+        {
+            Some((command, owner)) => Err(ExtError::refused(format!(
+                "cannot enable it: its command {command} is claimed by the installed extension {owner}"
+            ))),
+            None => Ok(()),
+        }
+    };
+    crate::ext::disabled::switch(paths, name, l.disabled, taken).map(|_| ())
+}
