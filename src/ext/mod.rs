@@ -12,8 +12,9 @@
 //! uses, `installed` the extensions NAME picks, `display` commits and
 //! sources as people read them; `error` the domain's one error type;
 //! `set` the set file export writes, `sync` what a set asks of ext.lock,
-//! `place` putting a new clone in place.
+//! `place` putting a new clone in place, `bundle` the offline bundle.
 
+mod bundle;
 pub mod checks;
 pub mod consent;
 mod diff;

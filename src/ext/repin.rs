@@ -74,6 +74,9 @@ pub struct Repin<'a> {
     pub grants: &'a [String],
     /// `--diff`: show the whole change, and change nothing.
     pub diff_only: bool,
+    /// An offline bundle the target is taken from (`sync --from`): no
+    /// network, no git program.
+    pub offline: Option<&'a git::bundle::Unpacked>,
     /// The commit it was pinned to, once read.
     pub from: Option<String>,
     /// The commit it was to move to, once known.
@@ -128,6 +131,7 @@ impl<'a> Repin<'a> {
             yes: false,
             grants: &[],
             diff_only: false,
+            offline: None,
             from: None,
             to: None,
         }
@@ -183,16 +187,17 @@ impl<'a> Repin<'a> {
     fn fetch(&self, paths: &Paths, plan: Plan) -> Result<Fetched> {
         let gone = "the repository may no longer hold that commit";
         let stays = plan.stays;
-        let fetched =
-            fetch::fetch_commit(paths, plan.remote, &plan.url, plan.commit).map_err(|e| {
-                match &stays {
-                    Some(stays) => {
-                        let hint = format!("{}; {stays}", e.what_to_do().unwrap_or(gone));
-                        e.hint(hint)
-                    }
-                    None => e,
-                }
-            })?;
+        let fetched = match self.offline {
+            Some(bundle) => fetch::from_bundle(paths, bundle, &plan.url, plan.commit),
+            None => fetch::fetch_commit(paths, plan.remote, &plan.url, plan.commit),
+        };
+        let fetched = fetched.map_err(|e| match &stays {
+            Some(stays) => {
+                let hint = format!("{}; {stays}", e.what_to_do().unwrap_or(gone));
+                e.hint(hint)
+            }
+            None => e,
+        })?;
         if let Some(tree) = plan.tree.filter(|t| *t != fetched.tree) {
             return Err(ExtError::refused(format!(
                 "commit {} has tree {}, but ext.lock recorded tree {tree} for it; \
@@ -385,10 +390,15 @@ impl<'a> Repin<'a> {
                 let url = origin::recorded_url(listed)?;
                 origin::recorded_ref(listed)?;
                 let mut remote = git::Remote::new(&url);
-                let commit = remote.resolve(Some(&listed.commit)).map_err(|e| {
-                    let doing = format!("cannot find commit {} at", listed.commit);
-                    git::failure::explain(&doing, &url, &e)
-                })?;
+                let commit = match self.offline {
+                    // The bundle holds it, verified; nothing is asked of
+                    // its source.
+                    Some(_) => entries::object_id(&listed.commit)?,
+                    None => remote.resolve(Some(&listed.commit)).map_err(|e| {
+                        let doing = format!("cannot find commit {} at", listed.commit);
+                        git::failure::explain(&doing, &url, &e)
+                    })?,
+                };
                 Ok(Planned::Fetch(Box::new(Plan {
                     url,
                     commit,

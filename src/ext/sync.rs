@@ -4,7 +4,8 @@
 //! the listed pin as its target.
 
 use super::error::{ExtError, Result};
-use super::fetch::fetch;
+use super::fetch;
+use super::git;
 use super::lock::{Entry, Lock, Pin, Source};
 use super::set::{self, Line, Set};
 use super::store::{self, Store};
@@ -176,12 +177,19 @@ pub fn words(list: &[String]) -> String {
 }
 
 /// Installs the listed extension `line`: its commit fetched by id from its
-/// source (published by it, as `install --ref SHA` requires), every install
+/// source (published by it, as `install --ref SHA` requires), or checked
+/// out of the offline bundle `offline`, every install
 /// check run, held to the listed tree, name and authority, then put in
 /// place and recorded with the listed disabled mark.
-pub fn install(paths: &Paths, line: &Line) -> Result<()> {
+pub fn install(paths: &Paths, line: &Line, offline: Option<&git::bundle::Unpacked>) -> Result<()> {
     let url = origin::recorded_url(&line.pin)?;
-    let fetched = fetch(paths, &url, Some(&line.pin.commit))?;
+    let fetched = match offline {
+        Some(bundle) => {
+            let commit = git::entries::object_id(&line.pin.commit)?;
+            fetch::from_bundle(paths, bundle, &url, commit)?
+        }
+        None => fetch::fetch(paths, &url, Some(&line.pin.commit))?,
+    };
     if fetched.tree != line.pin.tree {
         return Err(ExtError::refused(format!(
             "commit {} has tree {}, but the file lists tree {}; nothing was installed",

@@ -428,13 +428,19 @@ pub struct ExportArgs {
     /// write the set to FILE (replaced whole) instead of stdout
     #[arg(long, short = 'o', value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub output: Option<PathBuf>,
+    /// write an offline bundle to FILE: the set and its commits' objects
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, conflicts_with = "output")]
+    pub bundle: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
 pub struct SyncArgs {
     /// the set file `roost ext export` wrote
-    #[arg(value_name = "FILE", value_hint = ValueHint::FilePath)]
-    pub file: PathBuf,
+    #[arg(value_name = "FILE", value_hint = ValueHint::FilePath, required_unless_present = "from", conflicts_with = "from")]
+    pub file: Option<PathBuf>,
+    /// install from an offline bundle (`export --bundle`): no network
+    #[arg(long, value_name = "BUNDLE", value_hint = ValueHint::FilePath)]
+    pub from: Option<PathBuf>,
     /// change nothing: list every difference and exit 1 when there is one
     #[arg(long, conflicts_with_all = ["yes", "grant", "accept_signer", "prune"])]
     pub frozen: bool,

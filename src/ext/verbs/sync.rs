@@ -1,17 +1,19 @@
-//! `roost ext sync FILE [--frozen | --prune] [--yes [--grant AUTHORITY]
-//! [--accept-signer SIGNER]]`: make the installed set the one a set file
-//! lists. The file is only read. `--frozen` lists every difference and
+//! `roost ext sync (FILE | --from BUNDLE) [--frozen | --prune] [--yes
+//! [--grant AUTHORITY] [--accept-signer SIGNER]]`: make the installed set
+//! the one a set file (or an offline bundle) lists. The file is only read. `--frozen` lists every difference and
 //! changes nothing; otherwise one table of what is new or changed and one
 //! question, then each new extension installed by its commit id, each
 //! changed one moved through the re-pin workflow to the listed pin.
 
 use crate::cli::model::SyncArgs;
 use crate::error::{Error, Exit, Result};
+use crate::ext::bundle;
 use crate::ext::consent::{self, Answer};
 use crate::ext::dirs;
 use crate::ext::display;
 use crate::ext::error::{At, ExtError};
 use crate::ext::git;
+use crate::ext::git::bundle::Unpacked;
 use crate::ext::output::Output;
 use crate::ext::repin::{Outcome, Repin, Target};
 use crate::ext::set::Line;
@@ -22,13 +24,23 @@ use crate::paths::Paths;
 const CMD: &str = "ext sync";
 
 pub fn run(a: SyncArgs) -> Result<Exit> {
-    let shown = crate::untrusted::path(&a.file);
-    let set = sync::read(&a.file).at(CMD)?;
     let paths = match a.frozen {
         true => dirs::paths(),
         false => dirs::writable_paths(),
     }
     .at(CMD)?;
+    let (shown, set, offline) = match (&a.file, &a.from) {
+        (_, Some(from)) => {
+            let b = bundle::read(from).at(CMD)?;
+            (crate::untrusted::path(from), b.set, Some(b.objects))
+        }
+        (Some(file), None) => (
+            crate::untrusted::path(file),
+            sync::read(file).at(CMD)?,
+            None,
+        ),
+        (None, None) => return Err(Error::usage(CMD, "missing FILE")),
+    };
     let lock = store::read_lock(&paths).at(CMD)?;
     let plan = sync::plan(&set, &lock);
     for name in &plan.linked {
@@ -66,7 +78,7 @@ pub fn run(a: SyncArgs) -> Result<Exit> {
     let mut out = Output::stdout();
     out.say(&table(&plan, &pruned));
     agreed(&mut out, &plan, &a)?;
-    apply(&paths, &mut out, &plan, &pruned)
+    apply(&paths, &mut out, &plan, &pruned, offline.as_ref())
 }
 
 /// `--frozen`: every difference, whole, and exit 1 when there is one.
@@ -227,7 +239,13 @@ fn agreed(out: &mut Output, plan: &Plan, a: &SyncArgs) -> Result<()> {
 
 /// Each change in turn; a failure does not stop the rest, and a summary
 /// follows.
-fn apply(paths: &Paths, out: &mut Output, plan: &Plan, pruned: &[String]) -> Result<Exit> {
+fn apply(
+    paths: &Paths,
+    out: &mut Output,
+    plan: &Plan,
+    pruned: &[String],
+    offline: Option<&Unpacked>,
+) -> Result<Exit> {
     let mut done: Vec<String> = Vec::new();
     let mut failed: Vec<String> = Vec::new();
     let mut note = |name: &str, result: std::result::Result<String, ExtError>| match result {
@@ -242,14 +260,14 @@ fn apply(paths: &Paths, out: &mut Output, plan: &Plan, pruned: &[String]) -> Res
         if interrupted() {
             break;
         }
-        let r = sync::install(paths, l).map(|()| format!("installed at {}", l.pin.commit));
+        let r = sync::install(paths, l, offline).map(|()| format!("installed at {}", l.pin.commit));
         note(&l.name, r);
     }
     for (l, _) in &plan.moved {
         if interrupted() {
             break;
         }
-        note(&l.name, moved(paths, out, l));
+        note(&l.name, moved(paths, out, l, offline));
     }
     for l in &plan.switched {
         let r =
@@ -282,9 +300,14 @@ fn apply(paths: &Paths, out: &mut Output, plan: &Plan, pruned: &[String]) -> Res
 /// A changed extension through the re-pin workflow, to the listed pin; the
 /// table's question answered it, and the authority agreed to is the listed
 /// one (a commit asking for more is refused).
-fn moved(paths: &Paths, out: &mut Output, l: &Line) -> std::result::Result<String, ExtError> {
+fn moved(
+    paths: &Paths,
+    out: &mut Output,
+    l: &Line,
+    offline: Option<&Unpacked>,
+) -> std::result::Result<String, ExtError> {
     let mut r = Repin::new(&l.name, Target::Given(&l.pin));
-    (r.yes, r.grants) = (true, &l.authority);
+    (r.yes, r.grants, r.offline) = (true, &l.authority, offline);
     match r.run(paths, out)? {
         Outcome::Moved { from, to, .. } => {
             switch(paths, l)?;

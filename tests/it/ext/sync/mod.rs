@@ -8,6 +8,8 @@ use crate::common::*;
 
 use std::path::{Path, PathBuf};
 
+mod bundle;
+
 /// Exports `env`'s set to a file in a directory of its own; the file's path.
 fn exported(env: &TestEnv) -> PathBuf {
     let file = env.path("sets/roost.set");
@@ -20,14 +22,14 @@ fn exported(env: &TestEnv) -> PathBuf {
     file
 }
 
-fn sync(env: &TestEnv, file: &Path, more: &[&str]) -> std::process::Output {
+pub(crate) fn sync(env: &TestEnv, file: &Path, more: &[&str]) -> std::process::Output {
     let mut args: Vec<&std::ffi::OsStr> = vec!["ext".as_ref(), "sync".as_ref(), file.as_os_str()];
     args.extend(more.iter().map(std::ffi::OsStr::new));
     env.run(args)
 }
 
 /// Two extensions (one asking for fleet) installed on a first HOME.
-fn first_home() -> TestEnv {
+pub(crate) fn first_home() -> TestEnv {
     let env = TestEnv::new();
     env.simple_ext("owner/roost-zed", "zed", &["zed"], &["fleet"]);
     install(&env, "owner/roost-zed");
