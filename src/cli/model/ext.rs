@@ -177,6 +177,11 @@ pub enum ExtVerb {
     /// gives the same bytes, so two sets diff line by line. Linked extensions
     /// have nothing pinned: each is named on stderr and left out, as is an
     /// entry that cannot be read. Nothing secret is written.
+    /// --bundle FILE writes an offline bundle instead: the line
+    /// `# roost extension bundle, format 1`, then `set LENGTH`, the set file,
+    /// then `pack LENGTH`, a git pack (version 2, no deltas) holding exactly
+    /// each listed commit's own objects (the commit, its trees, its blobs;
+    /// no parent, no history), read from the installed clones.
     Export(ExportArgs),
     #[command(verbatim_doc_comment)]
     /// make the installed set the one FILE lists
@@ -199,6 +204,13 @@ pub enum ExtVerb {
     /// named with --grant and a listed signer with --accept-signer. A line
     /// that cannot be read stops the sync: each is listed with its number,
     /// and nothing changes.
+    /// --from BUNDLE takes the set and every commit from an offline bundle
+    /// (`export --bundle`): no network, no git program. Its pack is read
+    /// within the bounds of a fetched one, every object id is computed by
+    /// hashing, and a bundle holding an object no listed commit uses, or
+    /// lacking one a listed commit uses, is refused whole; each commit is
+    /// checked out into a clone holding its own objects only, then every
+    /// install check runs.
     /// --frozen resolves no ref and changes nothing: any difference at all
     /// (a missing or extra extension, another commit, tree, ref, source,
     /// authority, disabled mark or signer, a line that cannot be read) is

@@ -77,26 +77,27 @@ fn pack_type(kind: gix::objs::Kind) -> u8 {
 /// `.git` is given with it; each object once, in the order of their ids, so
 /// the same commits give the same bytes.
 pub fn write_pack(commits: &[(PathBuf, ObjectId)]) -> Result<Vec<u8>> {
-    let mut objects: std::collections::BTreeMap<ObjectId, (gix::objs::Kind, Vec<u8>)> =
-        Default::default();
+    // Each id once, with the repository it is read from; each object is
+    // read when it is written, so only the compressed pack is held.
+    let mut repos = Vec::new();
+    let mut ids: std::collections::BTreeMap<ObjectId, usize> = Default::default();
     for (git_dir, commit) in commits {
         let repo =
             gix::open_opts(git_dir, gix::open::Options::isolated()).map_err(|e| chain(&e))?;
         for id in own_objects(&repo, *commit)? {
-            if objects.contains_key(&id) {
-                continue;
-            }
-            let object = repo.find_object(id).map_err(|e| chain(&e))?;
-            objects.insert(id, (object.kind, object.data.clone()));
+            ids.entry(id).or_insert(repos.len());
         }
+        repos.push(repo);
     }
     let mut pack = Vec::new();
     pack.extend_from_slice(b"PACK");
     pack.extend_from_slice(&2u32.to_be_bytes());
-    pack.extend_from_slice(&(objects.len() as u32).to_be_bytes());
-    for (kind, data) in objects.values() {
+    pack.extend_from_slice(&(ids.len() as u32).to_be_bytes());
+    for (id, at) in ids {
+        let object = repos[at].find_object(id).map_err(|e| chain(&e))?;
+        let data = &object.data;
         let mut size = data.len() as u64;
-        let mut byte = (pack_type(*kind) << 4) | (size & 0x0F) as u8;
+        let mut byte = (pack_type(object.kind) << 4) | (size & 0x0F) as u8;
         size >>= 4;
         while size > 0 {
             pack.push(byte | 0x80);
@@ -127,7 +128,11 @@ impl Unpacked {
     /// indexing), into a temporary directory in `scratch`, and holds it to
     /// `commits`: every object one of them uses must be there, and nothing
     /// else may be.
-    pub fn read(pack: &[u8], scratch: &Path, commits: &[ObjectId]) -> Result<Unpacked> {
+    pub fn read(
+        pack: &mut dyn std::io::BufRead,
+        scratch: &Path,
+        commits: &[ObjectId],
+    ) -> Result<Unpacked> {
         let tmp = tempfile::Builder::new()
             .prefix(".bundle-")
             .tempdir_in(scratch)
@@ -135,8 +140,7 @@ impl Unpacked {
         gix::create::into(tmp.path(), gix::create::Kind::Bare, Default::default())
             .map_err(|e| chain(&e))?;
         let pack_dir = tmp.path().join("objects").join("pack");
-        let mut reader: &[u8] = pack;
-        let mut bounded = super::bounded::Bounded::new(&mut reader);
+        let mut bounded = super::bounded::Bounded::new(pack);
         let written = gix::odb::pack::Bundle::write_to_directory(
             &mut bounded,
             Some(&pack_dir),

@@ -238,3 +238,38 @@ fn a_changed_pin_moves_to_the_bundled_commit_with_the_source_gone() {
     assert_eq!(lock(&env)["note"]["previous"]["commit"], v2.as_str());
     assert_eq!(env.ok(["note"]), "note v1\n");
 }
+
+#[test]
+fn a_file_that_is_not_a_whole_bundle_is_refused() {
+    let env = TestEnv::new();
+    env.simple_ext("owner/roost-note", "note", &["note"], &[]);
+    install(&env, "owner/roost-note");
+    let bytes = std::fs::read(bundled(&env)).unwrap();
+    let set = env.ok(["ext", "export"]);
+    let mut trailing = bytes.clone();
+    trailing.extend_from_slice(b"more");
+    let two = TestEnv::new();
+    for (what, content, said) in [
+        (
+            "a set file",
+            set.into_bytes(),
+            "it is not a roost extension bundle (its first line is not the bundle header)",
+        ),
+        (
+            "bytes after the pack",
+            trailing,
+            "it is not a roost extension bundle (bytes follow its pack)",
+        ),
+        (
+            "a cut pack",
+            bytes[..bytes.len() - 40].to_vec(),
+            "the bundle's pack cannot be read",
+        ),
+    ] {
+        let file = two.path("x.bundle");
+        std::fs::write(&file, content).unwrap();
+        let err = refused(&offline(&two, &file, &["--yes"]));
+        assert!(err.contains(said), "{what}: {err}");
+        assert!(!lock_file(&two).exists(), "{what}");
+    }
+}
