@@ -104,6 +104,31 @@ pub enum Outcome {
     Shown,
 }
 
+/// Where `prepare` left a re-pin.
+pub enum Step {
+    /// Fetched, checked and shown: waiting for the answer.
+    Ready(Box<Ready>),
+    /// Nothing more to do (or --diff shown).
+    Done(Outcome),
+}
+
+/// A re-pin fetched, checked and shown, waiting for the answer: its
+/// temporary clone is removed if it is dropped unfinished.
+pub struct Ready {
+    entry: Entry,
+    current: Pin,
+    url: String,
+    reference: String,
+    fetched: Fetched,
+}
+
+impl Ready {
+    /// What the fetched commit's manifest declares.
+    pub fn manifest(&self) -> &Manifest {
+        &self.fetched.manifest
+    }
+}
+
 /// What the plan came to: a commit to fetch, or nothing to do.
 enum Planned {
     Fetch(Box<Plan>),
@@ -140,6 +165,28 @@ impl<'a> Repin<'a> {
     /// The whole workflow. Errors are in the workflow's words, without the
     /// extension's name; nothing was changed when one is returned.
     pub fn run(&mut self, paths: &Paths, out: &mut Output) -> Result<Outcome> {
+        let ready = match self.prepare(paths, out)? {
+            Step::Ready(ready) => ready,
+            Step::Done(outcome) => return Ok(outcome),
+        };
+        if self.target != Target::Pinned {
+            let Ready {
+                entry,
+                url,
+                reference,
+                fetched,
+                ..
+            } = &*ready;
+            self.agree(out, entry, url, reference, fetched)?;
+        }
+        self.finish(paths, *ready)
+    }
+
+    /// The workflow up to the question: the target fetched, every gate run
+    /// on it, and (but for repair) the change shown. With --diff, or with
+    /// nothing to do, it ends here. `sync` asks one question for many
+    /// re-pins, then `finish`es each.
+    pub fn prepare(&mut self, paths: &Paths, out: &mut Output) -> Result<Step> {
         let name = self.name;
         let again = format!("roost ext remove {name}, then install it again");
         let lock = store::read_lock(paths)?;
@@ -153,13 +200,15 @@ impl<'a> Repin<'a> {
             })?;
         let current = match &entry.source {
             Source::Pinned(pin) => pin,
-            Source::Linked { .. } => return Ok(Outcome::Linked(Box::new(entry.clone()))),
+            Source::Linked { .. } => {
+                return Ok(Step::Done(Outcome::Linked(Box::new(entry.clone()))))
+            }
         };
         self.from = Some(current.commit.clone());
         origin::recorded_ids(current).map_err(|e| e.hint(again))?;
         let plan = match self.plan(paths, entry, current)? {
             Planned::Fetch(plan) => plan,
-            Planned::Nothing(unchanged) => return Ok(unchanged),
+            Planned::Nothing(unchanged) => return Ok(Step::Done(unchanged)),
         };
         self.to = Some(plan.commit.to_string());
         let url = plan.url.clone();
@@ -169,11 +218,28 @@ impl<'a> Repin<'a> {
             self.check_claims(&lock, &fetched.manifest)?;
             self.show_change(out, paths, current, &fetched)?;
             if self.diff_only {
-                return Ok(Outcome::Shown);
+                return Ok(Step::Done(Outcome::Shown));
             }
-            self.agree(out, entry, &url, &reference, &fetched)?;
         }
-        let disabled = self.record(paths, entry, current, &url, &fetched)?;
+        Ok(Step::Ready(Box::new(Ready {
+            entry: entry.clone(),
+            current: current.clone(),
+            url,
+            reference,
+            fetched,
+        })))
+    }
+
+    /// Puts a prepared re-pin in place and records it (the answer given).
+    pub fn finish(&self, paths: &Paths, ready: Ready) -> Result<Outcome> {
+        let Ready {
+            entry,
+            current,
+            url,
+            fetched,
+            ..
+        } = ready;
+        let disabled = self.record(paths, &entry, &current, &url, &fetched)?;
         Ok(Outcome::Moved {
             from: current.commit.clone(),
             to: fetched.commit.clone(),

@@ -4,7 +4,7 @@
 //! the listed pin as its target.
 
 use super::error::{ExtError, Result};
-use super::fetch;
+use super::fetch::{self, Fetched};
 use super::git;
 use super::lock::{Entry, Lock, Pin, Source};
 use super::set::{self, Line, Set};
@@ -176,12 +176,15 @@ pub fn words(list: &[String]) -> String {
     }
 }
 
-/// Installs the listed extension `line`: its commit fetched by id from its
-/// source (published by it, as `install --ref SHA` requires), or checked
-/// out of the offline bundle `offline`, every install
-/// check run, held to the listed tree, name and authority, then put in
-/// place and recorded with the listed disabled mark.
-pub fn install(paths: &Paths, line: &Line, offline: Option<&git::bundle::Unpacked>) -> Result<()> {
+/// The listed extension `line`, not installed yet: its commit fetched by id
+/// from its source (published by it, as `install --ref SHA` requires), or
+/// checked out of the offline bundle `offline`, every install check run,
+/// and held to the listed tree, name and authority. Nothing is recorded.
+pub fn fetch_listed(
+    paths: &Paths,
+    line: &Line,
+    offline: Option<&git::bundle::Unpacked>,
+) -> Result<Fetched> {
     let url = origin::recorded_url(&line.pin)?;
     let fetched = match offline {
         Some(bundle) => {
@@ -205,20 +208,34 @@ pub fn install(paths: &Paths, line: &Line, offline: Option<&git::bundle::Unpacke
             line.name
         )));
     }
-    let mut needs = m.needs.clone();
+    held_to_authority(&m.needs, line)?;
+    Ok(fetched)
+}
+
+/// The authority a fetched commit asks for must be the listed one.
+pub fn held_to_authority(needs: &[String], line: &Line) -> Result<()> {
+    let mut needs = needs.to_vec();
     needs.sort();
     needs.dedup();
     if needs != line.authority {
         return Err(ExtError::refused(format!(
-            "its commit asks for {}, but the file lists {}; nothing was installed",
+            "its commit asks for {}, but the file lists {}; nothing was changed",
             words(&needs),
             words(&line.authority)
         ))
         .hint("export the set again where it was made, and read what changed"));
     }
+    Ok(())
+}
+
+/// Installs what `fetch_listed` fetched for `line`, with the listed
+/// disabled mark.
+pub fn put(paths: &Paths, line: &Line, fetched: &Fetched) -> Result<()> {
     let store = Store::open(paths)?;
     let mut lock = store.load()?;
+    let m = &fetched.manifest;
     new_entry::conflicts(&lock, m, paths, true)?;
+    let url = origin::recorded_url(&line.pin)?;
     let mut entry = new_entry::entry_for(
         m,
         Source::Pinned(Pin {

@@ -197,9 +197,11 @@ pub enum ExtVerb {
     /// held to the listed tree, checks, the diff, ext.lock keeping the pin it
     /// replaces for rollback). One that matches is left untouched, and its
     /// disabled mark is set as listed. An installed extension the file does
-    /// not list is named, and kept unless --prune removes it. Before
-    /// anything changes: one table of what is new or changed, with the
-    /// authority and the signer the file gives, and one question. Without a
+    /// not list is named, and kept unless --prune removes it. Every new and
+    /// changed commit is fetched and checked (each changed one's diff
+    /// shown) before anything changes; then one table of what is new or
+    /// changed, with the authority and the signer the file gives, and one
+    /// question. One that fails is named and the rest go on (exit 1). Without a
     /// terminal it is refused unless --yes; with --yes, authority must be
     /// named with --grant and a listed signer with --accept-signer. A line
     /// that cannot be read stops the sync: each is listed with its number,

@@ -12,10 +12,11 @@ use crate::ext::consent::{self, Answer};
 use crate::ext::dirs;
 use crate::ext::display;
 use crate::ext::error::{At, ExtError};
+use crate::ext::fetch::Fetched;
 use crate::ext::git;
 use crate::ext::git::bundle::Unpacked;
 use crate::ext::output::Output;
-use crate::ext::repin::{Outcome, Repin, Target};
+use crate::ext::repin::{Outcome, Ready, Repin, Step, Target};
 use crate::ext::set::Line;
 use crate::ext::store;
 use crate::ext::sync::{self, Plan};
@@ -76,9 +77,14 @@ pub fn run(a: SyncArgs) -> Result<Exit> {
         return Ok(Exit::Ok);
     }
     let mut out = Output::stdout();
-    out.say(&table(&plan, &pruned));
-    agreed(&mut out, &plan, &a)?;
-    apply(&paths, &mut out, &plan, &pruned, offline.as_ref())
+    let mut failed: Vec<String> = Vec::new();
+    let ready = prepared(&paths, &mut out, &plan, offline.as_ref(), &mut failed);
+    if ready.is_empty() && pruned.is_empty() {
+        return Err(not_synced(&failed));
+    }
+    out.say(&table(&ready, &pruned));
+    agreed(&mut out, &ready, &a)?;
+    apply(&paths, ready, &pruned, failed)
 }
 
 /// `--frozen`: every difference, whole, and exit 1 when there is one.
@@ -102,39 +108,93 @@ fn frozen(plan: &Plan, shown: &str) -> Result<Exit> {
     )))
 }
 
-/// The table of what would change: one row per extension.
-fn table(plan: &Plan, pruned: &[String]) -> String {
-    let mut rows: Vec<[String; 4]> = Vec::new();
-    let signer = |l: &Line| l.signer.clone().unwrap_or_else(|| "-".into());
-    for l in &plan.new {
-        rows.push([
-            l.name.clone(),
-            format!("new at {}", display::short(&l.pin.commit)),
-            sync::words(&l.authority),
-            signer(l),
-        ]);
+/// What one change came to before the question.
+enum Change<'a> {
+    /// A new extension, fetched and checked.
+    New(&'a Line, Fetched),
+    /// A changed pin, fetched, checked and its diff shown.
+    Moved(&'a Line, Repin<'a>, Box<Ready>, Vec<String>),
+    /// Only the disabled mark.
+    Switched(&'a Line),
+}
+
+impl Change<'_> {
+    fn line(&self) -> &Line {
+        match self {
+            Change::New(l, _) | Change::Moved(l, ..) | Change::Switched(l) => l,
+        }
     }
-    for (l, e) in &plan.moved {
-        let from = e.pin().map(|p| p.commit.as_str()).unwrap_or("?");
-        rows.push([
-            l.name.clone(),
-            format!(
+}
+
+/// Every new and changed extension fetched and held to every check (each
+/// changed one's diff shown), before anything is asked; each that fails is
+/// reported and named in `failed`, and the rest go on.
+fn prepared<'a>(
+    paths: &Paths,
+    out: &mut Output,
+    plan: &'a Plan,
+    offline: Option<&'a Unpacked>,
+    failed: &mut Vec<String>,
+) -> Vec<Change<'a>> {
+    let mut ready = Vec::new();
+    let mut fail = |name: &str, e: ExtError| {
+        e.within(name).at(CMD).report();
+        failed.push(name.to_string());
+    };
+    let interrupted = || git::INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst);
+    for l in &plan.new {
+        if interrupted() {
+            break;
+        }
+        match sync::fetch_listed(paths, l, offline) {
+            Ok(fetched) => ready.push(Change::New(l, fetched)),
+            Err(e) => fail(&l.name, e),
+        }
+    }
+    for (l, entry) in &plan.moved {
+        if interrupted() {
+            break;
+        }
+        let mut r = Repin::new(&l.name, Target::Given(&l.pin));
+        r.offline = offline;
+        let step = r.prepare(paths, out).and_then(|step| match step {
+            Step::Ready(ready) => {
+                sync::held_to_authority(&ready.manifest().needs, l)?;
+                Ok(ready)
+            }
+            Step::Done(Outcome::Linked(_)) => {
+                Err(ExtError::refused("it is linked here; nothing was changed"))
+            }
+            Step::Done(_) => Err(ExtError::failed("nothing was fetched; nothing was changed")),
+        });
+        match step {
+            Ok(prepared) => ready.push(Change::Moved(l, r, prepared, entry.needs.clone())),
+            Err(e) => fail(&l.name, e),
+        }
+    }
+    ready.extend(plan.switched.iter().map(Change::Switched));
+    ready
+}
+
+/// The table of what would change: one row per extension.
+fn table(ready: &[Change], pruned: &[String]) -> String {
+    let mut rows: Vec<[String; 4]> = Vec::new();
+    for c in ready {
+        let l = c.line();
+        let what = match c {
+            Change::New(..) => format!("new at {}", display::short(&l.pin.commit)),
+            Change::Moved(_, r, ..) => format!(
                 "{} -> {}",
-                display::short(from),
+                display::short(r.from.as_deref().unwrap_or("?")),
                 display::short(&l.pin.commit)
             ),
-            sync::words(&l.authority),
-            signer(l),
-        ]);
-    }
-    for l in &plan.switched {
-        let to = if l.disabled { "disable" } else { "enable" };
-        rows.push([
-            l.name.clone(),
-            to.into(),
-            sync::words(&l.authority),
-            signer(l),
-        ]);
+            Change::Switched(l) => match l.disabled {
+                true => "disable".into(),
+                false => "enable".into(),
+            },
+        };
+        let signer = l.signer.clone().unwrap_or_else(|| "-".into());
+        rows.push([l.name.clone(), what, sync::words(&l.authority), signer]);
     }
     for name in pruned {
         rows.push([
@@ -167,25 +227,27 @@ fn table(plan: &Plan, pruned: &[String]) -> String {
         text.push('\n');
     }
     text.push_str(
-        "\nEach new or changed extension is fetched by its commit id and held to the\n\
-         listed tree; every install check runs on it, and a changed one shows its\n\
-         diff, before anything is put in place. A signer is what the file says.\n\n",
+        "\nEach new or changed commit above was fetched by its id, held to the listed\n\
+         tree and authority, and passed every install check; nothing is in place yet.\n\
+         A signer is what the file says.\n\n",
     );
     text
 }
 
-/// The one question; with --yes, every authority asked for must be named
-/// with --grant and every listed signer with --accept-signer.
-fn agreed(out: &mut Output, plan: &Plan, a: &SyncArgs) -> Result<()> {
+/// The one question; with --yes, every authority a new extension asks for,
+/// or a changed one asks for anew, must be named with --grant, and every
+/// listed signer with --accept-signer.
+fn agreed(out: &mut Output, ready: &[Change], a: &SyncArgs) -> Result<()> {
     if a.yes {
         let mut ungranted: Vec<&str> = Vec::new();
         let mut unaccepted: Vec<&str> = Vec::new();
-        let asked = plan
-            .new
-            .iter()
-            .map(|l| (l, Vec::new()))
-            .chain(plan.moved.iter().map(|(l, e)| (l, e.needs.clone())));
-        for (l, had) in asked {
+        for c in ready {
+            let had: &[String] = match c {
+                Change::New(..) => &[],
+                Change::Moved(.., had) => had,
+                Change::Switched(_) => continue,
+            };
+            let l = c.line();
             for n in &l.authority {
                 if !had.contains(n) && !a.grant.contains(n) && !ungranted.contains(&n.as_str()) {
                     ungranted.push(n);
@@ -199,6 +261,10 @@ fn agreed(out: &mut Output, plan: &Plan, a: &SyncArgs) -> Result<()> {
         }
         let mut add: Vec<String> = ungranted.iter().map(|g| format!("--grant {g}")).collect();
         add.extend(unaccepted.iter().map(|s| format!("--accept-signer {s}")));
+        let how = format!(
+            "read the table above; to accept it from a script, add {}",
+            add.join(" ")
+        );
         if !ungranted.is_empty() {
             return Err(Error::refuse(
                 CMD,
@@ -207,10 +273,7 @@ fn agreed(out: &mut Output, plan: &Plan, a: &SyncArgs) -> Result<()> {
                     ungranted.join(", ")
                 ),
             )
-            .hint(format!(
-                "read the table above; to accept it from a script, add {}",
-                add.join(" ")
-            )));
+            .hint(how));
         }
         if !unaccepted.is_empty() {
             return Err(Error::refuse(
@@ -220,10 +283,7 @@ fn agreed(out: &mut Output, plan: &Plan, a: &SyncArgs) -> Result<()> {
                     unaccepted.join(", ")
                 ),
             )
-            .hint(format!(
-                "read the table above; to accept it from a script, add {}",
-                add.join(" ")
-            )));
+            .hint(how));
         }
     }
     match consent::ask("Sync?", a.yes, out.writer()) {
@@ -237,42 +297,42 @@ fn agreed(out: &mut Output, plan: &Plan, a: &SyncArgs) -> Result<()> {
     }
 }
 
-/// Each change in turn; a failure does not stop the rest, and a summary
-/// follows.
+/// Each change put in place in turn; a failure does not stop the rest, and
+/// a summary follows. The temporary clones not yet used are removed last
+/// to first, as their interrupt guards were taken.
 fn apply(
     paths: &Paths,
-    out: &mut Output,
-    plan: &Plan,
+    ready: Vec<Change>,
     pruned: &[String],
-    offline: Option<&Unpacked>,
+    mut failed: Vec<String>,
 ) -> Result<Exit> {
     let mut done: Vec<String> = Vec::new();
-    let mut failed: Vec<String> = Vec::new();
     let mut note = |name: &str, result: std::result::Result<String, ExtError>| match result {
         Ok(said) => done.push(format!("{name}: {said}")),
         Err(e) => {
-            e.clone().within(name).at(CMD).report();
+            e.within(name).at(CMD).report();
             failed.push(name.to_string());
         }
     };
-    let interrupted = || git::INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst);
-    for l in &plan.new {
-        if interrupted() {
-            break;
-        }
-        let r = sync::install(paths, l, offline).map(|()| format!("installed at {}", l.pin.commit));
-        note(&l.name, r);
-    }
-    for (l, _) in &plan.moved {
-        if interrupted() {
-            break;
-        }
-        note(&l.name, moved(paths, out, l, offline));
-    }
-    for l in &plan.switched {
-        let r =
-            switch(paths, l).map(|()| if l.disabled { "disabled" } else { "enabled" }.to_string());
-        note(&l.name, r);
+    let mut ready = ready;
+    ready.reverse();
+    while let Some(c) = ready.pop() {
+        let l = c.line().clone();
+        let result = match c {
+            Change::New(l, fetched) => {
+                sync::put(paths, l, &fetched).map(|()| format!("installed at {}", l.pin.commit))
+            }
+            Change::Moved(l, r, prepared, _) => r.finish(paths, *prepared).and_then(|o| match o {
+                Outcome::Moved { from, to, .. } => {
+                    switch(paths, l)?;
+                    Ok(format!("{from} -> {to}"))
+                }
+                _ => Ok("unchanged".into()),
+            }),
+            Change::Switched(l) => switch(paths, l)
+                .map(|()| if l.disabled { "disabled" } else { "enabled" }.to_string()),
+        };
+        note(&l.name, result);
     }
     for name in pruned {
         note(
@@ -284,39 +344,22 @@ fn apply(
     for said in &done {
         println!("{said}");
     }
-    match failed.as_slice() {
-        [] => Ok(Exit::Ok),
-        names => Err(Error::fail(
-            CMD,
-            format!(
-                "{} not synced: {} (the rest were)",
-                crate::words::count(names.len(), "extension was"),
-                names.join(", ")
-            ),
-        )),
+    match failed.is_empty() {
+        true => Ok(Exit::Ok),
+        false => Err(not_synced(&failed)),
     }
 }
 
-/// A changed extension through the re-pin workflow, to the listed pin; the
-/// table's question answered it, and the authority agreed to is the listed
-/// one (a commit asking for more is refused).
-fn moved(
-    paths: &Paths,
-    out: &mut Output,
-    l: &Line,
-    offline: Option<&Unpacked>,
-) -> std::result::Result<String, ExtError> {
-    let mut r = Repin::new(&l.name, Target::Given(&l.pin));
-    (r.yes, r.grants, r.offline) = (true, &l.authority, offline);
-    match r.run(paths, out)? {
-        Outcome::Moved { from, to, .. } => {
-            switch(paths, l)?;
-            Ok(format!("{from} -> {to}"))
-        }
-        Outcome::Unchanged { commit, .. } => Ok(format!("unchanged at {commit}")),
-        Outcome::Linked(_) => Err(ExtError::refused("it is linked here; nothing was changed")),
-        Outcome::Shown => Ok("shown".into()),
-    }
+/// The error naming the extensions that were not synced.
+fn not_synced(failed: &[String]) -> Error {
+    Error::fail(
+        CMD,
+        format!(
+            "{} not synced: {}",
+            crate::words::count(failed.len(), "extension was"),
+            failed.join(", ")
+        ),
+    )
 }
 
 /// Sets the listed disabled mark; an extension is not enabled while

@@ -233,7 +233,15 @@ fn a_changed_pin_moves_to_the_bundled_commit_with_the_source_gone() {
     let out = offline(&env, &file, &["--yes"]);
     let text = succeeded(&out);
     assert!(text.contains(&format!("note: {v2} -> {v1}\n")), "{text}");
-    assert!(text.contains("Update? [y/N] yes (--yes)\n"), "{text}");
+    // The diff and the checks come before the one question, and nothing
+    // else is asked.
+    let diff = text.find(&format!("note: {v2} -> {v1}\n")).unwrap();
+    let asked = text.find("Sync? [y/N] yes (--yes)\n").unwrap();
+    assert!(
+        diff < text.find("NAME  CHANGE").unwrap() && diff < asked,
+        "{text}"
+    );
+    assert!(!text.contains("Update?"), "{text}");
     assert_eq!(lock(&env)["note"]["commit"], v1.as_str());
     assert_eq!(lock(&env)["note"]["previous"]["commit"], v2.as_str());
     assert_eq!(env.ok(["note"]), "note v1\n");

@@ -131,7 +131,15 @@ fn a_changed_pin_goes_through_the_update_path_to_the_listed_commit() {
         text.contains("-echo 'note v2'\n+echo 'note v1'\n"),
         "{text}"
     );
-    assert!(text.contains("Update? [y/N] yes (--yes)\n"), "{text}");
+    // The diff and the checks come before the one question, and nothing
+    // else is asked.
+    let diff = text.find(&format!("note: {v2} -> {v1}\n")).unwrap();
+    let asked = text.find("Sync? [y/N] yes (--yes)\n").unwrap();
+    assert!(
+        diff < text.find("NAME  CHANGE").unwrap() && diff < asked,
+        "{text}"
+    );
+    assert!(!text.contains("Update?"), "{text}");
     assert!(text.ends_with(&format!("note: {v2} -> {v1}\n")), "{text}");
     assert_eq!(lock(&env)["note"]["commit"], v1.as_str());
     // The pin it replaced is kept, for rollback.
@@ -278,4 +286,29 @@ fn a_file_that_is_not_a_set_is_refused_whole() {
             env.path("nowhere.set").display()
         ),
     );
+}
+
+#[test]
+fn a_commit_asking_for_other_authority_than_listed_is_refused_and_the_rest_go_on() {
+    let one = first_home();
+    let text = one.ok(["ext", "export"]);
+    let two = TestEnv::new();
+    let tree = lock(&one)["zed"]["tree"].as_str().unwrap().to_string();
+    let file = two.write(
+        "lies.set",
+        &text.replace(&format!(" {tree} fleet "), &format!(" {tree} - ")),
+    );
+    let out = sync(&two, &file, &["--yes"]);
+    let err = refused(&out);
+    assert_eq!(
+        err,
+        "roost ext sync: zed: its commit asks for fleet, but the file lists none; nothing was changed\n\
+         export the set again where it was made, and read what changed\n\
+         roost ext sync: 1 extension was not synced: zed\n"
+    );
+    let text = stdout(&out);
+    assert!(text.contains("abc: installed at "), "{text}");
+    assert!(lock(&two).get("zed").is_none());
+    assert!(!two.path("data/roost/ext/zed").exists());
+    assert_eq!(lock(&two)["abc"]["commit"], lock(&one)["abc"]["commit"]);
 }
