@@ -52,8 +52,8 @@ pub fn run(verb: Option<ExtVerb>) -> Result<Exit> {
             | ExtVerb::Disable(_)
             | ExtVerb::Enable(_)
             | ExtVerb::Remove(_)
-            | ExtVerb::Sync(_)
-    ) {
+    ) || matches!(&verb, ExtVerb::Sync(a) if !a.frozen)
+    {
         store::recover_leftovers(&dirs::paths().at("ext")?).map_err(|e| e.at("ext"))?;
         let (cmd, about) = match &verb {
             ExtVerb::Install(_) => ("ext install", None),
@@ -67,6 +67,8 @@ pub fn run(verb: Option<ExtVerb>) -> Result<Exit> {
             ExtVerb::Disable(_) => ("ext disable", None),
             ExtVerb::Enable(_) => ("ext enable", None),
             ExtVerb::Remove(a) => ("ext remove", Some(a.name.as_str())),
+            // --frozen changes nothing, not even to finish what a killed
+            // command left: it only reads.
             ExtVerb::Sync(_) => ("ext sync", None),
             _ => ("ext", None),
         };

@@ -312,3 +312,28 @@ fn a_commit_asking_for_other_authority_than_listed_is_refused_and_the_rest_go_on
     assert!(!two.path("data/roost/ext/zed").exists());
     assert_eq!(lock(&two)["abc"]["commit"], lock(&one)["abc"]["commit"]);
 }
+
+#[test]
+fn on_a_terminal_the_one_answer_decides_for_the_whole_set() {
+    let one = first_home();
+    let file = exported(&one);
+    let two = TestEnv::new();
+    let args = format!("ext sync '{}'", file.display());
+    let Some(out) = two.on_a_terminal(&args, b"n\n") else {
+        return;
+    };
+    let seen = String::from_utf8_lossy(&out.stdout).replace('\r', "");
+    assert_eq!(out.status.code(), Some(1), "{seen}");
+    assert_eq!(seen.matches("Sync? [y/N]").count(), 1, "{seen}");
+    assert!(seen.contains("not synced; nothing was changed"), "{seen}");
+    assert!(!lock_file(&two).exists());
+    let Some(out) = two.on_a_terminal(&args, b"y\n") else {
+        return;
+    };
+    let seen = String::from_utf8_lossy(&out.stdout).replace('\r', "");
+    assert_eq!(out.status.code(), Some(0), "{seen}");
+    assert_eq!(seen.matches("Sync? [y/N]").count(), 1, "{seen}");
+    // On a terminal, the question is the consent: no --grant needed.
+    assert_eq!(lock(&two)["zed"]["needs"], lock(&one)["zed"]["needs"]);
+    assert_eq!(lock(&two)["abc"]["commit"], lock(&one)["abc"]["commit"]);
+}
