@@ -92,13 +92,21 @@ pub fn line_for(name: &str, entry: &Entry) -> Option<Line> {
 pub fn export(lock: &Lock) -> (String, Left) {
     let mut left = Left::default();
     let mut lines = Vec::new();
-    for name in lock.names() {
+    for name in lock.invalid_names() {
+        let shown = crate::untrusted::printable(name.as_bytes());
+        left.unreadable
+            .push((shown, "it is not a name install writes".to_string()));
+    }
+    for name in lock.valid_names() {
         match lock.get(name).map(|s| s.typed()) {
             Some(Ok(entry)) => match line_for(name, entry) {
                 Some(line) => lines.push(line),
                 None => left.linked.push(name.to_string()),
             },
-            Some(Err(u)) => left.unreadable.push((name.to_string(), u.why.clone())),
+            Some(Err(u)) => left.unreadable.push((
+                name.to_string(),
+                format!("its ext.lock entry cannot be read: {}", u.why),
+            )),
             None => {}
         }
     }

@@ -65,7 +65,17 @@ pub fn plan(set: &Set, lock: &Lock) -> Plan {
         p.stuck.push(said.clone());
         p.differences.push(said);
     }
-    for name in lock.names() {
+    // A name install could never have written never becomes a path: it is
+    // listed, and sync stops.
+    for name in lock.invalid_names() {
+        let said = format!(
+            "{}: an ext.lock entry under a name install never writes",
+            crate::untrusted::printable(name.as_bytes())
+        );
+        p.stuck.push(said.clone());
+        p.differences.push(said);
+    }
+    for name in lock.valid_names() {
         let Some(slot) = lock.get(name) else { continue };
         let listed = set.lines.get(name);
         match slot.typed() {

@@ -28,7 +28,7 @@ pub fn run(a: ExportArgs) -> Result<Exit> {
         );
     }
     for (name, why) in &left.unreadable {
-        eprintln!("roost ext export: left out {name}: its ext.lock entry cannot be read: {why}");
+        eprintln!("roost ext export: left out {name}: {why}");
     }
     match a.output.or(a.bundle) {
         None => {

@@ -99,3 +99,43 @@ fn export_to_a_file_it_cannot_write_says_so_and_writes_nothing() {
     );
     assert!(!file.exists());
 }
+
+/// An entry under a name install never writes (a hand edit) is named and
+/// left out by export, and stops sync, which lists it.
+#[test]
+fn an_entry_under_a_name_install_never_writes_is_left_out_and_stops_sync() {
+    let env = TestEnv::new();
+    env.simple_ext("owner/roost-note", "note", &["note"], &[]);
+    install(&env, "owner/roost-note");
+    let clean = env.ok(["ext", "export"]);
+    let mut v = lock(&env);
+    v["../x"] = v["note"].clone();
+    std::fs::write(lock_file(&env), serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    let out = env.run(["ext", "export"]);
+    assert_eq!(succeeded(&out), clean);
+    assert_eq!(
+        stderr(&out),
+        "roost ext export: left out ../x: it is not a name install writes\n"
+    );
+    let file = env.write("roost.set", &clean);
+    let out = env.run([
+        "ext".as_ref(),
+        "sync".as_ref(),
+        file.as_os_str(),
+        "--frozen".as_ref(),
+    ]);
+    refused(&out);
+    assert_eq!(
+        stdout(&out),
+        "  ../x: an ext.lock entry under a name install never writes\n"
+    );
+    let out = env.run([
+        "ext".as_ref(),
+        "sync".as_ref(),
+        file.as_os_str(),
+        "--prune".as_ref(),
+        "--yes".as_ref(),
+    ]);
+    refused(&out);
+    assert!(env.path("data/roost/ext/note").exists());
+}
