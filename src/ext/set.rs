@@ -64,9 +64,9 @@ pub struct Left {
     pub unreadable: Vec<(String, String)>,
 }
 
-/// The signer ext.lock records for an entry. Recording signers is not part
-/// of this format's writer yet: nothing is recorded, so every line says
-/// `-`, and `sync` compares what the file says with this.
+/// The signer ext.lock records for an entry (its pin's `signer`, once
+/// ext.lock records one): what export writes and `sync` compares the
+/// file's with. This roost records none, so every line says `-`.
 pub fn recorded_signer(_entry: &Entry) -> Option<String> {
     None
 }
@@ -130,13 +130,58 @@ pub fn render(lines: &[Line]) -> String {
             &l.pin.tree,
             &authority,
             if l.disabled { "yes" } else { "no" },
-            l.signer.as_deref().unwrap_or(NONE),
+            &l.signer
+                .as_deref()
+                .map(encode)
+                .unwrap_or_else(|| NONE.into()),
             l.pin.url.as_deref().unwrap_or(NONE),
         ];
         out.push_str(&fields.join(" "));
         out.push('\n');
     }
     out
+}
+
+/// A signer as its field holds it: printable ASCII but `%` as it is,
+/// every other byte (a space in a certificate's name, say) as `%XX`, so
+/// that a field never holds a space and a line stays one line.
+fn encode(signer: &str) -> String {
+    let mut out = String::new();
+    for b in signer.bytes() {
+        match b {
+            b'%' => out.push_str("%25"),
+            b if b.is_ascii_graphic() => out.push(char::from(b)),
+            b => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+/// The signer a field holds; `None` when it is not one `encode` writes
+/// (a bad escape, not UTF-8, or over `MAX_SIGNER` bytes).
+fn decode(field: &str) -> Option<String> {
+    let bytes = field.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'%' => {
+                let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
+                if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+                    return None;
+                }
+                out.push(u8::from_str_radix(hex, 16).ok()?);
+                i += 3;
+            }
+            b if b.is_ascii_graphic() => {
+                out.push(b);
+                i += 1;
+            }
+            _ => return None,
+        }
+    }
+    (out.len() <= MAX_SIGNER).then_some(())?;
+    String::from_utf8(out).ok()
 }
 
 /// Reads a set file's bytes. Refused whole when it is not a set file at
@@ -245,15 +290,13 @@ fn parse_line(raw: &str) -> Result<Line> {
     };
     let signer = match signer {
         NONE => None,
-        s if s.len() <= MAX_SIGNER && s.bytes().all(|b| b.is_ascii_graphic()) => {
-            Some(s.to_string())
-        }
-        s => {
-            return Err(ExtError::refused(format!(
-                "{name}: the signer '{}' is not printable ASCII of at most {MAX_SIGNER} bytes",
+        s => Some(decode(s).ok_or_else(|| {
+            ExtError::refused(format!(
+                "{name}: the signer '{}' is not UTF-8 of at most {MAX_SIGNER} bytes, \
+                 each space, control byte, % or non-ASCII byte written %XX",
                 crate::untrusted::printable(s.as_bytes())
-            )))
-        }
+            ))
+        })?),
     };
     let url = match url {
         NONE => None,
@@ -313,6 +356,25 @@ mod tests {
         let set = parse(text.as_bytes()).unwrap();
         assert_eq!(set.unreadable, vec![]);
         assert_eq!(set.lines.values().cloned().collect::<Vec<_>>(), lines);
+    }
+
+    #[test]
+    fn a_signer_with_spaces_or_any_byte_stays_one_field() {
+        for signer in [
+            "unsigned",
+            "ssh:SHA256:ab+c/d=",
+            "x509:Jane Doe <j@x>",
+            "100%",
+            "é\tx",
+        ] {
+            let field = encode(signer);
+            assert!(field.bytes().all(|b| b.is_ascii_graphic()), "{field}");
+            assert_eq!(decode(&field).as_deref(), Some(signer));
+        }
+        assert_eq!(encode("x509:Jane Doe"), "x509:Jane%20Doe");
+        for bad in ["%", "%2", "%zz", "%FF", &"a".repeat(MAX_SIGNER + 1)] {
+            assert_eq!(decode(bad), None, "{bad}");
+        }
     }
 
     #[test]

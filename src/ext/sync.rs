@@ -147,8 +147,8 @@ fn compare(p: &mut Plan, line: &Line, entry: &Entry, pin: &Pin) {
     if here_signer != line.signer {
         let said = format!(
             "{name}: signer {} here, {} in the file",
-            here_signer.as_deref().unwrap_or("(none recorded)"),
-            line.signer.as_deref().unwrap_or("(none recorded)")
+            shown_signer(here_signer.as_deref()),
+            shown_signer(line.signer.as_deref())
         );
         p.differences.push(said.clone());
         if !moved {
@@ -175,6 +175,15 @@ fn compare(p: &mut Plan, line: &Line, entry: &Entry, pin: &Pin) {
         p.moved.push((line.clone(), entry.clone()));
     } else if entry.disabled != line.disabled {
         p.switched.push(line.clone());
+    }
+}
+
+/// A signer as the listing and the table print it (it came from a file
+/// roost did not write, or from a commit).
+pub fn shown_signer(signer: Option<&str>) -> String {
+    match signer {
+        Some(s) => crate::untrusted::printable(s.as_bytes()),
+        None => "(none recorded)".into(),
     }
 }
 

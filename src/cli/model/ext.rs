@@ -172,7 +172,8 @@ pub enum ExtVerb {
     /// line per pinned extension, sorted by name, its nine fields separated
     /// by single spaces: name, repository, ref, the full commit, the tree,
     /// its authority (comma-separated, or -), disabled (yes or no), the
-    /// signer recorded for the commit (- when none is), and the URL it was
+    /// signer recorded for the commit (- when none is; a space, %, a
+    /// control or non-ASCII byte in it written %XX), and the URL it was
     /// fetched from (- when ext.lock records none). The same installed set
     /// gives the same bytes, so two sets diff line by line. Linked extensions
     /// have nothing pinned: each is named on stderr and left out, as is an

@@ -193,7 +193,10 @@ fn table(ready: &[Change], pruned: &[String]) -> String {
                 false => "enable".into(),
             },
         };
-        let signer = l.signer.clone().unwrap_or_else(|| "-".into());
+        let signer = match &l.signer {
+            Some(s) => crate::untrusted::printable(s.as_bytes()),
+            None => "-".into(),
+        };
         rows.push([l.name.clone(), what, sync::words(&l.authority), signer]);
     }
     for name in pruned {
@@ -260,7 +263,11 @@ fn agreed(out: &mut Output, ready: &[Change], a: &SyncArgs) -> Result<()> {
             }
         }
         let mut add: Vec<String> = ungranted.iter().map(|g| format!("--grant {g}")).collect();
-        add.extend(unaccepted.iter().map(|s| format!("--accept-signer {s}")));
+        add.extend(
+            unaccepted
+                .iter()
+                .map(|s| format!("--accept-signer {}", quoted(s))),
+        );
         let how = format!(
             "read the table above; to accept it from a script, add {}",
             add.join(" ")
@@ -280,7 +287,11 @@ fn agreed(out: &mut Output, ready: &[Change], a: &SyncArgs) -> Result<()> {
                 CMD,
                 format!(
                     "not synced: the set names signer {}, and --yes does not accept a signer",
-                    unaccepted.join(", ")
+                    unaccepted
+                        .iter()
+                        .map(|s| quoted(s))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             )
             .hint(how));
@@ -360,6 +371,11 @@ fn not_synced(failed: &[String]) -> Error {
             failed.join(", ")
         ),
     )
+}
+
+/// A word of a command line as a shell reads it, and printable.
+fn quoted(word: &str) -> String {
+    crate::untrusted::printable(shell_words::quote(word).as_bytes())
 }
 
 /// Sets the listed disabled mark; an extension is not enabled while

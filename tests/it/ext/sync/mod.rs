@@ -337,3 +337,36 @@ fn on_a_terminal_the_one_answer_decides_for_the_whole_set() {
     assert_eq!(lock(&two)["zed"]["needs"], lock(&one)["zed"]["needs"]);
     assert_eq!(lock(&two)["abc"]["commit"], lock(&one)["abc"]["commit"]);
 }
+
+/// A signer holding a space (a certificate's name) is one field, written
+/// %20, shown and accepted as itself.
+#[test]
+fn a_signer_with_a_space_is_one_field_and_accepted_by_its_name() {
+    let one = first_home();
+    let text = one.ok(["ext", "export"]);
+    let two = TestEnv::new();
+    let file = two.write(
+        "signed.set",
+        &text.replace(" no - file://", " no x509:Jane%20Doe file://"),
+    );
+    let err = refused(&sync(&two, &file, &["--yes", "--grant", "fleet"]));
+    assert_eq!(
+        err,
+        "roost ext sync: not synced: the set names signer 'x509:Jane Doe', and --yes does not accept a signer\n\
+         read the table above; to accept it from a script, add --accept-signer 'x509:Jane Doe'\n"
+    );
+    let out = sync(
+        &two,
+        &file,
+        &[
+            "--yes",
+            "--grant",
+            "fleet",
+            "--accept-signer",
+            "x509:Jane Doe",
+        ],
+    );
+    let text = succeeded(&out);
+    assert!(text.contains("fleet      x509:Jane Doe\n"), "{text}");
+    assert_eq!(lock(&two)["abc"]["commit"], lock(&one)["abc"]["commit"]);
+}
