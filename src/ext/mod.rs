@@ -6,7 +6,8 @@
 //! the user is shown and asked; `fetch`, `repin` and `swap` fetch, agree to
 //! and put in place another commit; `new_entry` what an install records;
 //! `origin` and `git_base` where commits come from; `integrity` whether a
-//! clone still holds its pinned tree; `disagreements` and `granted`
+//! clone still holds its pinned tree; `signature` who signed a pinned
+//! commit; `disagreements` and `granted`
 //! ext.index against ext.lock; `disabled` the switch disable and enable
 //! turn; `output` where a verb's output goes; `dirs` the directories a verb
 //! uses, `installed` the extensions NAME picks, `display` commits and
@@ -34,6 +35,7 @@ mod new_entry;
 pub mod origin;
 mod output;
 mod repin;
+pub mod signature;
 pub mod store;
 mod swap;
 pub mod verbs;
