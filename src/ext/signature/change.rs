@@ -2,8 +2,8 @@
 //! recorded: the one line said before the question at every re-pin, and
 //! whether `--yes` alone may agree to it. The extension's accepted set
 //! holds every signer agreed to, so a project that alternates two keys is
-//! asked once for each. An unchanged signer is not a statement that an
-//! update is safe: it says the same key made the commit object.
+//! asked once for each. An unchanged signer says nothing about an update
+//! but that the same key made its commit object.
 
 use super::Signer;
 
