@@ -43,7 +43,7 @@ pub fn claimed(body: &[&str]) -> Option<String> {
     // [0] version is optional; then serial, signature, issuer, validity,
     // subject, key; extensions in [3].
     let skip = usize::from(fields.first()?.0 == 0xa0);
-    let subject = fields.get(skip + 5)?.1;
+    let subject = fields.get(skip + 4)?.1;
     let extensions = fields.iter().find(|(tag, _)| *tag == 0xa3).map(|f| f.1);
     extensions
         .and_then(alternative_name)

@@ -555,3 +555,94 @@ fn an_openpgp_signer_is_recorded_by_its_issuer_and_labelled_not_checked() {
     assert_eq!(signer(&env), format!("openpgp:{fpr}"));
     assert!(!marker.exists());
 }
+
+/// A self-signed certificate made by openssl with `subject` and, when
+/// given, `alt` as its subject alternative name: (certificate, key).
+fn certificate(env: &TestEnv, name: &str, subject: &str, alt: Option<&str>) -> (PathBuf, PathBuf) {
+    let (cert, key) = (
+        env.path(&format!("{name}.crt")),
+        env.path(&format!("{name}.key")),
+    );
+    let mut req = Command::new("openssl");
+    req.args([
+        "req",
+        "-x509",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:P-256",
+    ])
+    .args(["-nodes", "-days", "1", "-subj", subject, "-keyout"])
+    .arg(&key)
+    .arg("-out")
+    .arg(&cert);
+    if let Some(alt) = alt {
+        req.args(["-addext", &format!("subjectAltName={alt}")]);
+    }
+    let out = req.output().unwrap();
+    assert!(out.status.success(), "{}", describe(&out));
+    (cert, key)
+}
+
+/// The tip of main signed as gitsign and smimesign sign (CMS, armoured as
+/// a SIGNED MESSAGE) with `cert`, pushed; the new commit id.
+fn x509_commit(env: &TestEnv, f: &Fixture, cert: &Path, key: &Path) -> String {
+    let payload = f.git(&["cat-file", "commit", "HEAD"]);
+    let unsigned = env.write("payload", &payload);
+    let out = Command::new("openssl")
+        .args(["cms", "-sign", "-binary", "-outform", "PEM", "-in"])
+        .arg(&unsigned)
+        .arg("-signer")
+        .arg(cert)
+        .arg("-inkey")
+        .arg(key)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", describe(&out));
+    let pem = String::from_utf8(out.stdout).unwrap();
+    let armoured = pem
+        .replace("-----BEGIN CMS-----", "-----BEGIN SIGNED MESSAGE-----")
+        .replace("-----END CMS-----", "-----END SIGNED MESSAGE-----");
+    let header = format!("gpgsig {}", armoured.trim_end().replace('\n', "\n "));
+    let (head, message) = payload.split_once("\n\n").unwrap();
+    push_object(f, format!("{head}\n{header}\n\n{message}").as_bytes())
+}
+
+#[test]
+fn an_x509_signer_is_recorded_by_the_identity_it_claims() {
+    let env = TestEnv::new();
+    let f = env.ext_repo("owner/roost-note");
+    f.manifest("note", &["note"], &[]);
+    touch(&f, "one");
+    f.commit("one");
+    let (cert, key) = certificate(
+        &env,
+        "carol",
+        "/CN=Carol Example",
+        Some("email:carol@example.invalid"),
+    );
+    x509_commit(&env, &f, &cert, &key);
+    let out = env.run(["ext", "install", "owner/roost-note", "--yes"]);
+    exits(&out, Exit::Ok);
+    assert!(
+        stdout(&out).contains(
+            "  signer    an X.509 certificate that claims to be carol@example.invalid \
+             (as claimed, not checked)\n"
+        ),
+        "{}",
+        describe(&out)
+    );
+    assert_eq!(signer(&env), "x509:carol@example.invalid");
+    // Without an alternative name, the subject's common name, as one word.
+    touch(&f, "two");
+    f.commit("two");
+    let (cert, key) = certificate(&env, "dave", "/CN=Dave Example", None);
+    x509_commit(&env, &f, &cert, &key);
+    let out = env.run(["ext", "update", "note", "--yes"]);
+    exits(&out, Exit::Failed);
+    assert!(
+        stdout(&out).contains("SIGNER CHANGED (x509:carol@example.invalid, now x509:Dave?Example)"),
+        "{}",
+        describe(&out)
+    );
+}
