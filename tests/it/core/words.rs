@@ -2,41 +2,9 @@
 //! and a command's usage line, and bad input that must never panic.
 
 use crate::common::*;
-
 use std::ffi::OsStr;
+
 use std::os::unix::ffi::OsStrExt;
-
-// ---- version, usage, help ----------------------------------------------
-
-/// `version` prints the semver alone, as scripts read it; `--version` and
-/// `-V` print what a bug report needs, as git and cargo do: the name, the
-/// version and the commit this checkout's HEAD names (the binary under
-/// test was built from it).
-#[test]
-fn version_prints_the_semver_and_dash_dash_version_the_commit_too() {
-    let env = TestEnv::new();
-    let head = std::process::Command::new("git")
-        .args(["-C", env!("CARGO_MANIFEST_DIR"), "rev-parse", "HEAD"])
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
-    let version = env!("CARGO_PKG_VERSION");
-    let long = match head {
-        Some(id) => format!("roost {version} ({})\n", &id[..7]),
-        None => format!("roost {version}\n"),
-    };
-    for (word, want) in [
-        ("version", format!("{version}\n")),
-        ("--version", long.clone()),
-        ("-V", long),
-    ] {
-        let out = env.run([word]);
-        assert_eq!(exit_of(&out), Exit::Ok, "{word}: {}", describe(&out));
-        assert_eq!(stdout(&out), want, "{word}");
-        assert_eq!(stderr(&out), "", "{word}");
-    }
-}
 
 #[test]
 fn unknown_words_name_the_word_suggest_a_close_built_in_and_exit_2() {
@@ -93,44 +61,6 @@ fn a_disabled_extension_command_gets_what_a_never_installed_word_gets() {
     let removed = env.run(["note"]);
     assert_eq!(removed.stderr, never.stderr);
     assert_eq!(exit_of(&removed), Exit::Usage);
-}
-
-#[test]
-fn help_lists_every_command_of_the_table() {
-    let env = TestEnv::new();
-    let text = env.ok(["help"]);
-    for c in roost::cli::COMMANDS {
-        assert!(
-            text.contains(&format!("  {}", c.name)),
-            "{} missing:\n{text}",
-            c.name
-        );
-        for alias in c.aliases.iter().filter(|a| !a.starts_with('-')) {
-            assert!(text.contains(alias), "alias {alias} missing:\n{text}");
-        }
-    }
-    for word in ["-h", "--help"] {
-        let out = env.run([word]);
-        assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
-        assert_eq!(stdout(&out), text, "{word} differs from help");
-        assert_eq!(stderr(&out), "");
-    }
-}
-
-#[test]
-fn help_for_one_command_prints_its_usage_line() {
-    let env = TestEnv::new();
-    let text = env.ok(["help", "spawn"]);
-    assert!(
-        text.contains("\nUsage: roost spawn [--cwd DIR] [--session SESSION] NAME [CMD...]\n"),
-        "{text}"
-    );
-    let out = env.run(["help", "nope"]);
-    assert_refusal(
-        &out,
-        Exit::Usage,
-        "roost help: 'nope' is not a built-in command (roost ext list shows extension commands)\n",
-    );
 }
 
 // ---- bad input ---------------------------------------------------------------

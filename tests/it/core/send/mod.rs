@@ -1,6 +1,8 @@
 //! `roost send`: words joined, a blocked pane, `--force`, and a target
 //! that is missing, dead or on no server.
 
+mod delivery;
+
 use crate::common::*;
 use crate::core::pane_option;
 
