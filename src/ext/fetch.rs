@@ -1,12 +1,14 @@
 //! Fetching one pinned commit into a temporary clone and holding it to
-//! every install gate (the manifest, the checks, the tree hash): what
-//! install, update, rollback, repair and sync put in place. A commit from
-//! an offline bundle goes through the same gates.
+//! every install gate (the manifest, the checks, the tree hash), and who
+//! signed it (read from the commit object, nothing run): what install,
+//! update, rollback, repair and sync put in place. A commit from an
+//! offline bundle goes through the same gates.
 
 use super::error::{ExtError, Result};
 use super::git::hash::hash_dir_shown;
 use super::git::{self, entries};
 use super::manifest::Manifest;
+use super::signature::{self, Signer};
 use super::{checks, display};
 use crate::paths::Paths;
 use std::path::{Path, PathBuf};
@@ -21,6 +23,8 @@ pub struct Fetched {
     pub commit: String,
     pub tree: String,
     pub manifest: Manifest,
+    /// Who signed the commit, read from the object fetched.
+    pub signer: Signer,
     /// Dropped last: while a temporary clone exists, an interrupt unwinds
     /// (and removes it) instead of killing roost, and the move into place
     /// and the record are not cut in half.
@@ -98,7 +102,11 @@ fn gated(
             "the files checked out do not hash to the tree of {commit}; refusing rather than installing something else"
         )));
     }
+    let object = git::commit::commit_object(&dir.join(".git"), commit)
+        .map_err(|e| git::failure::explain(&format!("cannot read {commit} from"), url, &e))?;
+    let signer = signature::of_commit(&object);
     Ok(Fetched {
+        signer,
         _tmp: tmp,
         _made: made,
         dir,

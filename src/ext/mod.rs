@@ -6,7 +6,8 @@
 //! the user is shown and asked; `fetch`, `repin` and `swap` fetch, agree to
 //! and put in place another commit; `new_entry` what an install records;
 //! `origin` and `git_base` where commits come from; `integrity` whether a
-//! clone still holds its pinned tree; `disagreements` and `granted`
+//! clone still holds its pinned tree; `signature` who signed a pinned
+//! commit; `disagreements` and `granted`
 //! ext.index against ext.lock; `disabled` the switch disable and enable
 //! turn; `output` where a verb's output goes; `dirs` the directories a verb
 //! uses, `installed` the extensions NAME picks, `display` commits and
@@ -39,6 +40,7 @@ mod output;
 mod place;
 mod repin;
 pub mod set;
+pub mod signature;
 pub mod store;
 mod swap;
 mod sync;

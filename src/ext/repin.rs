@@ -19,7 +19,7 @@ use super::git::{self, entries};
 use super::lock::{Entry, Pin, Source};
 use super::manifest::Manifest;
 use super::output::Output;
-use super::{diff, integrity, new_entry, origin, store, swap};
+use super::{diff, integrity, new_entry, origin, signature, store, swap};
 use crate::paths::Paths;
 
 /// Where a re-pin takes the extension.
@@ -72,6 +72,8 @@ pub struct Repin<'a> {
     pub yes: bool,
     /// `--grant AUTHORITY`: the authority `--yes` may add.
     pub grants: &'a [String],
+    /// `--accept-signer ID`: the new signers `--yes` may agree to.
+    pub accept_signers: &'a [String],
     /// `--diff`: show the whole change, and change nothing.
     pub diff_only: bool,
     /// An offline bundle the target is taken from (`sync --from`): no
@@ -155,6 +157,7 @@ impl<'a> Repin<'a> {
             target,
             yes: false,
             grants: &[],
+            accept_signers: &[],
             diff_only: false,
             offline: None,
             from: None,
@@ -328,11 +331,26 @@ impl<'a> Repin<'a> {
             source: display::source(url),
             reference,
             commit: Some(&fetched.commit),
+            signer: Some(fetched.signer.describe()),
             manifest: &fetched.manifest,
             purpose,
         };
         show_offer(out, &offer);
         out.say("\n");
+        let pin = entry.pin();
+        let recorded = pin.and_then(|p| p.signer.as_deref());
+        let accepted = pin.map_or(&[][..], |p| &p.signers[..]);
+        let change = signature::change::compare(recorded, accepted, &fetched.signer);
+        let line = change.line(&fetched.signer);
+        let line = match change.needs_accepting() {
+            true => out.paint().paint(crate::colour::Colour::Yellow, &line),
+            false => line,
+        };
+        out.say(&format!("{line}\n"));
+        let id = fetched.signer.id();
+        if change.needs_accepting() && !self.accept_signers.contains(&id) {
+            signer_accepted(self.yes, &id, purpose)?;
+        }
         let m = &fetched.manifest;
         agree(out, &entry.needs, m, self.yes, self.grants, purpose)
     }
@@ -355,17 +373,36 @@ impl<'a> Repin<'a> {
             (Target::Given(listed), _) => listed,
             _ => current,
         };
+        // The signer joins the set the user agreed to (repair agrees to
+        // nothing new: it records the signer only where none was).
+        let id = fetched.signer.id();
+        let signers = signature::change::accepted_after(
+            current.signer.as_deref(),
+            &current.signers,
+            &fetched.signer,
+        );
         let pin = Pin {
             commit: fetched.commit.clone(),
             tree: fetched.tree.clone(),
             url: Some(url.to_string()),
+            signer: Some(id.clone()),
+            signers: signers.clone(),
             ..base.clone()
         };
         let target = self.target;
         swap::swap(paths, self.name, &current.commit, fetched, |now| {
             let mut entry = repinned(&fetched.manifest, pin, now);
             match (target, previous) {
-                (Target::Pinned, _) => return now.clone(),
+                (Target::Pinned, _) => {
+                    let mut same = now.clone();
+                    if let Source::Pinned(p) = &mut same.source {
+                        if p.signer.is_none() && p.commit == fetched.commit {
+                            p.signer = Some(id);
+                            p.signers = signers;
+                        }
+                    }
+                    return same;
+                }
                 // What this roost did not know of the earlier entry comes
                 // back with it.
                 (Target::Previous, Some(earlier)) => entry.extra = earlier.extra.clone(),
@@ -573,6 +610,24 @@ pub fn granted(
     .hint(format!("read the {} above; {}", q.shown, how(&add))))
 }
 
+/// With --yes, a signer change or a downgrade to unsigned must be named
+/// with --accept-signer: a script never agrees to another key by accident.
+/// Without --yes the question that follows asks the user.
+fn signer_accepted(yes: bool, id: &str, purpose: Purpose) -> Result<()> {
+    if !yes {
+        return Ok(());
+    }
+    let q = question(purpose);
+    Err(ExtError::refused(format!(
+        "{}: its signer is now {id}, and --yes does not accept a new signer",
+        q.not_done
+    ))
+    .hint(format!(
+        "read the {} and the signer line above; to accept it from a script, add --accept-signer {id}",
+        q.shown
+    )))
+}
+
 /// Calls out any authority that grew, on its own line just above the
 /// question, and asks. With --yes, grown authority must be granted by name.
 pub fn agree(
@@ -772,6 +827,8 @@ mod tests {
                 commit: commit.to_string(),
                 tree: tree.to_string(),
                 url: Some(format!("file://{}", src.display())),
+                signer: Some("unsigned".into()),
+                signers: vec!["unsigned".into()],
             }
         }
 

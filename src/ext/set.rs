@@ -64,11 +64,14 @@ pub struct Left {
     pub unreadable: Vec<(String, String)>,
 }
 
-/// The signer ext.lock records for an entry (its pin's `signer`, once
-/// ext.lock records one): what export writes and `sync` compares the
-/// file's with. This roost records none, so every line says `-`.
-pub fn recorded_signer(_entry: &Entry) -> Option<String> {
-    None
+/// The signer ext.lock records for an entry (its pin's `signer`; none
+/// for an entry written before roost recorded signers): what export
+/// writes and `sync` compares the file's with.
+pub fn recorded_signer(entry: &Entry) -> Option<String> {
+    match &entry.source {
+        Source::Pinned(pin) => pin.signer.clone(),
+        _ => None,
+    }
 }
 
 /// The line for one ext.lock entry, or `None` for a linked one.
@@ -81,7 +84,11 @@ pub fn line_for(name: &str, entry: &Entry) -> Option<Line> {
     authority.dedup();
     Some(Line {
         name: name.to_string(),
-        pin: pin.clone(),
+        pin: Pin {
+            signer: None,
+            signers: Vec::new(),
+            ..pin.clone()
+        },
         authority,
         disabled: entry.disabled,
         signer: recorded_signer(entry),
@@ -316,6 +323,10 @@ fn parse_line(raw: &str) -> Result<Line> {
             commit: commit.to_string(),
             tree: tree.to_string(),
             url,
+            // The signer stands in `Line`: what is recorded is what the
+            // fetched commit carries, held to this.
+            signer: None,
+            signers: Vec::new(),
         },
         authority: sorted,
         disabled,
@@ -336,6 +347,8 @@ mod tests {
                 commit: "a".repeat(40),
                 tree: "b".repeat(40),
                 url: Some("https://example.com/owner/roost-x".into()),
+                signer: None,
+                signers: Vec::new(),
             },
             authority: vec!["fleet".into()],
             disabled: true,

@@ -228,6 +228,15 @@ pub fn fetch_listed(
         )));
     }
     held_to_authority(&m.needs, line)?;
+    let signer = fetched.signer.id();
+    if line.signer.as_ref().is_some_and(|listed| *listed != signer) {
+        return Err(ExtError::refused(format!(
+            "commit {} is signed by {}, but the file lists {}; nothing was installed",
+            display::short(&fetched.commit),
+            shown_signer(Some(&signer)),
+            shown_signer(line.signer.as_deref())
+        )));
+    }
     Ok(fetched)
 }
 
@@ -259,6 +268,8 @@ pub fn put(paths: &Paths, line: &Line, fetched: &Fetched) -> Result<()> {
         m,
         Source::Pinned(Pin {
             url: Some(url),
+            signer: Some(fetched.signer.id()),
+            signers: vec![fetched.signer.id()],
             ..line.pin.clone()
         }),
     );

@@ -358,11 +358,15 @@ pub struct UpdateArgs {
     /// with --yes, accept this new authority (repeatable)
     #[arg(long, value_name = ValueKind::Authority.name(), value_parser = authority)]
     pub grant: Vec<String>,
+    /// with --yes, accept this new signer of the commit, or `unsigned`
+    /// (repeatable)
+    #[arg(long, value_name = "SIGNER")]
+    pub accept_signer: Vec<String>,
     /// print the summary as JSON (everything else goes to stderr)
     #[arg(long, conflicts_with = "diff")]
     pub json: bool,
     /// print the whole diff to the new commit, uncapped, and change nothing
-    #[arg(long, requires = "name", conflicts_with_all = ["yes", "grant"])]
+    #[arg(long, requires = "name", conflicts_with_all = ["yes", "grant", "accept_signer"])]
     pub diff: bool,
 }
 
@@ -387,8 +391,12 @@ pub struct RollbackArgs {
     /// with --yes, accept this new authority (repeatable)
     #[arg(long, value_name = ValueKind::Authority.name(), value_parser = authority)]
     pub grant: Vec<String>,
+    /// with --yes, accept this new signer of the commit, or `unsigned`
+    /// (repeatable)
+    #[arg(long, value_name = "SIGNER")]
+    pub accept_signer: Vec<String>,
     /// print the whole diff to the earlier commit, uncapped, and change nothing
-    #[arg(long, conflicts_with_all = ["yes", "grant"])]
+    #[arg(long, conflicts_with_all = ["yes", "grant", "accept_signer"])]
     pub diff: bool,
 }
 

@@ -65,6 +65,7 @@ pub fn run(a: InstallArgs) -> Result<Exit> {
         source: display::source(&url),
         reference: &shown_ref,
         commit: Some(&fetched.commit),
+        signer: Some(fetched.signer.describe()),
         manifest,
         purpose: consent::Purpose::Install,
     };
@@ -81,6 +82,8 @@ pub fn run(a: InstallArgs) -> Result<Exit> {
             commit: fetched.commit.clone(),
             tree: fetched.tree.clone(),
             url: Some(url.clone()),
+            signers: vec![fetched.signer.id()],
+            signer: Some(fetched.signer.id()),
         }),
     );
     let state = place::install(&store, &mut lock, &fetched.dir, &manifest.name, entry).at(CMD)?;
@@ -206,6 +209,7 @@ fn link(dir: &std::path::Path, consent: &Consent) -> Result<Exit> {
         source: shown.to_string(),
         reference: "",
         commit: None,
+        signer: None,
         manifest: &manifest,
         purpose: consent::Purpose::Install,
     };

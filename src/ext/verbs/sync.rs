@@ -113,7 +113,8 @@ enum Change<'a> {
     /// A new extension, fetched and checked.
     New(&'a Line, Fetched),
     /// A changed pin, fetched, checked and its diff shown.
-    Moved(&'a Line, Repin<'a>, Box<Ready>, Vec<String>),
+    /// (with the authority and the signers the entry had)
+    Moved(&'a Line, Repin<'a>, Box<Ready>, Vec<String>, Vec<String>),
     /// Only the disabled mark.
     Switched(&'a Line),
 }
@@ -168,7 +169,10 @@ fn prepared<'a>(
             Step::Done(_) => Err(ExtError::failed("nothing was fetched; nothing was changed")),
         });
         match step {
-            Ok(prepared) => ready.push(Change::Moved(l, r, prepared, entry.needs.clone())),
+            Ok(prepared) => {
+                let signers = entry.pin().map(|p| p.signers.clone()).unwrap_or_default();
+                ready.push(Change::Moved(l, r, prepared, entry.needs.clone(), signers))
+            }
             Err(e) => fail(&l.name, e),
         }
     }
@@ -239,15 +243,15 @@ fn table(ready: &[Change], pruned: &[String]) -> String {
 
 /// The one question; with --yes, every authority a new extension asks for,
 /// or a changed one asks for anew, must be named with --grant, and every
-/// listed signer with --accept-signer.
+/// listed signer not agreed to before with --accept-signer.
 fn agreed(out: &mut Output, ready: &[Change], a: &SyncArgs) -> Result<()> {
     if a.yes {
         let mut ungranted: Vec<&str> = Vec::new();
         let mut unaccepted: Vec<&str> = Vec::new();
         for c in ready {
-            let had: &[String] = match c {
-                Change::New(..) => &[],
-                Change::Moved(.., had) => had,
+            let (had, known): (&[String], &[String]) = match c {
+                Change::New(..) => (&[], &[]),
+                Change::Moved(.., had, known) => (had, known),
                 Change::Switched(_) => continue,
             };
             let l = c.line();
@@ -256,8 +260,15 @@ fn agreed(out: &mut Output, ready: &[Change], a: &SyncArgs) -> Result<()> {
                     ungranted.push(n);
                 }
             }
-            if let Some(s) = &l.signer {
-                if !a.accept_signer.contains(s) && !unaccepted.contains(&s.as_str()) {
+            // A new extension's signer is named back, unless there is none
+            // (install asks nothing of an unsigned commit either).
+            let fresh_unsigned =
+                matches!(c, Change::New(..)) && l.signer.as_deref() == Some("unsigned");
+            if let Some(s) = l.signer.as_ref().filter(|_| !fresh_unsigned) {
+                if !known.contains(s)
+                    && !a.accept_signer.contains(s)
+                    && !unaccepted.contains(&s.as_str())
+                {
                     unaccepted.push(s);
                 }
             }
@@ -333,7 +344,7 @@ fn apply(
             Change::New(l, fetched) => {
                 sync::put(paths, l, &fetched).map(|()| format!("installed at {}", l.pin.commit))
             }
-            Change::Moved(l, r, prepared, _) => r.finish(paths, *prepared).and_then(|o| match o {
+            Change::Moved(l, r, prepared, ..) => r.finish(paths, *prepared).and_then(|o| match o {
                 Outcome::Moved { from, to, .. } => {
                     switch(paths, l)?;
                     Ok(format!("{from} -> {to}"))

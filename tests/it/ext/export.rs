@@ -9,7 +9,7 @@ pub(crate) fn expected_line(env: &TestEnv, name: &str, authority: &str) -> Strin
     let l = lock(env);
     let e = &l[name];
     format!(
-        "{name} {} {} {} {} {authority} no - {}\n",
+        "{name} {} {} {} {} {authority} no unsigned {}\n",
         e["repo"].as_str().unwrap(),
         e["ref"].as_str().unwrap(),
         e["commit"].as_str().unwrap(),
@@ -70,7 +70,7 @@ fn a_disabled_extension_is_exported_as_disabled() {
     install(&env, "owner/roost-note");
     env.ok(["ext", "disable", "note"]);
     let text = env.ok(["ext", "export"]);
-    let line = expected_line(&env, "note", "-").replace(" no - ", " yes - ");
+    let line = expected_line(&env, "note", "-").replace(" no unsigned ", " yes unsigned ");
     assert!(text.ends_with(&line), "{text}");
 }
 

@@ -103,18 +103,46 @@ fn one_question_for_the_whole_set_and_yes_still_needs_grant_and_accept_signer() 
          read the table above; to accept it from a script, add --grant fleet\n"
     );
     assert!(!two.path("data/roost/ext").join("abc").exists());
-    // A signer the file names must be accepted by name.
-    let text = std::fs::read_to_string(&file).unwrap();
-    let signed = text.replace(" no - file://", " no ssh:SHA256:abc file://");
-    let signed_file = two.path("signed.set");
-    std::fs::write(&signed_file, signed).unwrap();
-    let err = refused(&sync(&two, &signed_file, &["--yes", "--grant", "fleet"]));
+}
+
+/// A set whose extension is SSH-signed: with --yes, its signer must be
+/// named back; once accepted it is recorded, and --frozen agrees.
+#[test]
+fn a_signed_set_needs_its_signer_named_and_records_it() {
+    use crate::ext::update::signer::{ssh_commit, ssh_key, touch};
+    let one = TestEnv::new();
+    let (key, fpr) = ssh_key(&one, "alice");
+    let f = one.ext_repo("owner/roost-note");
+    f.manifest("note", &["note"], &[]);
+    touch(&f, "one");
+    ssh_commit(&f, &key, "signed");
+    install(&one, "owner/roost-note");
+    let file = exported(&one);
+    let signer = format!("ssh:{fpr}");
+    assert!(
+        std::fs::read_to_string(&file)
+            .unwrap()
+            .contains(&format!(" no {signer} file://")),
+        "{}",
+        file.display()
+    );
+    let two = TestEnv::new();
+    let err = refused(&sync(&two, &file, &["--yes"]));
     assert_eq!(
         err,
-        "roost ext sync: not synced: the set names signer ssh:SHA256:abc, and --yes does not accept a signer\n\
-         read the table above; to accept it from a script, add --accept-signer ssh:SHA256:abc\n"
+        format!(
+            "roost ext sync: not synced: the set names signer {signer}, and --yes does not accept a signer\n\
+             read the table above; to accept it from a script, add --accept-signer {signer}\n"
+        )
     );
     assert!(!lock_file(&two).exists());
+    succeeded(&sync(&two, &file, &["--yes", "--accept-signer", &signer]));
+    assert_eq!(lock(&two)["note"]["signer"], signer.as_str());
+    assert_eq!(
+        lock(&two)["note"]["signers"],
+        serde_json::json!([signer.as_str()])
+    );
+    succeeded(&sync(&two, &file, &["--frozen"]));
 }
 
 #[test]
@@ -215,12 +243,12 @@ fn frozen_refuses_each_kind_of_drift_and_changes_nothing() {
         ),
         (
             "another signer",
-            text.replace(" no - file://", " no ssh:SHA256:abc file://"),
-            "  note: signer (none recorded) here, ssh:SHA256:abc in the file\n".into(),
+            text.replace(" no unsigned file://", " no ssh:SHA256:abc file://"),
+            "  note: signer unsigned here, ssh:SHA256:abc in the file\n".into(),
         ),
         (
             "disabled",
-            text.replace(" no - file://", " yes - file://"),
+            text.replace(" no unsigned file://", " yes unsigned file://"),
             "  note: enabled here, disabled in the file\n".into(),
         ),
         (
@@ -339,21 +367,16 @@ fn on_a_terminal_the_one_answer_decides_for_the_whole_set() {
 }
 
 /// A signer holding a space (a certificate's name) is one field, written
-/// %20, shown and accepted as itself.
+/// %20, read back as itself, and held against the commit's own signature:
+/// a file that names a signer the commit does not carry installs nothing.
 #[test]
-fn a_signer_with_a_space_is_one_field_and_accepted_by_its_name() {
+fn a_signer_with_a_space_is_one_field_and_held_to_the_commit() {
     let one = first_home();
     let text = one.ok(["ext", "export"]);
     let two = TestEnv::new();
     let file = two.write(
         "signed.set",
-        &text.replace(" no - file://", " no x509:Jane%20Doe file://"),
-    );
-    let err = refused(&sync(&two, &file, &["--yes", "--grant", "fleet"]));
-    assert_eq!(
-        err,
-        "roost ext sync: not synced: the set names signer 'x509:Jane Doe', and --yes does not accept a signer\n\
-         read the table above; to accept it from a script, add --accept-signer 'x509:Jane Doe'\n"
+        &text.replace(" no unsigned file://", " no x509:Jane%20Doe file://"),
     );
     let out = sync(
         &two,
@@ -366,7 +389,14 @@ fn a_signer_with_a_space_is_one_field_and_accepted_by_its_name() {
             "x509:Jane Doe",
         ],
     );
-    let text = succeeded(&out);
-    assert!(text.contains("fleet      x509:Jane Doe\n"), "{text}");
-    assert_eq!(lock(&two)["abc"]["commit"], lock(&one)["abc"]["commit"]);
+    assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    let commit = lock(&one)["abc"]["commit"].as_str().unwrap()[..7].to_string();
+    assert!(
+        err.contains(&format!(
+            "commit {commit} is signed by unsigned, but the file lists x509:Jane Doe; nothing was installed"
+        )),
+        "{err}"
+    );
+    assert!(!two.path("data/roost/ext/abc").exists());
 }
