@@ -294,10 +294,9 @@ fn apply(tmux: &Tmux, pane: &str, agent: &str, mut e: Effect) -> Result<(), Tmux
         set.push((options::PROMPT_SEEN, key));
     }
     batch.set_options(pane, &set);
-    let emitter = Emitter::from_env();
     if let Some(id) = &id {
         batch.set_options(pane, &[(options::SESSION_ID_NEW, id)]);
-        if let Some(record) = emitter.as_ref().and_then(|em| em.session_command(pane)) {
+        if let Some(record) = Emitter::this().and_then(|em| em.session_command(pane)) {
             batch.run_if_options_differ(
                 pane,
                 options::SESSION_ID,
@@ -308,7 +307,7 @@ fn apply(tmux: &Tmux, pane: &str, agent: &str, mut e: Effect) -> Result<(), Tmux
         batch.set_options(pane, &[(options::SESSION_ID, id)]);
     }
     if let Some(state) = e.state {
-        events::stamp(&mut batch, pane, state, emitter.as_ref());
+        events::stamp(&mut batch, pane, state, Emitter::from_env().as_ref());
     }
     tmux.run_batch(&batch)
 }

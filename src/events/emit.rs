@@ -51,6 +51,15 @@ impl Emitter {
     /// This process as an emitter; `None` when its path cannot be put in a
     /// command safely (then nothing fires from tmux: see the docs).
     pub fn from_env() -> Option<Emitter> {
+        // Nothing subscribes: nothing to start (one stat).
+        let paths = crate::paths::Paths::from_env().ok()?;
+        std::fs::symlink_metadata(super::index::file(&paths)).ok()?;
+        Emitter::this()
+    }
+
+    /// This process as an emitter, whether or not anything subscribes
+    /// (for the hooks a server is started with).
+    pub fn this() -> Option<Emitter> {
         let exe = std::env::current_exe().ok()?;
         let program = exe.to_str()?.to_string();
         plain_path(&program).then(|| Emitter {
@@ -61,6 +70,18 @@ impl Emitter {
                 .map_or(0, |d| d.saturating_add(1)),
             no_ext: std::env::var_os(env::NO_EXT).is_some_and(|v| !v.is_empty()),
         })
+    }
+
+    /// The shell command a tmux hook of the server runs for `event`: no
+    /// time (the runner takes its own), depth 0, and `extra` words, formats
+    /// of tmux's that print a pane id or a number.
+    pub fn hook_command(&self, event: Event, extra: &[&str]) -> String {
+        let mut line = format!("{} {COMMAND} fire {} --depth=0", self.program, event.word());
+        for w in extra {
+            line.push(' ');
+            line.push_str(w);
+        }
+        line
     }
 
     /// The runner's arguments for `event`, after `roost __event`:
@@ -103,12 +124,14 @@ impl Emitter {
     /// session, no terminal, stdin, stdout and stderr on /dev/null, not
     /// waited for (for a moment after which tmux runs no job: the server's
     /// end).
-    pub fn detached(&self, event: Event, pane: Option<&str>) {
+    /// `extra` words go to the runner as arguments, never through a shell
+    /// (names: `--window=NAME`, `--session=NAME`; `--size=N`).
+    pub fn detached(&self, event: Event, pane: Option<&str>, extra: &[String]) {
         use std::os::unix::process::CommandExt;
         use std::process::{Command, Stdio};
         let mut cmd = Command::new(&self.program);
         cmd.arg(COMMAND)
-            .args(self.args(event, pane, &[]))
+            .args(self.args(event, pane, extra))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null());

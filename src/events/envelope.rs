@@ -22,6 +22,9 @@ pub struct Envelope {
     pub state: String,
     pub previous: String,
     pub exit_status: Option<i32>,
+    /// `send.delivered`: how many bytes were typed (never the text).
+    #[serde(default)]
+    pub size: Option<u64>,
     pub depth: u32,
     /// Moments dropped from the queue since the last handler ran.
     pub dropped: u64,
@@ -43,6 +46,7 @@ impl Envelope {
             state: String::new(),
             previous: String::new(),
             exit_status: None,
+            size: None,
             depth,
             dropped: 0,
         }
@@ -72,6 +76,9 @@ impl Envelope {
         if let Some(s) = self.exit_status {
             v.push(("ROOST_EVENT_EXIT_STATUS", s.to_string()));
         }
+        if let Some(n) = self.size {
+            v.push(("ROOST_EVENT_SIZE", n.to_string()));
+        }
         v
     }
 
@@ -87,7 +94,7 @@ impl Envelope {
                 key.trim_start_matches("event_").to_string()
             };
             let value = match key.as_str() {
-                "seq" | "depth" | "dropped" | "exit_status" => v
+                "seq" | "depth" | "dropped" | "exit_status" | "size" => v
                     .parse::<i64>()
                     .map(serde_json::Value::from)
                     .unwrap_or(serde_json::Value::String(v)),

@@ -41,6 +41,11 @@ pub struct Fire {
     pub pane: Option<String>,
     pub previous: Option<String>,
     pub status: Option<i32>,
+    /// Names given by roost itself on the command line of a detached
+    /// runner (a pane that is gone by the time the runner would ask).
+    pub window: Option<String>,
+    pub session: Option<String>,
+    pub size: Option<u64>,
 }
 
 impl Fire {
@@ -59,6 +64,9 @@ impl Fire {
                 "--pane" if emit::is_pane_id(value) => f.pane = Some(value.into()),
                 "--previous" => f.previous = AgentState::from_word(value).map(|s| s.word().into()),
                 "--status" => f.status = value.parse().ok(),
+                "--window" => f.window = Some(value.into()),
+                "--session" => f.session = Some(value.into()),
+                "--size" => f.size = value.parse().ok(),
                 _ => return None,
             }
         }
@@ -107,6 +115,7 @@ pub fn fire(paths: &Paths, tmux: &Tmux, f: Fire) {
     let mut e = Envelope::new(event, f.nanos.unwrap_or_else(emit::now), f.depth);
     e.previous = f.previous.clone().unwrap_or_default();
     e.exit_status = f.status;
+    e.size = f.size;
     if let Some(pane) = &f.pane {
         e.pane = pane.clone();
         if let Ok(view) = tmux.event_view(pane) {
@@ -115,6 +124,12 @@ pub fn fire(paths: &Paths, tmux: &Tmux, f: Fire) {
             e.agent = view.agent;
             e.state = view.state;
         }
+    }
+    if let Some(w) = &f.window {
+        e.window = w.clone();
+    }
+    if let Some(s) = &f.session {
+        e.session = s.clone();
     }
     let off = crate::switch::is_off(tmux, &paths.user_conf());
     let skip = |s: &Subscriber| -> Option<String> {

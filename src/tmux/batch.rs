@@ -120,6 +120,34 @@ fn background(pane: &str, run: &str) -> String {
     format!("run-shell -b -t {pane} \"{run} </dev/null >/dev/null 2>&1 || :\"")
 }
 
+/// `run-shell -b "RUN"` for a hook of the server (see `background`).
+pub fn hook_job(run: &str) -> String {
+    debug_assert!(!run.contains(['"', '\'', '$', '\\', '~']), "{run}");
+    format!("run-shell -b \"{run} </dev/null >/dev/null 2>&1 || :\"")
+}
+
+/// The server-start words that run `died` (a shell command, see
+/// `background`) when a pane's program ends and the pane stays
+/// (`pane-died`), and `exited` when the pane goes with it (`pane-exited`);
+/// and `started` once the first session is there. Each hook in a slot of
+/// its own beside the waiters' wake-up.
+pub fn event_hooks(died: &str, exited: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    for (hook, run) in [("pane-died[78]", died), ("pane-exited[78]", exited)] {
+        for w in ["set-hook", "-g", hook, &hook_job(run), ";"] {
+            words.push(w.to_string());
+        }
+    }
+    words.pop();
+    words
+}
+
+/// The words that run `run` in the background at once.
+pub fn run_now(run: &str) -> Vec<String> {
+    let job = format!("{run} </dev/null >/dev/null 2>&1 || :");
+    vec!["run-shell".into(), "-b".into(), job]
+}
+
 impl Tmux {
     /// Sends `batch` in one tmux call.
     pub fn run_batch(&self, batch: &Batch) -> TmuxResult<()> {

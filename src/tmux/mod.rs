@@ -37,7 +37,7 @@ pub mod terminal;
 mod windows;
 
 pub use agent_state::AgentState;
-pub use batch::Batch;
+pub use batch::{event_hooks, run_now, Batch};
 pub use client::{installed, version, Tmux, TmuxError, TmuxResult, Version, MISSING};
 pub use dialog::Dialog;
 pub use keys::TypingView;

@@ -17,7 +17,7 @@ pub fn recording_handler(then: &str) -> String {
          s=\"$ROOST_EXT_STATE\"\n\
          env > \"$s/env.$ROOST_EVENT_SEQ\"\n\
          cat > \"$s/json.$ROOST_EVENT_SEQ\"\n\
-         echo \"$ROOST_EVENT|$ROOST_EVENT_PREVIOUS|$ROOST_EVENT_SEQ|$ROOST_EVENT_DROPPED|$ROOST_EVENT_EXIT_STATUS\" >> \"$s/runs\"\n\
+         echo \"$ROOST_EVENT|$ROOST_EVENT_PREVIOUS|$ROOST_EVENT_SEQ|$ROOST_EVENT_DROPPED|$ROOST_EVENT_EXIT_STATUS|$ROOST_EVENT_WINDOW|$ROOST_EVENT_SIZE\" >> \"$s/runs\"\n\
          {then}\n"
     )
 }

@@ -105,3 +105,34 @@ fn the_hook_returns_while_a_slow_handler_still_runs() {
         == 1));
     assert!(started.elapsed() > Duration::from_secs(2));
 }
+
+#[test]
+fn a_new_session_id_is_recorded_for_resume_by_the_server_not_the_hook() {
+    let env = TestEnv::new();
+    let bin = env.path("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let fake = bin.join("claude");
+    std::fs::write(&fake, "#!/bin/sh\nexec sleep 100000\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    let out = env
+        .roost(["spawn", "alice", "claude"])
+        .env("PATH", &path)
+        .output()
+        .unwrap();
+    let pane = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let start = r#"{"session_id":"5f0e-aa","hook_event_name":"SessionStart"}"#;
+    assert!(
+        crate::core::hook_in(&env, &pane, &["claude", "SessionStart"], start)
+            .status
+            .success()
+    );
+    let roster =
+        || std::fs::read_to_string(env.path("state/roost/agents.json")).unwrap_or_default();
+    assert!(
+        wait_until(Duration::from_secs(10), || roster().contains("5f0e-aa")),
+        "{}",
+        roster()
+    );
+}
