@@ -9,6 +9,7 @@ mod exec;
 mod info;
 mod install;
 mod list;
+mod log;
 mod new;
 mod outdated;
 mod remove;
@@ -88,6 +89,7 @@ pub fn run(verb: Option<ExtVerb>) -> Result<Exit> {
         ExtVerb::New(a) => new::run(a),
         ExtVerb::Check(a) => check::run(a),
         ExtVerb::Exec(a) => exec::run(a),
+        ExtVerb::Log(a) => log::run(a),
     };
     if json {
         if let Err(e) = &result {
@@ -115,6 +117,7 @@ fn wants_json(verb: &ExtVerb) -> bool {
         ExtVerb::Outdated(a) => a.json,
         ExtVerb::Update(a) => a.json,
         ExtVerb::Check(a) => a.json,
+        ExtVerb::Log(a) => a.json,
         _ => false,
     }
 }
