@@ -109,6 +109,26 @@ pub fn fire(paths: &Paths, tmux: &Tmux, f: Fire) {
         .into_iter()
         .filter(|s| s.events.contains(&event))
         .collect();
+    hand(paths, tmux, f, event, subs);
+}
+
+/// Hands a made-up moment `event` (about `pane`) to extension `sub` alone,
+/// through the same queue, switches and log (`roost ext exec --event`).
+pub fn fire_for(paths: &Paths, tmux: &Tmux, sub: Subscriber, event: Event, pane: Option<String>) {
+    let f = Fire {
+        event: Some(event),
+        depth: std::env::var(emit::DEPTH)
+            .ok()
+            .and_then(|d| d.parse::<u32>().ok())
+            .map_or(0, |d| d.saturating_add(1)),
+        no_ext: std::env::var_os(crate::contract::env::NO_EXT).is_some_and(|v| !v.is_empty()),
+        pane,
+        ..Fire::default()
+    };
+    hand(paths, tmux, f, event, vec![sub]);
+}
+
+fn hand(paths: &Paths, tmux: &Tmux, f: Fire, event: Event, subs: Vec<Subscriber>) {
     if subs.is_empty() {
         return;
     }

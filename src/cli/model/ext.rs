@@ -224,6 +224,11 @@ pub enum ExtVerb {
     /// an extension already had. Everything after CMD is the extension's,
     /// `--help` included. ROOST_NO_EXT and @roost-ext-enabled still turn it
     /// off. Once CMD runs, its exit status is its own.
+    ///
+    /// For authors: --event EVENT NAME [--pane %N] runs extension NAME's
+    /// event handler once for EVENT, with a made-up moment (about pane %N,
+    /// when given), through the same runner, switches and run log as a real
+    /// moment, and prints what the log recorded; exit 1 when the run failed.
     Exec(ExecArgs),
     #[command(verbatim_doc_comment)]
     /// what extensions' event handlers did
@@ -260,6 +265,9 @@ pub struct LogArgs {
 
 #[derive(Debug, Args)]
 pub struct ExecArgs {
+    /// run NAME's event handler once for EVENT (for authors)
+    #[arg(long, value_name = "EVENT")]
+    pub event: Option<String>,
     /// the extension command, then its arguments
     #[arg(
         value_name = "CMD",
