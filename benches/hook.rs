@@ -45,7 +45,11 @@ fn main() {
         .stdin(Stdio::null())
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let pane = String::from_utf8_lossy(&out.stdout).trim().to_string();
     let server = tmux(&["display-message", "-p", "#{pid}"]);
     let inside = format!("{},{server},0", socket.display());
@@ -153,7 +157,19 @@ fn main() {
         "{} ({rounds} rounds; median; tmux clients per call):",
         String::from_utf8_lossy(&version.stdout).trim()
     );
-    println!("  tmux set-option alone:               {:6.1} ms  {:.1}", ms(plain.0), plain.1);
-    println!("  roost hook claude Stop, no subscriber: {:6.1} ms  {:.1}", ms(none.0), none.1);
-    println!("  roost hook claude Stop, slow handler:  {:6.1} ms  {:.1}", ms(slow.0), slow.1);
+    println!(
+        "  tmux set-option alone:               {:6.1} ms  {:.1}",
+        ms(plain.0),
+        plain.1
+    );
+    println!(
+        "  roost hook claude Stop, no subscriber: {:6.1} ms  {:.1}",
+        ms(none.0),
+        none.1
+    );
+    println!(
+        "  roost hook claude Stop, slow handler:  {:6.1} ms  {:.1}",
+        ms(slow.0),
+        slow.1
+    );
 }

@@ -92,3 +92,33 @@ fn an_agent_s_hook_fires_on_a_real_change_only() {
         "ACK"
     );
 }
+
+/// A reply too long for one tmux message goes with the stamp and the
+/// event's start as one sourced file: still one change, one event.
+#[test]
+fn a_long_reply_goes_in_the_same_one_call_and_fires_once() {
+    let env = TestEnv::new();
+    subscribed(
+        &env,
+        "note",
+        &["agent.done"],
+        &recording_handler(""),
+        &[],
+        10,
+    );
+    let reply = "the answer, it's long; $HOME #{x} ".repeat(800);
+    let payload = serde_json::json!({"hook_event_name": "Stop", "last_assistant_message": reply});
+    let stop = env.write("stop.json", &payload.to_string());
+    let pane = env.spawn(
+        "w",
+        &format!(
+            "roost hook claude < '{0}'; roost hook claude < '{0}'; echo hooked-$?; sleep 100",
+            stop.display()
+        ),
+    );
+    env.wait_for_screen(&pane, "hooked-0");
+    assert!(wait_until(Duration::from_secs(10), || !runs(&env, "note").is_empty()));
+    std::thread::sleep(Duration::from_millis(1000));
+    assert_eq!(runs(&env, "note").len(), 1, "{:?}", runs(&env, "note"));
+    assert_eq!(env.ok(["read", "w"]).trim_end(), reply.trim_end());
+}
