@@ -130,3 +130,25 @@ impl Spool {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_queue_keeps_the_newest_64_and_counts_the_drops() {
+        let dir = tempfile::tempdir().unwrap();
+        let spool = Spool::open(dir.path()).unwrap();
+        let mut dropped = 0;
+        for i in 0..100u128 {
+            let mut e = Envelope::new(super::super::event::Event::Done, 1_000 + i, 0);
+            dropped += spool.push(&mut e).unwrap();
+        }
+        assert_eq!(dropped, 36);
+        assert_eq!(spool.entries().len(), MAX_QUEUED);
+        let first = spool.take().unwrap().envelope;
+        assert_eq!((first.nanos, first.seq, first.dropped), (1_036, 37, 36));
+        let second = spool.take().unwrap().envelope;
+        assert_eq!((second.nanos, second.dropped), (1_037, 0));
+    }
+}
