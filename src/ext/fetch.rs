@@ -1,6 +1,7 @@
 //! Fetching one pinned commit into a temporary clone and holding it to
 //! every install gate (the manifest, the checks, the tree hash): what
-//! install, update, rollback and repair put in place.
+//! install, update, rollback, repair and sync put in place. A commit from
+//! an offline bundle goes through the same gates.
 
 use super::error::{ExtError, Result};
 use super::git::hash::hash_dir_shown;
@@ -45,14 +46,42 @@ pub fn fetch_commit(
     url: &str,
     commit: entries::ObjectId,
 ) -> Result<Fetched> {
+    gated(paths, url, commit, |dir| {
+        remote
+            .fetch_pinned(commit, dir)
+            .map_err(|e| git::failure::explain(&format!("cannot fetch {commit} from"), url, &e))
+    })
+}
+
+/// Checks `commit` out of an offline bundle (no network, no git program),
+/// its objects already verified by their ids, and runs every gate on it.
+pub fn from_bundle(
+    paths: &Paths,
+    bundle: &git::bundle::Unpacked,
+    url: &str,
+    commit: entries::ObjectId,
+) -> Result<Fetched> {
+    gated(paths, url, commit, |dir| {
+        bundle.check_out(commit, dir, url).map_err(|e| {
+            ExtError::from(e).within(format!("cannot check {commit} out of the bundle"))
+        })
+    })
+}
+
+/// A temporary clone that `get` fills with `commit` (returning its tree),
+/// held to every install gate.
+fn gated(
+    paths: &Paths,
+    url: &str,
+    commit: entries::ObjectId,
+    get: impl FnOnce(&Path) -> Result<entries::ObjectId>,
+) -> Result<Fetched> {
     let interrupts = git::Interrupts::catch();
     let root = paths.data.join("ext");
     let made = Made::new(&root);
     let tmp = temp_dir_in(&root)?;
     let dir = tmp.path().join("clone");
-    let tree = remote
-        .fetch_pinned(commit, &dir)
-        .map_err(|e| git::failure::explain(&format!("cannot fetch {commit} from"), url, &e))?;
+    let tree = get(&dir)?;
     let manifest = checks::check_dir(&dir).map_err(|e| {
         e.reword(|m| {
             format!(
