@@ -68,7 +68,7 @@ pub fn of(path: &str) -> &'static [Status] {
             (Failed, "refused (a check, the answer, no terminal without --yes) or failed; nothing installed"),
             (Interrupted, "interrupted at the question or during the fetch; nothing installed"),
         ],
-        "ext list" | "ext disable" | "ext enable" | "ext new" => &[(Ok, ""), (Failed, "refused or failed")],
+        "ext list" | "ext disable" | "ext enable" | "ext new" | "ext log" => &[(Ok, ""), (Failed, "refused or failed")],
         "ext info" | "ext remove" => &[(Ok, ""), (Failed, "no such extension, or failed")],
         "ext verify" => &[(Ok, "every tree matches"), (Failed, "a difference, or an entry that cannot be read")],
         "ext outdated" => &[

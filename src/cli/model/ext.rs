@@ -280,11 +280,50 @@ pub enum ExtVerb {
     /// an extension already had. Everything after CMD is the extension's,
     /// `--help` included. ROOST_NO_EXT and @roost-ext-enabled still turn it
     /// off. Once CMD runs, its exit status is its own.
+    ///
+    /// For authors: --event EVENT NAME [--pane %N] runs extension NAME's
+    /// event handler once for EVENT, with a made-up moment (about pane %N,
+    /// when given), through the same runner, switches and run log as a real
+    /// moment, and prints what the log recorded; exit 1 when the run failed.
     Exec(ExecArgs),
+    #[command(verbatim_doc_comment)]
+    /// what extensions' event handlers did
+    ///
+    /// Print the run log of NAME's event handler (default: every
+    /// extension's): each moment it was handed, when, for how long, and what
+    /// came of it (exit N, signal N, timeout, spawn error, skipped and why,
+    /// dropped N), with the start and end of its output. The log is kept
+    /// under ${XDG_STATE_HOME}/roost/events/NAME/, owner-only, rotated past
+    /// 256 KiB; it holds no argument value or prompt. -n keeps the last N
+    /// runs (default 20), --failed only the failed ones, --follow waits for
+    /// more, --json prints one JSON object a line.
+    Log(LogArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct LogArgs {
+    /// an installed extension (default: all of them)
+    #[arg(value_hint = INSTALLED)]
+    pub name: Option<String>,
+    /// how many of the last runs to print
+    #[arg(short = 'n', value_name = "N", default_value_t = 20)]
+    pub n: usize,
+    /// only failed runs
+    #[arg(long)]
+    pub failed: bool,
+    /// keep printing runs as they are logged
+    #[arg(long)]
+    pub follow: bool,
+    /// print JSON, one object a line
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]
 pub struct ExecArgs {
+    /// run NAME's event handler once for EVENT (for authors)
+    #[arg(long, value_name = "EVENT")]
+    pub event: Option<String>,
     /// the extension command, then its arguments
     #[arg(
         value_name = "CMD",

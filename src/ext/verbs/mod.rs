@@ -10,6 +10,7 @@ mod export;
 mod info;
 mod install;
 mod list;
+mod log;
 mod new;
 mod outdated;
 mod remove;
@@ -96,6 +97,7 @@ pub fn run(verb: Option<ExtVerb>) -> Result<Exit> {
         ExtVerb::Exec(a) => exec::run(a),
         ExtVerb::Export(a) => export::run(a),
         ExtVerb::Sync(a) => sync::run(a),
+        ExtVerb::Log(a) => log::run(a),
     };
     if json {
         if let Err(e) = &result {
@@ -123,6 +125,7 @@ fn wants_json(verb: &ExtVerb) -> bool {
         ExtVerb::Outdated(a) => a.json,
         ExtVerb::Update(a) => a.json,
         ExtVerb::Check(a) => a.json,
+        ExtVerb::Log(a) => a.json,
         _ => false,
     }
 }

@@ -11,6 +11,7 @@ mod info;
 pub(crate) mod install;
 mod link;
 mod list;
+mod log;
 mod new;
 mod outdated;
 mod remove;
