@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 pub const NUMBER: u32 = 1;
 
 /// The authorities a manifest may name in `needs`.
-pub const AUTHORITIES: &[&str] = &["fleet"];
+pub const AUTHORITIES: &[&str] = &["fleet", "events"];
 
 /// The manifest, at the top of an extension's repository.
 pub const MANIFEST: &str = "roost-ext.json";

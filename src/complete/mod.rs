@@ -313,7 +313,7 @@ mod tests {
         );
         assert_eq!(
             values(&["ext", "install", "o/r", "--grant"], "", &src),
-            ["fleet"]
+            ["fleet", "events"]
         );
         // A directory argument hands over to the shell's own directory completion.
         assert_eq!(values(&["ext", "install", "--link"], "", &src), [DIRS]);

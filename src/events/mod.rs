@@ -12,7 +12,7 @@
 mod capture;
 pub mod emit;
 mod envelope;
-mod event;
+pub mod event;
 pub mod handler;
 pub mod index;
 pub mod log;

@@ -1,7 +1,8 @@
 //! The install gates run on an extension's files before anything is asked
 //! or written: symlinks must stay inside the extension,
 //! no file may be setuid or setgid, the manifest must be valid, and every
-//! claimed command must be an executable `bin/roost-CMD`.
+//! claimed command (and, with events, `bin/roost-events`) must be an
+//! executable `bin/roost-CMD`.
 
 use super::error::ExtError;
 use super::manifest::{self, Manifest};
@@ -19,7 +20,12 @@ pub fn check_dir(dir: &Path) -> Result<Manifest, ExtError> {
     walk(dir, dir)?;
     let manifest = read_manifest(dir)?;
     for command in &manifest.commands {
-        check_command(dir, command)?;
+        check_program(dir, command, &format!("command {command}"))?;
+    }
+    if manifest.events.is_some() {
+        // Its events run this program: it must be there as a command's is.
+        let handler = super::events_decl::HANDLER;
+        check_program(dir, handler, "events")?;
     }
     Ok(manifest)
 }
@@ -44,9 +50,11 @@ pub fn read_manifest(dir: &Path) -> Result<Manifest, ExtError> {
     manifest::parse(&bytes).map_err(|e| e.within("roost-ext.json"))
 }
 
-fn check_command(dir: &Path, command: &str) -> Result<(), ExtError> {
-    let rel = format!("bin/{}{command}", crate::contract::PROGRAM_PREFIX);
-    let refuse = |why: &str| Err(ExtError::refused(format!("command {command}: {rel} {why}")));
+/// `bin/roost-NAME` must be an executable regular file; `what` names it in
+/// a refusal (`command CMD`, `events`).
+fn check_program(dir: &Path, name: &str, what: &str) -> Result<(), ExtError> {
+    let rel = format!("bin/{}{name}", crate::contract::PROGRAM_PREFIX);
+    let refuse = |why: &str| Err(ExtError::refused(format!("{what}: {rel} {why}")));
     match std::fs::symlink_metadata(dir.join(&rel)) {
         Err(_) => refuse("is missing"),
         Ok(m) if m.file_type().is_symlink() => {
@@ -256,20 +264,20 @@ mod tests {
     fn commands_must_be_executable_files() {
         let d = tree();
         std::fs::create_dir_all(d.path().join("bin")).unwrap();
-        assert!(check_command(d.path(), "note")
+        assert!(check_program(d.path(), "note", "command note")
             .unwrap_err()
             .message()
             .contains("missing"));
         let exe = d.path().join("bin/roost-note");
         std::fs::write(&exe, "#!/bin/sh\n").unwrap();
-        assert!(check_command(d.path(), "note")
+        assert!(check_program(d.path(), "note", "command note")
             .unwrap_err()
             .message()
             .contains("not executable"));
         std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
-        assert_eq!(check_command(d.path(), "note"), Ok(()));
+        assert_eq!(check_program(d.path(), "note", "command note"), Ok(()));
         symlink("roost-note", d.path().join("bin/roost-alias")).unwrap();
-        assert!(check_command(d.path(), "alias")
+        assert!(check_program(d.path(), "alias", "command alias")
             .unwrap_err()
             .message()
             .contains("symlink"));

@@ -73,8 +73,6 @@ It cannot.";
 const SIGNED: &str = "The signer line says which key made the commit object above. It says
 nothing about who wrote the lines in it or what the code does.";
 
-const NOTHING_RUNS: &str = "Nothing runs during WHEN. Code runs when you type those commands.";
-
 /// What the `fleet` authority lets an extension's code do, in a few words.
 pub const FLEET_MEANS: &str = "its code could read any pane's screen and send prompts to any agent";
 
@@ -132,7 +130,11 @@ pub fn render(offer: &Offer, paint: Paint) -> String {
     };
     rows.push(("roost", range_value, range_status));
     let claims: Vec<String> = m.commands.iter().map(|c| format!("roost {c}")).collect();
-    rows.push(("claims", claims.join(", "), ""));
+    let claims = match claims.is_empty() {
+        true => "no commands".to_string(),
+        false => claims.join(", "),
+    };
+    rows.push(("claims", claims, ""));
     if let Some(d) = &m.description {
         rows.push(("about", printable(d.as_bytes()), ""));
     }
@@ -175,7 +177,9 @@ pub fn render(offer: &Offer, paint: Paint) -> String {
         LINKED
     };
     let signed = if offer.signer.is_some() { SIGNED } else { "" };
-    for paragraph in [authority, DID_NOT_ASK, pinned, signed, NOTHING_RUNS] {
+    let events = super::consent_events::paragraph(m).unwrap_or_default();
+    let when = super::consent_events::when_it_runs(m);
+    for paragraph in [authority, &events, DID_NOT_ASK, pinned, signed, when] {
         if paragraph.is_empty() {
             continue;
         }
@@ -186,7 +190,7 @@ pub fn render(offer: &Offer, paint: Paint) -> String {
         for line in text.lines() {
             // Each line painted on its own, so a pager's line never
             // carries a colour it did not start.
-            if paragraph == FLEET {
+            if paragraph == FLEET || paragraph == events {
                 out.push_str(&paint.paint(Colour::Yellow, line));
             } else {
                 out.push_str(line);
@@ -282,6 +286,7 @@ mod tests {
             needs: needs.iter().map(|s| s.to_string()).collect(),
             commands: vec!["note".into(), "notes".into()],
             description: None,
+            events: None,
         }
     }
 

@@ -39,6 +39,8 @@ pub struct Manifest {
     pub needs: Vec<String>,
     pub commands: Vec<String>,
     pub description: Option<String>,
+    /// `events`: the moments its `bin/roost-events` handles (`events_decl`).
+    pub events: Option<super::events_decl::Declared>,
 }
 
 /// Parses and validates `roost-ext.json`.
@@ -58,13 +60,18 @@ pub fn parse(bytes: &[u8]) -> Result<Manifest, ExtError> {
         )));
     };
     refuse_controls(&value, "")?;
+    let name = name(fields)?;
+    let contract = contract(fields)?;
+    let needs = needs(fields)?;
+    let events = super::events_decl::parse(fields, &needs)?;
     Ok(Manifest {
-        name: name(fields)?,
-        contract: contract(fields)?,
+        name,
+        contract,
         roost: roost(fields),
-        needs: needs(fields)?,
-        commands: commands(fields)?,
+        needs,
+        commands: commands(fields, events.is_some())?,
         description: description(fields)?,
+        events,
     })
 }
 
@@ -172,16 +179,21 @@ fn needs(fields: &Map<String, Value>) -> Result<Vec<String>, ExtError> {
     Ok(needs)
 }
 
-/// The commands claimed: at least one, each a valid name, no core command,
-/// none twice. (Claims of other installed extensions are the caller's check.)
-fn commands(fields: &Map<String, Value>) -> Result<Vec<String>, ExtError> {
-    let commands = match fields.get("commands") {
-        None => return Err(ExtError::refused("field \"commands\" is required")),
-        Some(_) => optional_strings(fields, "commands")?,
-    };
-    if commands.is_empty() {
+/// The commands claimed: at least one (none only for an extension that
+/// declares events), each a valid name, no core command, none twice.
+/// (Claims of other installed extensions are the caller's check.)
+fn commands(fields: &Map<String, Value>, events: bool) -> Result<Vec<String>, ExtError> {
+    let commands =
+        match fields.get("commands") {
+            None if events => Vec::new(),
+            None => return Err(ExtError::refused(
+                "field \"commands\" is required (or \"events\", for an extension with no commands)",
+            )),
+            Some(_) => optional_strings(fields, "commands")?,
+        };
+    if commands.is_empty() && !events {
         return Err(ExtError::refused(
-            "field \"commands\" must name at least one command",
+            "field \"commands\" must name at least one command (or declare \"events\" for an extension with none)",
         ));
     }
     if commands.len() > MAX_COMMANDS {
@@ -275,17 +287,7 @@ fn optional_strings(fields: &Map<String, Value>, key: &str) -> Result<Vec<String
         .collect()
 }
 
-/// How a JSON value's type reads in a message.
-pub(crate) fn type_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
+pub(crate) use super::json_type::type_name;
 
 /// The outcome of the advisory `roost` range against this roost's version.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -406,6 +408,7 @@ mod tests {
                 needs: vec!["fleet".into()],
                 commands: vec!["mark".into(), "marks".into()],
                 description: Some("Bookmarks for panes".into()),
+                events: None,
             }
         );
     }
@@ -600,7 +603,7 @@ mod tests {
     }
 
     #[test]
-    fn needs_knows_only_fleet() {
+    fn needs_knows_only_fleet_and_events() {
         let with = |n: &str| {
             parse_str(&format!(
                 r#"{{"name":"note","contract":1,"commands":["note"],"needs":{n}}}"#
@@ -614,11 +617,11 @@ mod tests {
         assert!(with("null").unwrap().needs.is_empty());
         assert_eq!(
             with("[\"fleet\",\"net\"]").unwrap_err(),
-            "field \"needs\": unknown authority \"net\" (this roost knows: fleet)"
+            "field \"needs\": unknown authority \"net\" (this roost knows: fleet, events)"
         );
         assert_eq!(
             with("[\"Fleet\"]").unwrap_err(),
-            "field \"needs\": unknown authority \"Fleet\" (this roost knows: fleet)"
+            "field \"needs\": unknown authority \"Fleet\" (this roost knows: fleet, events)"
         );
         assert_eq!(
             with("[\"fleet\",\"fleet\"]").unwrap_err(),
@@ -644,8 +647,8 @@ mod tests {
             vec!["note", "notes", "stat"]
         );
         let cases = [
-            ("[]", "field \"commands\" must name at least one command"),
-            ("null", "field \"commands\" must name at least one command"),
+            ("[]", "field \"commands\" must name at least one command (or declare \"events\" for an extension with none)"),
+            ("null", "field \"commands\" must name at least one command (or declare \"events\" for an extension with none)"),
             ("\"note\"", "field \"commands\" must be an array of strings, not a string"),
             ("{}", "field \"commands\" must be an array of strings, not an object"),
             ("[\"note\",false]", "field \"commands[1]\" must be a string, not a boolean"),
@@ -679,8 +682,27 @@ mod tests {
         }
         assert_eq!(
             refusal(r#"{"name":"note","contract":1}"#),
-            "field \"commands\" is required"
+            "field \"commands\" is required (or \"events\", for an extension with no commands)"
         );
+    }
+
+    #[test]
+    fn an_extension_with_events_may_claim_no_command() {
+        let m = parse_str(
+            r#"{"name":"notify","contract":1,"needs":["events"],
+                "events":{"on":["agent.done"],"timeout":5}}"#,
+        )
+        .unwrap();
+        assert!(m.commands.is_empty());
+        assert_eq!(m.events.unwrap().timeout, 5);
+        assert!(
+            refusal(r#"{"name":"n","contract":1,"commands":[],"needs":["events"]}"#)
+                .contains("declares no \"events\"")
+        );
+        assert!(refusal(
+            r#"{"name":"n","contract":1,"events":{"on":["agent.nope"]},"needs":["events"]}"#
+        )
+        .contains("unknown event \"agent.nope\""));
     }
 
     #[test]

@@ -18,6 +18,7 @@
 mod bundle;
 pub mod checks;
 pub mod consent;
+mod consent_events;
 mod diff;
 pub mod disagreements;
 pub mod error;
@@ -29,8 +30,10 @@ mod granted;
 mod dirs;
 mod disabled;
 mod display;
+pub mod events_decl;
 mod installed;
 pub mod integrity;
+mod json_type;
 pub mod lock;
 pub mod manifest;
 pub mod names;

@@ -19,7 +19,7 @@ use super::git::{self, entries};
 use super::lock::{Entry, Pin, Source};
 use super::manifest::Manifest;
 use super::output::Output;
-use super::{diff, integrity, new_entry, origin, signature, store, swap};
+use super::{consent_events, diff, integrity, new_entry, origin, signature, store, swap};
 use crate::paths::Paths;
 
 /// Where a re-pin takes the extension.
@@ -352,6 +352,7 @@ impl<'a> Repin<'a> {
             signer_accepted(self.yes, &id, purpose)?;
         }
         let m = &fetched.manifest;
+        agree_events(out, entry, m, self.yes, self.grants, purpose)?;
         agree(out, &entry.needs, m, self.yes, self.grants, purpose)
     }
 
@@ -571,6 +572,35 @@ fn repinned(manifest: &Manifest, pin: Pin, current: &Entry) -> Entry {
     entry.previous = current.as_previous().map(Box::new);
     entry.disabled = current.disabled;
     entry
+}
+
+/// The change's lines about events, and a note when the update makes the
+/// extension run on its own on moments it did not before (what was
+/// consented to is the lock entry's, none for an entry from before events
+/// were recorded): with --yes that needs `--grant events`, as fleet does.
+fn agree_events(
+    out: &mut Output,
+    entry: &Entry,
+    manifest: &Manifest,
+    yes: bool,
+    grants: &[String],
+    purpose: Purpose,
+) -> Result<()> {
+    let old = crate::ext::lock::events::consented(entry);
+    let new = manifest.events.as_ref();
+    for line in consent_events::change_lines(old.as_ref(), new) {
+        out.say(&format!("{line}\n"));
+    }
+    if consent_events::added(old.as_ref(), new).is_empty() {
+        return Ok(());
+    }
+    let note = out.paint().paint(crate::colour::Colour::Yellow, "NOTE:");
+    out.say(&format!(
+        "{note} it now runs code on its own on more moments than you agreed to\n"
+    ));
+    granted(yes, &["events"], grants, purpose, |add| {
+        format!("to accept it from a script, add {add}")
+    })
 }
 
 /// With --yes, the authority in `asked` must each be named with --grant: a

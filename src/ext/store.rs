@@ -1,4 +1,4 @@
-//! The installed state on disk: ext.lock and ext.index written together
+//! The installed state on disk: ext.lock, ext.index and ext.events written together
 //! (temp files, then renames, rolled back as a pair), under an exclusive
 //! advisory lock so that concurrent `roost ext` commands serialise; and the
 //! journal that lets the next command finish or undo one that was killed
@@ -173,15 +173,18 @@ impl Store {
         read_lock(&self.paths)
     }
 
-    /// Writes `lock` and the ext.index derived from it. When either write
-    /// fails, both files are put back as they were.
+    /// Writes `lock`, and the ext.index and ext.events derived from it.
+    /// When any write fails, the three files are put back as they were.
     pub fn save(&self, lock: &Lock) -> Result<()> {
         let lock_file = self.paths.ext_lock();
         let index_file = self.paths.ext_index();
         let old_lock = read_optional(&lock_file)?;
         let old_index = read_optional(&index_file)?;
+        let events_file = crate::events::index::file(&self.paths);
+        let old_events = read_optional(&events_file)?;
         let lines = lock.index_entries(|name| self.paths.ext_clone(name));
         let new_index = render_index(&lines);
+        let subscribers = lock.subscribers(|name| self.paths.ext_clone(name));
         // While it exists, the pair may disagree: a writer killed before it
         // is gone leaves the index for the next command to derive again.
         let marker = saving_marker(&self.paths);
@@ -191,10 +194,12 @@ impl Store {
             remove_if_present(&lock_file).and_then(|()| remove_if_present(&index_file))
         } else {
             write(&lock_file, &lock.to_bytes()).and_then(|()| write(&index_file, &new_index))
-        };
+        }
+        .and_then(|()| write_events(&self.paths, &subscribers));
         if let Err(e) = result {
             let restored = restore(&lock_file, old_lock.as_deref())
-                & restore(&index_file, old_index.as_deref());
+                & restore(&index_file, old_index.as_deref())
+                & restore(&events_file, old_events.as_deref());
             // Put back as they were, the pair agrees again; if not, the
             // marker stays and the next command derives the index again.
             if restored {
@@ -207,6 +212,15 @@ impl Store {
         let _ = std::fs::remove_file(&marker);
         Ok(())
     }
+}
+
+/// ext.events for `subs` (removed when there are none), so that the
+/// runner sees the consented handlers as the lock records them.
+fn write_events(paths: &Paths, subs: &[crate::events::index::Subscriber]) -> Result<()> {
+    crate::events::index::write(paths, subs).map_err(|e| {
+        let file = crate::events::index::file(paths);
+        ExtError::failed(format!("cannot write {}: {e}", file.display()))
+    })
 }
 
 /// What a journal note says a killed command was doing.

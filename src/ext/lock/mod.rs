@@ -1,10 +1,12 @@
 //! ext.lock, the record of what is installed: parsed into typed entries
 //! (`entry`) and kept by name (`file`: what cannot be read is kept as
 //! found, edited, serialized); the ext.index lines derived from it are in
-//! `lines`. Pure: reading and writing the files, and locking them, belong
-//! to the caller.
+//! `lines`, the ext.events ones and the consented events in `events`.
+//! Pure: reading and writing the files, and locking them, belong to the
+//! caller.
 
 mod entry;
+pub mod events;
 mod file;
 mod lines;
 mod time;

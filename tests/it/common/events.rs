@@ -2,10 +2,9 @@
 //! installed as users install, and ext.events written from its lock entry
 //! the way the store writes it; the run log and what handlers left.
 
-use crate::common::ext::{clone_dir, install, lock, state_dir};
+use crate::common::ext::{clone_dir, state_dir};
 use crate::common::*;
-use roost::events::index::{self, Subscriber};
-use roost::events::Event;
+use roost::events::index;
 use std::path::PathBuf;
 
 /// A handler that appends one line per run (the event, the previous
@@ -23,8 +22,9 @@ pub fn recording_handler(then: &str) -> String {
 }
 
 /// Extension NAME (repo `o/NAME`) with one command and `handler` as its
-/// `bin/roost-events`, installed; ext.events then says it handles `events`
-/// within `timeout` seconds.
+/// `bin/roost-events`, declaring `events` within `timeout` seconds, and
+/// installed as users install (`--grant events`): the store writes its
+/// ext.events line from the lock entry.
 pub fn subscribed(
     env: &TestEnv,
     name: &str,
@@ -36,30 +36,30 @@ pub fn subscribed(
     let repo = format!("o/{name}");
     let f = env.ext_repo(&repo);
     let command = format!("{name}-hello");
-    f.manifest(name, &[&command], needs);
+    let mut all: Vec<&str> = vec!["events"];
+    all.extend(needs);
+    let json = serde_json::json!({"name": name, "contract": 1, "commands": [&command],
+        "needs": all, "events": {"on": events, "timeout": timeout}});
+    f.write(
+        "roost-ext.json",
+        &serde_json::to_string_pretty(&json).unwrap(),
+    );
     f.exec(&format!("bin/roost-{command}"), "#!/bin/sh\necho hello\n");
     f.exec("bin/roost-events", handler);
     f.commit("first");
-    install(env, &repo);
+    let mut args = vec!["ext", "install", &repo, "--yes"];
+    for a in &all {
+        args.extend(["--grant", a]);
+    }
+    let out = env.run(args);
+    assert!(out.status.success(), "install {repo}: {}", describe(&out));
     std::fs::create_dir_all(state_dir(env, name)).unwrap();
-    let mut subs = index::read(&paths(env));
-    subs.retain(|s| s.name != name);
-    let entry = lock(env)["extensions"][name].clone();
-    let mut authorities: Vec<String> = vec!["events".into()];
-    authorities.extend(needs.iter().map(|n| n.to_string()));
-    subs.push(Subscriber {
-        name: name.into(),
-        program: clone_dir(env, name).join("bin/roost-events"),
-        timeout,
-        events: events
-            .iter()
-            .map(|e| Event::from_word(e).unwrap())
-            .collect(),
-        authorities,
-        commit: entry["commit"].as_str().unwrap_or("unknown").into(),
-        on: true,
-    });
-    index::write(&paths(env), &subs).unwrap();
+    let subs = index::read(&paths(env));
+    let line = subs
+        .iter()
+        .find(|s| s.name == name)
+        .expect("its ext.events line");
+    assert_eq!(line.program, clone_dir(env, name).join("bin/roost-events"));
     state_dir(env, name)
 }
 

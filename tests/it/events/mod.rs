@@ -3,6 +3,7 @@
 //! when, `lifecycle` the moments of panes and the server, `hook` what it costs an agent's hook, `runs` how handlers run
 //! (time, leftovers, queues, side by side), `switches` what skips them.
 
+mod declared;
 mod fire;
 mod hook;
 mod lifecycle;

@@ -151,7 +151,7 @@ fn rollback_refuses_an_unknown_name_a_linked_extension_and_a_bad_command_line() 
     );
     let out = env.run(["ext", "rollback", "note", "--grant", "network", "--yes"]);
     assert!(exits(&out, Exit::Usage).starts_with(
-        "roost ext rollback: --grant network: not an authority this roost knows (fleet)\n"
+        "roost ext rollback: --grant network: not an authority this roost knows (fleet, events)\n"
     ));
     // A linked extension has no pin to go back to.
     let dir = env.path("authors/roost-jot");

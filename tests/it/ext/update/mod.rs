@@ -224,7 +224,7 @@ fn update_with_yes_refuses_grown_authority_unless_granted_by_name() {
     // An authority this roost does not know cannot be granted.
     let out = env.run(["ext", "update", "note", "--yes", "--grant", "network"]);
     assert!(exits(&out, Exit::Usage).starts_with(
-        "roost ext update: --grant network: not an authority this roost knows (fleet)\n"
+        "roost ext update: --grant network: not an authority this roost knows (fleet, events)\n"
     ));
 }
 
