@@ -39,8 +39,12 @@ impl Seen {
 /// Every way ext.lock and ext.index differ, one line per extension.
 pub fn disagreements(lock: &Lock, paths: &Paths) -> Vec<String> {
     let mut from_lock: BTreeMap<String, Seen> = BTreeMap::new();
-    // A disabled extension is meant to have no line.
-    let disabled = |name: &str| lock.entry(name).is_some_and(|e| e.disabled);
+    // A disabled extension is meant to have no line, nor is one that
+    // claims no command (it only handles events).
+    let disabled = |name: &str| {
+        lock.entry(name)
+            .is_some_and(|e| e.disabled || e.commands.is_empty())
+    };
     for name in lock.valid_names().filter(|n| !disabled(n)) {
         from_lock.entry(name.to_string()).or_default();
     }

@@ -31,6 +31,7 @@ mod dirs;
 mod disabled;
 mod display;
 pub mod events_decl;
+pub mod events_review;
 mod installed;
 pub mod integrity;
 mod json_type;

@@ -445,7 +445,10 @@ impl<'a> Repin<'a> {
                     let doing = format!("cannot resolve {} at", current.git_ref);
                     git::failure::explain(&doing, &url, &e)
                 })?;
-                if commit == current.commit.as_str() {
+                // At the same commit, events never agreed to (an entry
+                // from before they were recorded) are still shown and asked.
+                let review = super::events_review::unreviewed(paths, name, entry).is_some();
+                if commit == current.commit.as_str() && !review {
                     // Hung up, and the progress line gone, before a word.
                     return Ok(unchanged());
                 }

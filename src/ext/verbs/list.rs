@@ -9,6 +9,7 @@ use crate::ext::disabled;
 use crate::ext::disagreements::disagreements;
 use crate::ext::display;
 use crate::ext::error::At;
+use crate::ext::events_review;
 use crate::ext::integrity;
 use crate::ext::lock::{Lock, Slot, Source};
 use crate::ext::store;
@@ -43,6 +44,15 @@ pub fn run(a: JsonArgs) -> Result<Exit> {
             r.name,
             integrity::repair_hint(&r.name)
         );
+    }
+    for name in lock.valid_names() {
+        let Some(entry) = lock.entry(name) else {
+            continue;
+        };
+        if let Some(on) = events_review::unreviewed(&paths, name, entry) {
+            let hint = events_review::hint(name);
+            eprintln!("roost {CMD}: note: {name} declares events ({on}); {hint}");
+        }
     }
     let problems = disagreements(&lock, &paths);
     if !problems.is_empty() {

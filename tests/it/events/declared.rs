@@ -112,3 +112,150 @@ fn yes_without_grant_events_is_refused_and_installs_nothing() {
     assert!(!events_file(&env).exists());
     assert!(!clone_dir(&env, "notify").exists());
 }
+
+#[test]
+fn the_consent_block_says_the_code_runs_on_its_own_and_when() {
+    let env = TestEnv::new();
+    notify_repo(&env);
+    let out = env.run([
+        "ext",
+        "install",
+        "o/roost-notify",
+        "--yes",
+        "--grant",
+        "events",
+    ]);
+    assert!(out.status.success(), "{}", describe(&out));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(text.contains("  claims    no commands\n"), "{text}");
+    let want = "\nThis extension asks to run code on its own. If you install it, its
+bin/roost-events runs without you typing anything, each time one of
+these happens, for at most 5 s each time:
+  agent.done, agent.blocked
+";
+    assert!(text.contains(want), "{text}");
+    assert!(
+        text.contains("\nNothing runs during install. Code runs on the moments above.\n"),
+        "{text}"
+    );
+    assert!(!text.contains("With fleet"), "{text}");
+}
+
+#[test]
+fn with_fleet_the_block_says_what_running_on_its_own_adds() {
+    let env = TestEnv::new();
+    let f = env.ext_repo("o/watch");
+    f.write(
+        "roost-ext.json",
+        r#"{"name":"watch","contract":1,"needs":["fleet","events"],"commands":["watch"],
+            "events":{"on":["agent.blocked"]}}"#,
+    );
+    f.exec("bin/roost-watch", "#!/bin/sh\n");
+    f.exec("bin/roost-events", "#!/bin/sh\n");
+    f.commit("first");
+    let out = env.run(["ext", "install", "o/watch", "--yes", "--grant", "fleet"]);
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    let out = env.run([
+        "ext", "install", "o/watch", "--yes", "--grant", "fleet", "--grant", "events",
+    ]);
+    assert!(out.status.success(), "{}", describe(&out));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let want = "  agent.blocked
+With fleet as well, code that runs on its own can read any pane's
+screen and send prompts to any agent while nobody is watching.
+";
+    assert!(text.contains(want), "{text}");
+    assert!(
+        text.contains(
+            "\nNothing runs during install. Code runs when you type those commands,\nand on the moments above.\n"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_unknown_event_and_an_extension_with_neither_are_refused() {
+    let env = TestEnv::new();
+    let f = env.ext_repo("o/odd");
+    f.write(
+        "roost-ext.json",
+        r#"{"name":"odd","contract":1,"needs":["events"],"events":{"on":["agent.finished"]}}"#,
+    );
+    f.exec("bin/roost-events", "#!/bin/sh\n");
+    f.commit("first");
+    let out = env.run(["ext", "install", "o/odd", "--yes", "--grant", "events"]);
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("unknown event \"agent.finished\""), "{err}");
+    f.write("roost-ext.json", r#"{"name":"odd","contract":1}"#);
+    f.commit("second");
+    let out = env.run(["ext", "install", "o/odd", "--yes"]);
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("field \"commands\" is required (or \"events\""),
+        "{err}"
+    );
+    assert!(!events_file(&env).exists());
+    assert!(!clone_dir(&env, "odd").exists());
+}
+
+#[test]
+fn an_entry_recorded_before_events_runs_nothing_until_update_asks() {
+    let env = TestEnv::new();
+    notify_repo(&env);
+    let out = env.run([
+        "ext",
+        "install",
+        "o/roost-notify",
+        "--yes",
+        "--grant",
+        "events",
+    ]);
+    assert!(out.status.success(), "{}", describe(&out));
+    // As the previous roost wrote it: no events in the entry, no ext.events.
+    crate::common::ext::edit_lock(&env, |l| {
+        l["notify"].as_object_mut().unwrap().remove("events");
+    });
+    std::fs::remove_file(events_file(&env)).unwrap();
+    for verb in ["disable", "enable"] {
+        let out = env.run(["ext", verb, "notify"]);
+        assert!(out.status.success(), "{}", describe(&out));
+    }
+    assert!(!events_file(&env).exists(), "a handler never agreed to");
+    let pane = env.spawn("w", "roost state done; echo stamped; sleep 100");
+    env.wait_for_screen(&pane, "stamped");
+    std::thread::sleep(Duration::from_millis(1500));
+    assert_eq!(notifications(&env), "");
+    let out = env.run(["ext", "list"]);
+    assert!(out.status.success(), "{}", describe(&out));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "roost ext list: note: notify declares events (agent.done, agent.blocked); \
+         its events were never agreed to, so none of its handlers runs; \
+         `roost ext update notify` shows them and asks\n"
+    );
+    // The commit has not moved: update shows the events and asks all the same.
+    let out = env.run(["ext", "update", "notify", "--yes"]);
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("events: now also runs on its own on agent.done, agent.blocked\n"),
+        "{text}"
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--grant events"));
+    assert!(!events_file(&env).exists());
+    let out = env.run(["ext", "update", "notify", "--yes", "--grant", "events"]);
+    assert!(out.status.success(), "{}", describe(&out));
+    assert!(std::fs::read_to_string(events_file(&env))
+        .unwrap()
+        .starts_with("notify\t"));
+    let out = env.run(["ext", "list"]);
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    let pane = env.spawn("v", "roost state done; echo stamped; sleep 100");
+    env.wait_for_screen(&pane, "stamped");
+    assert!(
+        wait_until(Duration::from_secs(10), || !notifications(&env).is_empty()),
+        "no handler ran after the update"
+    );
+}
