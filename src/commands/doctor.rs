@@ -453,6 +453,9 @@ fn extensions(r: &mut Report, paths: &crate::paths::Paths) {
         let Some(slot) = lock.get(name) else {
             continue;
         };
+        if let Ok(entry) = slot.typed() {
+            events_health(r, paths, name, entry);
+        }
         // Its files are checked all the same: enable runs what is there.
         if slot.typed().is_ok_and(|e| e.disabled) {
             r.note(&format!(
@@ -505,6 +508,38 @@ fn extensions(r: &mut Report, paths: &crate::paths::Paths) {
             );
         }
         source_tools(r, name, pin);
+    }
+}
+
+/// How many failed runs in a row, short of a pause, doctor reports.
+const FAILING_RUNS: usize = 3;
+
+/// Whether its event handler runs: paused after failing again and again,
+/// failing every recent run, or declared in its files but never agreed to.
+fn events_health(
+    r: &mut Report,
+    paths: &crate::paths::Paths,
+    name: &str,
+    entry: &crate::ext::lock::Entry,
+) {
+    use crate::events::{log, pause};
+    if pause::is_paused(paths, name) {
+        r.bad(
+            &format!("extension {name}: its event handler is paused after failing again and again"),
+            &format!("roost ext log {name} --failed shows why; roost ext enable {name} resumes it"),
+        );
+    } else {
+        let recent = log::last(paths, name, FAILING_RUNS, false);
+        if recent.len() == FAILING_RUNS && recent.iter().all(|run| run.failed) {
+            r.bad(
+                &format!("extension {name}: its event handler failed its last {FAILING_RUNS} runs"),
+                &format!("roost ext log {name} --failed shows why"),
+            );
+        }
+    }
+    if let Some(on) = crate::ext::events_review::unreviewed(paths, name, entry) {
+        let hint = crate::ext::events_review::hint(name);
+        r.note(&format!("extension {name}: declares events ({on}); {hint}"));
     }
 }
 

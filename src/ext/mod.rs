@@ -32,6 +32,7 @@ mod disabled;
 mod display;
 pub mod events_decl;
 pub mod events_review;
+mod events_runs;
 mod installed;
 pub mod integrity;
 mod json_type;

@@ -96,6 +96,13 @@ pub fn run(a: InfoArgs) -> Result<Exit> {
     let missing = if clone.is_dir() { "" } else { "  (missing)" };
     row(place, &format!("{}{missing}", clone.display()));
     row("state", &state.display().to_string());
+    let runs = crate::ext::events_runs::recent(&paths, &name);
+    if !runs.is_empty() {
+        println!("last events (oldest first):");
+        for run in &runs {
+            println!("  {run}");
+        }
+    }
     if !clone.is_dir() && lock.entry(&name).and_then(|e| e.pin()).is_some() {
         eprintln!(
             "roost {CMD}: note: {name}'s files are gone; {}",

@@ -94,10 +94,17 @@ fn table(lock: &Lock, paths: &Paths, rows: &[Row]) -> String {
             Some(dir) => format!("  (linked to {}, not pinned)", printable(dir.as_bytes())),
             None => String::new(),
         };
+        let commands = match r.commands.is_empty() {
+            true => "(events only)".to_string(),
+            false => printable(r.commands.join(", ").as_bytes()),
+        };
+        let last = match &r.last_event {
+            Some(run) => format!("  (last event: {run})"),
+            None => String::new(),
+        };
         out.push_str(&format!(
-            "{:<width$}  {pin:<7}  {}{linked}{disabled}{missing}\n",
+            "{:<width$}  {pin:<7}  {commands}{linked}{disabled}{missing}{last}\n",
             r.name,
-            printable(r.commands.join(", ").as_bytes())
         ));
     }
     for r in unreadable {
@@ -145,6 +152,9 @@ struct Row {
     /// The commit `rollback` would return to, if one is recorded.
     previous: Option<String>,
     missing: bool,
+    /// Its handler's last run, from the run log (absent when none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    last_event: Option<String>,
     /// Why the entry cannot be read (text form only).
     #[serde(skip)]
     unreadable: Option<String>,
@@ -167,6 +177,7 @@ fn row(lock: &Lock, paths: &Paths, name: &str) -> Row {
         disabled: false,
         previous: None,
         missing: !dirs::ext_dir(paths, name, lock.entry(name)).is_dir(),
+        last_event: crate::ext::events_runs::last(paths, name),
         unreadable: None,
     };
     match lock.get(name) {

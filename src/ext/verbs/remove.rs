@@ -1,5 +1,6 @@
 //! `roost ext remove NAME [--purge]`: drop the record (ext.lock + ext.index
-//! first), then the clone; keep the extension's data unless `--purge`.
+//! first), then the clone; keep the extension's data, run log and queue
+//! unless `--purge`.
 
 use crate::cli::model::RemoveArgs;
 use crate::error::{Error, Exit, Result};
@@ -40,6 +41,7 @@ pub fn run(a: RemoveArgs) -> Result<Exit> {
         if purge && state.exists() {
             std::fs::remove_dir_all(&state)
                 .map_err(|e| fail(format!("cannot delete {}: {e}", state.display())))?;
+            purge_events(&paths, &name).map_err(fail)?;
             let _ = std::fs::remove_file(&left_by);
             println!(
                 "deleted the kept data of {name}: {}",
@@ -71,6 +73,7 @@ pub fn run(a: RemoveArgs) -> Result<Exit> {
     if purge {
         remove_tree(&state).map_err(|e| fail(format!("cannot delete {}: {e}", state.display())))?;
         let _ = std::fs::remove_file(&left_by);
+        purge_events(&paths, &name).map_err(fail)?;
         println!("deleted its data: {}", crate::untrusted::path(&state));
     } else if state.exists() {
         // So that a later install of another repository under this name
@@ -83,6 +86,13 @@ pub fn run(a: RemoveArgs) -> Result<Exit> {
         println!("(roost ext remove {name} --purge deletes it)");
     }
     Ok(Exit::Ok)
+}
+
+/// Its run log and queue (`events/NAME/`): kept by a plain remove, like
+/// its data, so that what its handlers did can still be read.
+fn purge_events(paths: &crate::paths::Paths, name: &str) -> std::result::Result<(), String> {
+    let dir = crate::events::place::dir(paths, name);
+    remove_tree(&dir).map_err(|e| format!("cannot delete {}: {e}", dir.display()))
 }
 
 fn remove_tree(path: &std::path::Path) -> std::io::Result<()> {

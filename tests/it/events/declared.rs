@@ -68,6 +68,27 @@ fn an_installed_events_extension_runs_its_handler_on_a_state_change() {
         "no handler ran"
     );
     assert_eq!(notifications(&env), format!("agent.done {pane}\n"));
+    let log = env.path("state/roost/events/notify/log");
+    assert!(wait_until(Duration::from_secs(10), || log.exists()));
+    let out = env.run(["ext", "list"]);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let row = text.lines().find(|l| l.starts_with("notify ")).unwrap();
+    assert!(row.contains("(events only)"), "{text}");
+    assert!(
+        row.ends_with(&format!(" agent.done {pane} exit 0)")) && row.contains("(last event: "),
+        "{text}"
+    );
+    let out = env.run(["ext", "info", "notify"]);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let at = text.find("last events (oldest first):\n").expect(&text);
+    assert!(
+        text[at..]
+            .lines()
+            .nth(1)
+            .unwrap()
+            .ends_with(&format!(" agent.done {pane} exit 0")),
+        "{text}"
+    );
 }
 
 #[test]
@@ -96,9 +117,22 @@ fn disable_and_remove_stop_handlers_and_purge_deletes_the_log() {
     assert!(std::fs::read_to_string(events_file(&env))
         .unwrap()
         .ends_with("\ton\n"));
+    let log_dir = env.path("state/roost/events/notify");
+    let pane = env.spawn("v", "roost state done; echo stamped; sleep 100");
+    env.wait_for_screen(&pane, "stamped");
+    assert!(wait_until(Duration::from_secs(10), || log_dir
+        .join("log")
+        .exists()));
     let out = env.run(["ext", "remove", "notify"]);
     assert!(out.status.success(), "{}", describe(&out));
     assert!(!events_file(&env).exists());
+    assert!(
+        log_dir.join("log").exists(),
+        "a plain remove keeps the run log"
+    );
+    let out = env.run(["ext", "remove", "notify", "--purge"]);
+    assert!(out.status.success(), "{}", describe(&out));
+    assert!(!log_dir.exists(), "--purge deletes the run log and queue");
 }
 
 #[test]
@@ -234,6 +268,12 @@ fn an_entry_recorded_before_events_runs_nothing_until_update_asks() {
         "roost ext list: note: notify declares events (agent.done, agent.blocked); \
          its events were never agreed to, so none of its handlers runs; \
          `roost ext update notify` shows them and asks\n"
+    );
+    let out = env.run(["doctor"]);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        text.contains("extension notify: declares events (agent.done, agent.blocked); its events were never agreed to"),
+        "{text}"
     );
     // The commit has not moved: update shows the events and asks all the same.
     let out = env.run(["ext", "update", "notify", "--yes"]);

@@ -181,6 +181,14 @@ fn a_handler_that_keeps_failing_is_paused_and_says_so() {
     assert!(outcomes[6].starts_with("skipped: paused"), "{outcomes:?}");
     assert!(outcomes[6].contains("roost ext enable bad"));
     assert_eq!(runs(&env, "bad").len(), 5);
+    let out = env.run(["doctor"]);
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(
+        text.contains("extension bad: its event handler is paused after failing again and again"),
+        "{text}"
+    );
+    assert!(text.contains("roost ext enable bad resumes it"), "{text}");
 }
 
 #[test]
