@@ -10,7 +10,8 @@
 //! ext.index against ext.lock; `disabled` the switch disable and enable
 //! turn; `output` where a verb's output goes; `dirs` the directories a verb
 //! uses, `installed` the extensions NAME picks, `display` commits and
-//! sources as people read them; `error` the domain's one error type.
+//! sources as people read them; `settings` the typed settings an extension
+//! declares and the user sets; `error` the domain's one error type.
 
 pub mod checks;
 pub mod consent;
@@ -34,6 +35,7 @@ mod new_entry;
 pub mod origin;
 mod output;
 mod repin;
+pub mod settings;
 pub mod store;
 mod swap;
 pub mod verbs;

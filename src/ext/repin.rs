@@ -256,6 +256,10 @@ impl Repin<'_> {
         show_offer(out, &offer);
         out.say("\n");
         let m = &fetched.manifest;
+        out.say(&super::settings::changes::block(
+            &super::settings::recorded::of(entry),
+            &m.settings,
+        ));
         agree(out, &entry.needs, m, self.yes, self.grants, purpose)
     }
 

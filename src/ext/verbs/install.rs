@@ -91,6 +91,7 @@ pub fn run(a: InstallArgs) -> Result<Exit> {
         claimed(manifest)
     );
     println!("its data directory: {}", crate::untrusted::path(&state));
+    crate::ext::settings::files::installed(&paths, &manifest.name, &manifest.settings);
     Ok(Exit::Ok)
 }
 
@@ -239,6 +240,7 @@ fn link(dir: &std::path::Path, consent: &Consent) -> Result<Exit> {
         "edits there take effect at once; its data directory: {}",
         crate::untrusted::path(&state)
     );
+    crate::ext::settings::files::installed(&paths, &manifest.name, &manifest.settings);
     Ok(Exit::Ok)
 }
 
