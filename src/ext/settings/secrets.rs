@@ -4,8 +4,7 @@
 //! log; what reads them is the extension's own code, and the masking of a
 //! handler's captured output.
 
-use super::declaration::{Setting, MAX_VALUE};
-use super::Kind;
+use super::declaration::MAX_VALUE;
 use crate::ext::error::ExtError;
 use crate::fsutil;
 use std::os::unix::fs::PermissionsExt;
@@ -49,15 +48,18 @@ pub fn remove(dir: &Path, key: &str) -> Result<bool, ExtError> {
     }
 }
 
-/// The values of the declared secrets that are set: what a capture of an
-/// extension's output must mask (the events runtime's capture takes them).
-/// Read bounded, regular files only.
+/// The secrets in `dir` (every regular file there, up to 64 of 4 KiB
+/// each): what a capture of an extension's output must mask. The events
+/// runtime's capture takes them; nothing else reads a secret.
 #[allow(dead_code)]
-pub fn values(dir: &Path, declared: &[Setting]) -> Vec<Vec<u8>> {
-    declared
-        .iter()
-        .filter(|s| s.kind == Kind::Secret)
-        .filter_map(|s| fsutil::read_regular(&dir.join(&s.key), MAX_VALUE as u64).ok()?)
+pub fn values(dir: &Path) -> Vec<Vec<u8>> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .take(super::declaration::MAX_SETTINGS)
+        .filter_map(|e| fsutil::read_regular(&e.path(), MAX_VALUE as u64).ok()?)
         .filter(|v| !v.is_empty())
         .collect()
 }
@@ -119,18 +121,10 @@ mod tests {
     #[test]
     fn the_values_to_mask_are_the_set_secrets() {
         let dir = tempfile::tempdir().unwrap();
-        let declared = super::super::declaration::parse(
-            serde_json::json!({"settings": [
-                {"key": "token", "type": "secret", "label": "t"},
-                {"key": "other", "type": "secret", "label": "o"},
-                {"key": "plain", "type": "string", "label": "p"}]})
-            .as_object()
-            .unwrap(),
-        )
-        .unwrap();
+        assert!(values(&dir.path().join("none")).is_empty());
         write(dir.path(), "token", "s3cr3t").unwrap();
-        std::fs::write(dir.path().join("plain"), "x").unwrap();
-        assert_eq!(values(dir.path(), &declared), vec![b"s3cr3t".to_vec()]);
+        std::os::unix::fs::symlink("/dev/zero", dir.path().join("zero")).unwrap();
+        assert_eq!(values(dir.path()), vec![b"s3cr3t".to_vec()]);
         let mode = std::fs::metadata(dir.path().join("token"))
             .unwrap()
             .permissions()

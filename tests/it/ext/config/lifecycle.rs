@@ -210,3 +210,34 @@ fn doctor_complains_when_secrets_are_open_to_others() {
         "{text}"
     );
 }
+
+#[test]
+fn rollback_returns_to_the_settings_recorded_with_the_earlier_pin() {
+    let env = TestEnv::new();
+    let f = notify_installed(&env);
+    let file = config_dir(&env, "notify").join("settings.env");
+    let before = std::fs::read_to_string(&file).unwrap();
+    f.write(
+        "roost-ext.json",
+        &serde_json::json!({"name": "notify", "contract": 1, "commands": ["notify-test"],
+            "settings": [{"key": "volume", "type": "number", "integer": true,
+                          "min": 0, "max": 10, "default": 3, "label": "Volume"}]})
+        .to_string(),
+    );
+    f.commit("volume only");
+    succeeded(&env.run(["ext", "update", "notify", "--yes"]));
+    assert!(std::fs::read_to_string(&file)
+        .unwrap()
+        .ends_with("\nROOST_SETTING_VOLUME='3'\n"));
+    assert_eq!(lock(&env)["notify"]["settings"][0]["key"], "volume");
+    let out = env.run(["ext", "rollback", "notify", "--yes"]);
+    let text = format!("{}{}", stdout(&out), stderr(&out));
+    assert_eq!(exit_of(&out), Exit::Ok, "{text}");
+    assert!(
+        text.contains("settings added: level, notify_command, token\n"),
+        "{text}"
+    );
+    assert!(text.contains("settings removed: volume "), "{text}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), before);
+    assert_eq!(lock(&env)["notify"]["settings"][0]["key"], "level");
+}
