@@ -13,6 +13,11 @@ use crate::paths::Paths;
 /// made owner-only when it is new.
 pub fn refresh(paths: &Paths, name: &str, declared: &[Setting]) -> Result<(), ExtError> {
     let config = paths.ext_config(name);
+    // An extension that declares none, and never had any, gets no
+    // directory: nothing for it to read, nothing for remove to keep.
+    if declared.is_empty() && !config.exists() {
+        return Ok(());
+    }
     let fail = |e: std::io::Error| {
         ExtError::failed(format!(
             "cannot write {}: {}",

@@ -24,6 +24,8 @@ pub fn run(a: ConfigArgs) -> Result<Exit> {
     let now = edit::read(&paths, &name).at(CMD)?;
     if let Some(key) = a.unset {
         let was = edit::unset(&paths, &name, &key).at(CMD)?;
+        // A key kept in values.json is whatever that file says.
+        let key = printable(key.as_bytes());
         match was {
             true => println!("{name}: unset {key}"),
             false => println!("{name}: {key} was not set"),
@@ -128,7 +130,13 @@ fn show(name: &str, paths: &crate::paths::Paths, rows: &[Row], json: bool) {
         (_, Some(v)) => printable(check::as_text(v).as_bytes()),
         (_, None) => "-".to_string(),
     };
-    let kw = rows.iter().map(|r| r.key.len()).max().unwrap_or(0).max(3);
+    let key = |r: &Row| printable(r.key.as_bytes());
+    let kw = rows
+        .iter()
+        .map(|r| key(r).chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(3);
     let vw = rows
         .iter()
         .map(|r| value(r).chars().count())
@@ -137,7 +145,7 @@ fn show(name: &str, paths: &crate::paths::Paths, rows: &[Row], json: bool) {
         .max(5);
     println!("{:<kw$}  {:<vw$}  FROM", "KEY", "VALUE");
     for r in rows {
-        let line = format!("{:<kw$}  {:<vw$}  {}", r.key, value(r), r.origin.words());
+        let line = format!("{:<kw$}  {:<vw$}  {}", key(r), value(r), r.origin.words());
         println!("{}", line.trim_end());
     }
 }

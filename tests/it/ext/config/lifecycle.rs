@@ -241,3 +241,13 @@ fn rollback_returns_to_the_settings_recorded_with_the_earlier_pin() {
     assert_eq!(std::fs::read_to_string(&file).unwrap(), before);
     assert_eq!(lock(&env)["notify"]["settings"][0]["key"], "level");
 }
+
+#[test]
+fn an_extension_without_settings_gets_no_configuration_directory() {
+    let env = TestEnv::new();
+    crate::common::ext::installed(&env, "owner/roost-note", "note", &["note"], &[]);
+    assert!(!config_dir(&env, "note").exists());
+    assert_eq!(env.ok(["ext", "config", "note"]), "note has no settings\n");
+    let out = env.ok(["ext", "remove", "note"]);
+    assert!(!out.contains("settings"), "{out}");
+}
