@@ -92,6 +92,12 @@ pub fn of(path: &str) -> &'static [Status] {
             (Failed, "a fetch failed, or it brought another tree"),
             (Interrupted, "interrupted"),
         ],
+        "ext export" => &[(Ok, ""), (Failed, "ext.lock or a clone cannot be read, or FILE cannot be written")],
+        "ext sync" => &[
+            (Ok, "the installed set is the file's"),
+            (Failed, "a difference (--frozen), a refusal, or any one extension not synced"),
+            (Interrupted, "interrupted; what was begun undone"),
+        ],
         "ext check" => &[(Ok, "install would accept DIR"), (Failed, "install would refuse it")],
         "ext exec" => &[(Failed, "CMD cannot run (otherwise the status is the extension's own)")],
         "completions" => &[(Ok, ""), (Usage, "any other shell")],

@@ -7,6 +7,7 @@ mod config;
 mod disable;
 mod enable;
 mod exec;
+mod export;
 mod info;
 mod install;
 mod list;
@@ -15,6 +16,7 @@ mod outdated;
 mod remove;
 mod repair;
 mod rollback;
+mod sync;
 mod update;
 mod verify;
 
@@ -51,7 +53,8 @@ pub fn run(verb: Option<ExtVerb>) -> Result<Exit> {
             | ExtVerb::Disable(_)
             | ExtVerb::Enable(_)
             | ExtVerb::Remove(_)
-    ) {
+    ) || matches!(&verb, ExtVerb::Sync(a) if !a.frozen)
+    {
         store::recover_leftovers(&dirs::paths().at("ext")?).map_err(|e| e.at("ext"))?;
         let (cmd, about) = match &verb {
             ExtVerb::Install(_) => ("ext install", None),
@@ -65,6 +68,9 @@ pub fn run(verb: Option<ExtVerb>) -> Result<Exit> {
             ExtVerb::Disable(_) => ("ext disable", None),
             ExtVerb::Enable(_) => ("ext enable", None),
             ExtVerb::Remove(a) => ("ext remove", Some(a.name.as_str())),
+            // --frozen changes nothing, not even to finish what a killed
+            // command left: it only reads.
+            ExtVerb::Sync(_) => ("ext sync", None),
             _ => ("ext", None),
         };
         let p = dirs::paths().at(cmd)?;
@@ -90,6 +96,8 @@ pub fn run(verb: Option<ExtVerb>) -> Result<Exit> {
         ExtVerb::New(a) => new::run(a),
         ExtVerb::Check(a) => check::run(a),
         ExtVerb::Exec(a) => exec::run(a),
+        ExtVerb::Export(a) => export::run(a),
+        ExtVerb::Sync(a) => sync::run(a),
     };
     if json {
         if let Err(e) = &result {
