@@ -94,6 +94,16 @@ impl Paths {
         self.state.join("ext").join(name)
     }
 
+    /// NAME's settings (`ROOST_EXT_CONFIG`): values.json, settings.env.
+    pub fn ext_config(&self, name: &str) -> PathBuf {
+        self.config.join("ext").join(name)
+    }
+
+    /// NAME's secrets (`ROOST_EXT_SECRETS`), one owner-only file each.
+    pub fn ext_secrets(&self, name: &str) -> PathBuf {
+        self.ext_config(name).join("secrets")
+    }
+
     /// Who left NAME's data behind at `remove` (beside the data, never in
     /// it: `.` is outside the name grammar, so no extension owns this file).
     pub fn ext_state_left_by(&self, name: &str) -> PathBuf {

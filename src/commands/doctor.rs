@@ -453,6 +453,9 @@ fn extensions(r: &mut Report, paths: &crate::paths::Paths) {
         let Some(slot) = lock.get(name) else {
             continue;
         };
+        for (what, fix) in ext::settings::secrets::complaints(&paths.ext_secrets(name), name) {
+            r.bad(&what, &fix);
+        }
         // Its files are checked all the same: enable runs what is there.
         if slot.typed().is_ok_and(|e| e.disabled) {
             r.note(&format!(

@@ -136,6 +136,7 @@ pub fn render(offer: &Offer, paint: Paint) -> String {
     if let Some(d) = &m.description {
         rows.push(("about", printable(d.as_bytes()), ""));
     }
+    rows.extend(super::settings::declaration::consent_rows(&m.settings));
     let width = rows
         .iter()
         .filter(|r| !r.2.is_empty())
@@ -282,6 +283,7 @@ mod tests {
             needs: needs.iter().map(|s| s.to_string()).collect(),
             commands: vec!["note".into(), "notes".into()],
             description: None,
+            settings: Vec::new(),
         }
     }
 

@@ -39,6 +39,8 @@ pub struct Manifest {
     pub needs: Vec<String>,
     pub commands: Vec<String>,
     pub description: Option<String>,
+    /// Typed settings the user can set (`roost ext config`).
+    pub settings: Vec<super::settings::Setting>,
 }
 
 /// Parses and validates `roost-ext.json`.
@@ -65,6 +67,7 @@ pub fn parse(bytes: &[u8]) -> Result<Manifest, ExtError> {
         needs: needs(fields)?,
         commands: commands(fields)?,
         description: description(fields)?,
+        settings: super::settings::declaration::parse(fields)?,
     })
 }
 
@@ -406,6 +409,7 @@ mod tests {
                 needs: vec!["fleet".into()],
                 commands: vec!["mark".into(), "marks".into()],
                 description: Some("Bookmarks for panes".into()),
+                settings: Vec::new(),
             }
         );
     }

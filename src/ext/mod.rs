@@ -11,7 +11,8 @@
 //! ext.index against ext.lock; `disabled` the switch disable and enable
 //! turn; `output` where a verb's output goes; `dirs` the directories a verb
 //! uses, `installed` the extensions NAME picks, `display` commits and
-//! sources as people read them; `error` the domain's one error type;
+//! sources as people read them; `settings` the typed settings an extension
+//! declares and the user sets; `error` the domain's one error type;
 //! `set` the set file export writes, `sync` what a set asks of ext.lock,
 //! `place` putting a new clone in place, `bundle` the offline bundle.
 
@@ -40,6 +41,7 @@ mod output;
 mod place;
 mod repin;
 pub mod set;
+pub mod settings;
 pub mod signature;
 pub mod store;
 mod swap;

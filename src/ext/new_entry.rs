@@ -9,7 +9,7 @@ use crate::paths::Paths;
 
 /// The ext.lock entry for an install of `manifest` from `source`, now.
 pub fn entry_for(manifest: &Manifest, source: Source) -> Entry {
-    Entry {
+    let mut entry = Entry {
         commands: manifest.commands.clone(),
         needs: manifest.needs.clone(),
         contract: Contract::new(manifest.contract.into()),
@@ -18,7 +18,9 @@ pub fn entry_for(manifest: &Manifest, source: Source) -> Entry {
         disabled: false,
         previous: None,
         extra: Default::default(),
-    }
+    };
+    super::settings::recorded::record(&mut entry, manifest);
+    entry
 }
 
 /// What an install refuses because of what is already there. `clone`: the

@@ -69,6 +69,7 @@ pub fn of(path: &str) -> &'static [Status] {
             (Interrupted, "interrupted at the question or during the fetch; nothing installed"),
         ],
         "ext list" | "ext disable" | "ext enable" | "ext new" | "ext log" => &[(Ok, ""), (Failed, "refused or failed")],
+        "ext config" => &[(Ok, ""), (Failed, "no such extension or setting, a value its type refuses, or failed")],
         "ext info" | "ext remove" => &[(Ok, ""), (Failed, "no such extension, or failed")],
         "ext verify" => &[(Ok, "every tree matches"), (Failed, "a difference, or an entry that cannot be read")],
         "ext outdated" => &[

@@ -156,6 +156,9 @@ pub fn manifest_oracle(m: &Map<String, Value>) -> Option<manifest::Manifest> {
         needs,
         commands,
         description,
+        // The generator writes no `settings`; their rules have their own
+        // tests (settings::declaration, tests/it/ext/config).
+        settings: Vec::new(),
     })
 }
 
