@@ -7,17 +7,18 @@
 //! reads 2 as "block"): a payload it cannot read exits 1 with one line on
 //! stderr, and nothing is stamped.
 
-use super::{Agent, HookAgent};
+use super::{transcript, Agent, HookAgent};
 use crate::tmux::options;
 use crate::tmux::{AgentState, HookView, Tmux, TmuxError};
 use serde_json::Value;
 use std::ffi::OsString;
 use std::io::Read;
 
-/// The most of a payload read from stdin, and of a transcript's tail read
-/// for a reply.
+/// The most of a payload read from stdin.
 pub const MAX_PAYLOAD: u64 = 4 << 20;
-const MAX_TRANSCRIPT_TAIL: u64 = 1 << 20;
+/// How long copilot's stop hook waits for the turn to be in its transcript
+/// (copilot writes it a moment after the hook starts).
+const COPILOT_TRANSCRIPT_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
 /// The most of a reply kept.
 const MAX_REPLY: usize = 256 << 10;
 
@@ -30,6 +31,9 @@ pub struct Effect {
     pub prompt: Option<String>,
     /// Where the reply can be read when the payload does not carry it.
     pub transcript: Option<String>,
+    /// copilot's stop: when its hook started, which names the turn in the
+    /// transcript.
+    pub stopped_at: Option<String>,
     /// The event comes from wiring that reports every prompt the agent
     /// takes, so `send` may wait for that report.
     pub prompt_hook: bool,
@@ -140,7 +144,7 @@ fn text(payload: &Value, key: &str) -> Option<String> {
 /// What `event` of `agent` means. EVENT on the command line wins over the
 /// payload's own event name.
 pub fn effect(agent: HookAgent, event: &str, p: &Value) -> Effect {
-    use Agent::{Aider, Claude, Codex, Gemini, Opencode};
+    use Agent::{Aider, Claude, Codex, Copilot, Gemini, Opencode, Pi};
     use HookAgent::{Generic, Known};
     let named = if event.is_empty() {
         text(p, "hook_event_name")
@@ -154,9 +158,12 @@ pub fn effect(agent: HookAgent, event: &str, p: &Value) -> Effect {
         ..Effect::default()
     };
     e.prompt_hook = match agent {
-        Known(Claude | Codex) => matches!(named.as_str(), "SessionStart" | "UserPromptSubmit"),
+        Known(Claude | Codex | Copilot) => {
+            matches!(named.as_str(), "SessionStart" | "UserPromptSubmit")
+        }
         Known(Gemini) => matches!(named.as_str(), "SessionStart" | "BeforeAgent"),
         Known(Opencode) => named == "prompt",
+        Known(Pi) => matches!(named.as_str(), "start" | "prompt"),
         Known(Aider) | Generic => false,
     };
     match (agent, named.as_str()) {
@@ -176,9 +183,37 @@ pub fn effect(agent: HookAgent, event: &str, p: &Value) -> Effect {
         {
             e.state = Some(AgentState::Blocked);
         }
+        // copilot notifies a permission question and a question to the
+        // user alike; its other notifications are about background work.
+        (Known(Copilot), "Notification")
+            if matches!(
+                text(p, "notification_type").as_deref(),
+                Some("permission_prompt" | "elicitation_dialog")
+            ) =>
+        {
+            e.state = Some(AgentState::Blocked);
+        }
+        // A model call failed. copilot reports each attempt it retries the
+        // same way, with no word of whether another follows, and no stop
+        // after the last: so every one reads as error (a retry that then
+        // answers ends done). A tool's failure is not the turn's.
+        (Known(Copilot), "ErrorOccurred")
+            if text(p, "error_context").as_deref() == Some("model_call") =>
+        {
+            e.state = Some(AgentState::Error);
+            e.reply = p
+                .pointer("/error/message")
+                .and_then(Value::as_str)
+                .map(|m| inner_message(m).unwrap_or_else(|| m.to_string()));
+        }
         (_, "PermissionRequest") => e.state = Some(AgentState::Blocked),
         // A tool ran: whatever asked for permission was answered.
         (_, "PostToolUse") | (Known(Gemini), "AfterTool") => e.state = Some(AgentState::Working),
+        (Known(Copilot), "Stop") => {
+            e.state = Some(AgentState::Done);
+            e.transcript = text(p, "transcript_path");
+            e.stopped_at = text(p, "timestamp");
+        }
         (_, "Stop") => {
             e.state = Some(AgentState::Done);
             e.reply = text(p, "last_assistant_message");
@@ -203,9 +238,10 @@ pub fn effect(agent: HookAgent, event: &str, p: &Value) -> Effect {
             e.state = Some(AgentState::Done);
             e.reply = text(p, "last-assistant-message");
         }
-        // opencode's plugin (written by `roost hooks install opencode`) and
-        // the generic form name the state itself.
-        (Known(Opencode | Aider) | Generic, word) => {
+        // opencode's plugin and pi's extension (written by `roost hooks
+        // install`) and the generic form name the state itself; pi's
+        // `start` reports its session id alone.
+        (Known(Opencode | Aider | Pi) | Generic, word) => {
             let state = match word {
                 "prompt" => Some(AgentState::Working),
                 word => AgentState::from_word(word).filter(|s| *s != AgentState::Idle),
@@ -220,6 +256,13 @@ pub fn effect(agent: HookAgent, event: &str, p: &Value) -> Effect {
         _ => {}
     }
     e
+}
+
+/// The `message` of an API's error body that copilot passes on whole as
+/// its error's message (`{"message":"…","type":"…"}`).
+fn inner_message(text: &str) -> Option<String> {
+    let v: Value = serde_json::from_str(text).ok()?;
+    v.get("message")?.as_str().map(str::to_string)
 }
 
 /// A prompt as it was typed: Claude Code reports pasted text inside
@@ -262,7 +305,11 @@ fn apply(tmux: &Tmux, pane: &str, agent: &str, mut e: Effect) -> Result<(), Tmux
     }
     if e.reply.is_none() && e.state == Some(AgentState::Done) {
         if let Some(path) = &e.transcript {
-            e.reply = last_assistant_text(std::path::Path::new(path));
+            let path = std::path::Path::new(path);
+            e.reply = match &e.stopped_at {
+                Some(at) => transcript::copilot_turn_text(path, at, COPILOT_TRANSCRIPT_WAIT),
+                None => transcript::last_assistant_text(path),
+            };
         }
     }
     if let Some(mut reply) = e.reply.take() {
@@ -298,47 +345,6 @@ fn apply(tmux: &Tmux, pane: &str, agent: &str, mut e: Effect) -> Result<(), Tmux
         tmux.stamp(pane, state).map_err(err)?;
     }
     Ok(())
-}
-
-/// The text of the last assistant message in a JSON-lines transcript
-/// (Claude Code's and codex's), reading at most its last megabyte.
-pub fn last_assistant_text(path: &std::path::Path) -> Option<String> {
-    // The agent names the file: it is read as a regular file only (a FIFO
-    // or a device there would block or never end), its tail alone.
-    let buf = crate::fsutil::read_regular_tail(path, MAX_TRANSCRIPT_TAIL)
-        .ok()
-        .flatten()?;
-    let text = String::from_utf8_lossy(&buf);
-    text.lines().rev().find_map(|line| {
-        let v: Value = serde_json::from_str(line).ok()?;
-        assistant_text(&v)
-    })
-}
-
-/// An assistant message's text: `{"type":"assistant","message":{"role":
-/// "assistant","content":[{"type":"text","text":…}]}}` (Claude Code) or
-/// `{"type":"response_item","payload":{"role":"assistant","content":[{"type":
-/// "output_text","text":…}]}}` (codex).
-fn assistant_text(v: &Value) -> Option<String> {
-    let message = v.get("message").or_else(|| v.get("payload"))?;
-    if message.get("role")?.as_str()? != "assistant" {
-        return None;
-    }
-    let parts: Vec<&str> = match message.get("content")? {
-        Value::String(s) => vec![s.as_str()],
-        Value::Array(items) => items
-            .iter()
-            .filter(|i| {
-                matches!(
-                    i.get("type").and_then(Value::as_str),
-                    Some("text" | "output_text")
-                )
-            })
-            .filter_map(|i| i.get("text").and_then(Value::as_str))
-            .collect(),
-        _ => return None,
-    };
-    (!parts.is_empty()).then(|| parts.join("\n"))
 }
 
 #[cfg(test)]
@@ -462,30 +468,72 @@ mod tests {
     }
 
     #[test]
-    fn the_last_assistant_text_of_a_transcript_is_found() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("t.jsonl");
-        std::fs::write(
-            &path,
-            concat!(
-                r#"{"type":"user","message":{"role":"user","content":"hi"}}"#,
-                "\n",
-                r#"{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"first"}]}}"#,
-                "\n",
-                r#"{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use"},{"type":"text","text":"last"}]}}"#,
-                "\n",
-                r#"{"type":"system","subtype":"x"}"#,
-                "\n"
-            ),
-        )
-        .unwrap();
-        assert_eq!(last_assistant_text(&path).as_deref(), Some("last"));
-        let codex = dir.path().join("c.jsonl");
-        std::fs::write(
-            &codex,
-            r#"{"type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"done it"}]}}"#,
-        )
-        .unwrap();
-        assert_eq!(last_assistant_text(&codex).as_deref(), Some("done it"));
+    fn copilot_events_map_to_states() {
+        let copilot = HookAgent::Known(Agent::Copilot);
+        let p = json!({"hook_event_name":"SessionStart","session_id":"c1","source":"new"});
+        let e = effect(copilot, "SessionStart", &p);
+        assert!(e.prompt_hook);
+        assert_eq!((e.state, e.session_id.as_deref()), (None, Some("c1")));
+        let p = json!({"hook_event_name":"UserPromptSubmit","session_id":"c1","prompt":"hi"});
+        let e = effect(copilot, "UserPromptSubmit", &p);
+        assert_eq!(
+            (e.state, e.prompt.as_deref()),
+            (Some(AgentState::Working), Some("hi"))
+        );
+        let p = json!({"hook_event_name":"Stop","transcript_path":"/t/events.jsonl",
+                       "timestamp":"2026-12-05T15:23:53.973Z"});
+        let e = effect(copilot, "Stop", &p);
+        assert_eq!(e.state, Some(AgentState::Done));
+        assert_eq!(e.transcript.as_deref(), Some("/t/events.jsonl"));
+        assert_eq!(e.stopped_at.as_deref(), Some("2026-12-05T15:23:53.973Z"));
+        for (kind, state) in [
+            ("permission_prompt", Some(AgentState::Blocked)),
+            ("elicitation_dialog", Some(AgentState::Blocked)),
+            ("shell_completed", None),
+        ] {
+            let p = json!({"hook_event_name":"Notification","notification_type":kind});
+            assert_eq!(effect(copilot, "Notification", &p).state, state, "{kind}");
+        }
+        let p = json!({"error":{"message":"quota","name":"E"},"error_context":"model_call",
+                       "recoverable":true});
+        let e = effect(copilot, "ErrorOccurred", &p);
+        assert_eq!(
+            (e.state, e.reply.as_deref()),
+            (Some(AgentState::Error), Some("quota"))
+        );
+        let body = r#"{"message":"the stand-in refuses this prompt with 400","type":"x"}"#;
+        let p = json!({"error":{"message":body},"error_context":"model_call"});
+        let e = effect(copilot, "ErrorOccurred", &p);
+        assert_eq!(
+            e.reply.as_deref(),
+            Some("the stand-in refuses this prompt with 400")
+        );
+        let p = json!({"error":{"message":"exit 1"},"error_context":"tool_execution"});
+        assert_eq!(effect(copilot, "ErrorOccurred", &p).state, None);
+    }
+
+    #[test]
+    fn pi_events_name_their_state_and_start_reports_the_session() {
+        let pi = HookAgent::Known(Agent::Pi);
+        let e = effect(pi, "start", &json!({"session_id":"0199-a"}));
+        assert!(e.prompt_hook);
+        assert_eq!((e.state, e.session_id.as_deref()), (None, Some("0199-a")));
+        let e = effect(pi, "prompt", &json!({"prompt":"a\nb"}));
+        assert!(e.prompt_hook);
+        assert_eq!(
+            (e.state, e.prompt.as_deref()),
+            (Some(AgentState::Working), Some("a\nb"))
+        );
+        let e = effect(pi, "done", &json!({"reply":"ACK"}));
+        assert_eq!(
+            (e.state, e.reply.as_deref()),
+            (Some(AgentState::Done), Some("ACK"))
+        );
+        let e = effect(pi, "error", &json!({"reply":"401"}));
+        assert_eq!(
+            (e.state, e.reply.as_deref()),
+            (Some(AgentState::Error), Some("401"))
+        );
+        assert!(!effect(pi, "done", &json!({})).prompt_hook);
     }
 }

@@ -586,7 +586,7 @@ fn doctor_says_when_no_agent_is_on_path() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.contains(
-            "\nnote  agents: none of claude, codex, gemini, opencode, aider is on PATH\n"
+            "\nnote  agents: none of claude, codex, gemini, opencode, aider, copilot, pi is on PATH\n"
         ),
         "{text}"
     );

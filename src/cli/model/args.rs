@@ -79,7 +79,7 @@ pub struct StateArgs {
 
 #[derive(Debug, Args)]
 pub struct HookArgs {
-    /// claude, codex, gemini, opencode, aider or generic
+    /// claude, codex, gemini, opencode, aider, copilot, pi or generic
     #[arg(value_name = "AGENT")]
     pub agent: HookAgent,
     /// the event, and for codex's notify the JSON payload
@@ -100,9 +100,11 @@ pub enum HooksVerb {
     ///
     /// Merge roost's hooks into AGENT's configuration file (claude:
     /// ~/.claude/settings.json; codex: ~/.codex/hooks.json; gemini:
-    /// ~/.gemini/settings.json; opencode: a plugin, roost.js, in
-    /// ~/.config/opencode/plugin/; aider: a block in ~/.aider.conf.yml), or
-    /// with --project DIR into that project's. Every other byte of the file
+    /// ~/.gemini/settings.json; aider: a block in ~/.aider.conf.yml), or
+    /// write a file of roost's own (opencode: a plugin, roost.js, in
+    /// ~/.config/opencode/plugin/; copilot: roost.json in ~/.copilot/hooks/;
+    /// pi: an extension, roost.ts, in ~/.pi/agent/extensions/), or with
+    /// --project DIR that project's. Every other byte of a file merged into
     /// is kept, a link stays a link (the file it names is edited), and a
     /// backup FILE.roost-backup is written before roost's first change.
     /// Each command roost writes ends in its mark, the shell comment
@@ -136,7 +138,7 @@ pub enum HooksVerb {
 
 #[derive(Debug, Args)]
 pub struct HooksTarget {
-    /// claude, codex, gemini, opencode or aider
+    /// claude, codex, gemini, opencode, aider, copilot or pi
     #[arg(value_name = "AGENT")]
     pub agent: Agent,
     /// write the project's configuration in DIR instead of the user's
@@ -146,7 +148,7 @@ pub struct HooksTarget {
 
 #[derive(Debug, Args)]
 pub struct HooksShowArgs {
-    /// claude, codex, gemini, opencode, aider or generic
+    /// claude, codex, gemini, opencode, aider, copilot, pi or generic
     #[arg(value_name = "AGENT")]
     pub agent: HookAgent,
 }

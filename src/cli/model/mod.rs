@@ -73,10 +73,10 @@ pub enum Command {
     /// stays: `roost status` lists it as exited with its exit status, and
     /// `roost screen` and `roost read` still show its last output, until
     /// `roost kill` or a new `roost spawn` of the same name replaces it. A
-    /// program named claude, codex, gemini, opencode or aider (by its
-    /// basename) is an agent roost knows: the pane's @roost-agent names it,
-    /// codex is started with --no-daemon, and the window is recorded for
-    /// `roost resume`.
+    /// program named claude, codex, gemini, opencode, aider, copilot or pi
+    /// (by its basename) is an agent roost knows: the pane's @roost-agent
+    /// names it, codex is started with --no-daemon, and the window is
+    /// recorded for `roost resume`.
     Spawn(SpawnArgs),
     #[command(verbatim_doc_comment)]
     /// paste TEXT into TARGET exactly once, then press Enter
@@ -166,10 +166,10 @@ pub enum Command {
     /// message as the reply), error on failure; also the agent's name, its
     /// session id, and the key of the prompt it took. Side requests (titles,
     /// summaries) are ignored. AGENT is claude, codex, gemini, opencode,
-    /// aider or generic; EVENT names the event when the payload does not
-    /// (generic: working, blocked, done or error). Outside a roost pane a
-    /// silent no-op. Never exits 2: a payload that is not a JSON object
-    /// exits 1 with one line on stderr, and nothing is recorded.
+    /// aider, copilot, pi or generic; EVENT names the event when the
+    /// payload does not (generic: working, blocked, done or error). Outside
+    /// a roost pane a silent no-op. Never exits 2: a payload that is not a
+    /// JSON object exits 1 with one line on stderr, and nothing is recorded.
     Hook(HookArgs),
     #[command(verbatim_doc_comment)]
     /// wait until TARGET is done or idle (1: error or timeout, 2: gone)
@@ -243,10 +243,10 @@ pub enum Command {
     /// TARGET` or `--session`, in its session and working directory, with
     /// the arguments it was spawned with, resuming the exact session its
     /// hooks reported (claude ARGS --resume ID, codex resume ID ARGS,
-    /// opencode ARGS --session ID, gemini ARGS --resume ID; aider ARGS
-    /// --restore-chat-history, which restores its chat history). An agent
-    /// whose session id was never reported is named and skipped. Prints one
-    /// line per agent.
+    /// opencode ARGS --session ID, gemini ARGS --resume ID, copilot ARGS
+    /// --resume=ID, pi ARGS --session ID; aider ARGS --restore-chat-history,
+    /// which restores its chat history). An agent whose session id was
+    /// never reported is named and skipped. Prints one line per agent.
     Resume,
     #[command(verbatim_doc_comment)]
     /// switch to the next agent waiting for a person (blocked)

@@ -1,7 +1,7 @@
-//! The real agent CLIs (Claude Code, codex, aider, Gemini CLI, opencode) in
-//! real roost panes, pointed at the stand-in model server of
-//! `common::model_server`: spawn, send, working, done, wait-done, read, the
-//! server's log, resume and the hooks' removal. The CLIs come from
+//! The real agent CLIs (Claude Code, codex, aider, Gemini CLI, opencode,
+//! GitHub Copilot CLI, pi) in real roost panes, pointed at the stand-in
+//! model server of `common::model_server`: spawn, send, working, done,
+//! wait-done, read, the server's log, resume and the hooks' removal. The CLIs come from
 //! `scripts/install-agents` (in $ROOST_TEST_AGENTS, else target/agents); a
 //! missing one skips its tests, or fails them under ROOST_TEST_REQUIRE_ALL=1.
 //!
@@ -13,8 +13,10 @@
 mod aider;
 mod claude;
 mod codex;
+mod copilot;
 mod gemini;
 mod opencode;
+mod pi;
 
 use crate::common::model_server::ModelServer;
 use crate::common::*;
@@ -301,8 +303,9 @@ impl Rig {
             assert_eq!(
                 read.trim_end(),
                 format!("ACK: {prompt}"),
-                "{}'s recorded reply",
-                self.agent.name
+                "{}'s recorded reply; model server:\n{}",
+                self.agent.name,
+                self.server.describe()
             );
         }
         assert_eq!(
@@ -521,7 +524,10 @@ pub fn resumes_the_same_session(agent: &'static Agent) {
     // after a spawn: the pane is marked before the agent starts, where
     // roost's hooks are wired where it reads them at start (codex and aider
     // mark it from their start hook, later).
-    if matches!(agent.name, "claude" | "gemini" | "opencode") {
+    if matches!(
+        agent.name,
+        "claude" | "gemini" | "opencode" | "copilot" | "pi"
+    ) {
         assert_eq!(rig.option(&pane, "@roost-hooked"), agent.name);
     }
     rig.report("resume-to-ready", rig.ready(&pane, t));
