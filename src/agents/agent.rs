@@ -118,6 +118,16 @@ impl Agent {
             .collect()
     }
 
+    /// What ends the agent the way a person ends it, typed at its prompt
+    /// and submitted (`roost close`): each agent's own command, checked
+    /// against the versions above. Each saves its session as it exits.
+    pub fn exit_command(self) -> &'static str {
+        match self {
+            Agent::Claude | Agent::Opencode | Agent::Aider | Agent::Copilot => "/exit",
+            Agent::Codex | Agent::Gemini | Agent::Pi => "/quit",
+        }
+    }
+
     /// Arguments roost puts right after the program when it spawns this
     /// agent: codex's shared background server runs every pane's turns
     /// (and hooks) with the first pane's environment, so each codex pane

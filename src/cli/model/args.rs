@@ -164,6 +164,16 @@ pub struct WaitArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct CloseArgs {
+    /// the agent's pane: %N, @N, SESSION:WINDOW[.PANE] or a window name
+    #[arg(value_name = ValueKind::Target.name())]
+    pub target: String,
+    /// how long the agent has to exit before it is ended as kill ends it (10)
+    #[arg(value_parser = positive)]
+    pub seconds: Option<u64>,
+}
+
+#[derive(Debug, Args)]
 pub struct JsonArgs {
     /// print JSON
     #[arg(long)]

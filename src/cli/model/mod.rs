@@ -196,6 +196,24 @@ pub enum Command {
     /// not installed.
     Status(JsonArgs),
     #[command(verbatim_doc_comment)]
+    /// ask TARGET's agent to exit the way it exits, then end its pane
+    ///
+    /// Type the agent's own exit command at its prompt (claude, opencode,
+    /// aider and copilot: /exit; codex, gemini and pi: /quit), wait up to
+    /// SECONDS (10) for the agent to exit, then end its pane, or its window
+    /// when TARGET names a window, as kill does. An agent that has not
+    /// exited by then is ended as kill ends it, with a line saying so. One
+    /// line on stderr says how it ended, with the session id its hooks
+    /// reported. Nothing is typed into a dialog: an agent waiting for a
+    /// person (blocked) is refused, exit 3, and so is a pane where text
+    /// `roost send` typed still waits for its Enter (exit 1). A pane whose
+    /// agent roost does not know (see spawn) is refused, exit 1: roost kill
+    /// ends it. A closed agent is forgotten by `roost resume`, as after kill
+    /// TARGET (the agent's own resume by that session id brings it back).
+    /// Exit 0 once the pane is ended; 1 refused or failed; 2 no such
+    /// target; 3 blocked.
+    Close(CloseArgs),
+    #[command(verbatim_doc_comment)]
     /// end one agent, one session, or the whole roost server
     ///
     /// kill TARGET ends the pane (%N, WINDOW.PANE) or the window (NAME,

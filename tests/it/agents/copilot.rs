@@ -115,8 +115,8 @@ fn hooks_remove_restores_the_configuration() {
 
 /// With roost's hooks and copilot's own default (a command asks first), a
 /// command the model asks to run: the pane goes blocked at copilot's
-/// permission question (its permission_prompt notification); `send`
-/// exits 3 with nothing typed, the command has not run; a
+/// permission question (its permission_prompt notification); `send` and
+/// `close` each exit 3 with nothing typed, the command has not run; a
 /// person's yes runs it, and the turn ends done, its prompt seen once.
 #[test]
 fn blocked_while_a_command_waits_for_a_person() {
@@ -148,14 +148,21 @@ fn blocked_while_a_command_waits_for_a_person() {
     assert!(!made.exists(), "the command ran before anyone said yes");
     let refused = rig.run(["send", &pane, "--", "Never typed"]);
     assert_eq!(exit_of(&refused), Exit::Blocked, "{}", describe(&refused));
+    let refused = rig.run(["close", &pane]);
+    assert_eq!(exit_of(&refused), Exit::Blocked, "{}", describe(&refused));
+    assert!(
+        stderr(&refused).contains("is blocked: it is waiting for a person; nothing was typed"),
+        "{}",
+        describe(&refused)
+    );
     // A person says yes: Enter takes the question's first choice, "Yes".
     rig.env.tmux_ok(&["send-keys", "-t", &pane, "Enter"]);
     rig.finish_as(&pane, &prompt, false);
     assert!(made.exists(), "the command never ran after the yes");
     let screen = rig.env.screen(&pane);
     assert!(
-        !screen.contains("Never typed"),
-        "a refused send was typed:\n{screen}"
+        !screen.contains("Never typed") && !screen.contains("/exit"),
+        "a refused command was typed:\n{screen}"
     );
     let results = rig.server.log().iter().filter(|l| l.tool_result).count();
     assert_eq!(results, 1, "{}", rig.server.describe());

@@ -1,7 +1,7 @@
 //! The real agent CLIs (Claude Code, codex, aider, Gemini CLI, opencode,
 //! GitHub Copilot CLI, pi) in real roost panes, pointed at the stand-in
 //! model server of `common::model_server`: spawn, send, working, done,
-//! wait-done, read, the server's log, resume and the hooks' removal. The CLIs come from
+//! wait-done, read, the server's log, resume, close and the hooks' removal. The CLIs come from
 //! `scripts/install-agents` (in $ROOST_TEST_AGENTS, else target/agents); a
 //! missing one skips its tests, or fails them under ROOST_TEST_REQUIRE_ALL=1.
 //!
@@ -12,6 +12,7 @@
 
 mod aider;
 mod claude;
+mod close;
 mod codex;
 mod copilot;
 mod gemini;

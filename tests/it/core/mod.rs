@@ -2,6 +2,7 @@
 //! server per test: one module per command, with the pane and server
 //! helpers they share here.
 
+mod close;
 mod kill;
 mod read;
 mod reply;
