@@ -3,12 +3,20 @@
 //! together, so starting roost touches few pages of its code. Only with lld,
 //! which rustc uses by default on x86_64-unknown-linux-gnu since 1.90; any
 //! other build links as usual.
+//!
+//! And which agent tests run (tests/it/agents/): `roost_agent = "NAME"` is
+//! set for each agent CLI installed where the tests look for it, or for
+//! all seven under ROOST_TEST_REQUIRE_ALL=1; the tests of the others are
+//! ignored, with the reason. No code of roost reads that setting, so the
+//! binary is the same either way.
 
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn main() {
     println!("cargo::rerun-if-changed=link/hot-path.order");
     println!("cargo::rerun-if-changed=build.rs");
+    agent_tests();
     let target = std::env::var("TARGET").unwrap_or_default();
     if target != "x86_64-unknown-linux-gnu" || !rustc_links_with_lld() {
         return;
@@ -45,4 +53,64 @@ fn rustc_links_with_lld() -> bool {
         .split('.')
         .map(|p| p.parse::<u32>().unwrap_or(0));
     matches!((parts.next(), parts.next()), (Some(1), Some(minor)) if minor >= 90)
+}
+
+/// Each agent CLI the agent tests drive, by the name `roost_agent` takes,
+/// and its program under the agents' directory (as scripts/install-agents
+/// lays it out).
+const AGENTS: [(&str, &str); 7] = [
+    ("claude", "node_modules/.bin/claude"),
+    ("codex", "node_modules/.bin/codex"),
+    ("gemini", "node_modules/.bin/gemini"),
+    ("opencode", "node_modules/.bin/opencode"),
+    ("aider", "aider/bin/aider"),
+    ("copilot", "node_modules/.bin/copilot"),
+    ("pi", "node_modules/.bin/pi"),
+];
+
+/// Sets `roost_agent = "NAME"` for each agent whose tests are to run.
+fn agent_tests() {
+    println!("cargo::rerun-if-env-changed=ROOST_TEST_AGENTS");
+    println!("cargo::rerun-if-env-changed=ROOST_TEST_REQUIRE_ALL");
+    let names: Vec<String> = AGENTS.iter().map(|(n, _)| format!("\"{n}\"")).collect();
+    println!(
+        "cargo::rustc-check-cfg=cfg(roost_agent, values({}))",
+        names.join(", ")
+    );
+    let Ok(root) = std::env::var("CARGO_MANIFEST_DIR") else {
+        return;
+    };
+    // Where tests/it/agents looks: $ROOST_TEST_AGENTS (relative to the
+    // package), else target/agents.
+    let dir = match std::env::var_os("ROOST_TEST_AGENTS") {
+        Some(d) if !d.is_empty() => Path::new(&root).join(d),
+        _ => Path::new(&root).join("target/agents"),
+    };
+    let required = std::env::var("ROOST_TEST_REQUIRE_ALL").as_deref() == Ok("1");
+    for (name, bin) in AGENTS {
+        let program = dir.join(bin);
+        // Installing or removing it runs this again. Only paths that exist
+        // are named: cargo takes a missing one for a change at every build.
+        if let Some(watched) = nearest(&program, &dir) {
+            println!("cargo::rerun-if-changed={}", watched.display());
+        }
+        if required || program.is_file() {
+            println!("cargo::rustc-cfg=roost_agent=\"{name}\"");
+        }
+    }
+}
+
+/// `path` itself when it exists, else the nearest directory above it that
+/// does, up to `top`: None when `top` is missing too.
+fn nearest(path: &Path, top: &Path) -> Option<PathBuf> {
+    let mut at = path;
+    loop {
+        if at.exists() {
+            return Some(at.to_path_buf());
+        }
+        if at == top {
+            return None;
+        }
+        at = at.parent()?;
+    }
 }

@@ -77,7 +77,7 @@ pub fn run(mut cmd: Command, limit: Duration, max: usize) -> Ran {
     let mut exited_at: Option<Instant> = None;
     let ran = loop {
         let now = Instant::now();
-        if exited_at.is_none() && child.try_wait().ok().flatten().is_some() {
+        if exited_at.is_none() && has_exited(&child) {
             exited_at = Some(now);
         }
         let end = match exited_at {
@@ -100,11 +100,11 @@ pub fn run(mut cmd: Command, limit: Duration, max: usize) -> Ran {
                 }
             }
             Ok(None) => {
-                if exited_at.is_some() || child.try_wait().ok().flatten().is_some() {
+                if exited_at.is_some() || has_exited(&child) {
                     break Ran::Exited(std::mem::take(&mut got));
                 }
                 // The pipe closed but the program runs on: wait for its end.
-                break if ended_by(&mut child, until) {
+                break if ended_by(&child, until) {
                     Ran::Exited(std::mem::take(&mut got))
                 } else {
                     Ran::TimedOut
@@ -122,10 +122,23 @@ pub fn run(mut cmd: Command, limit: Duration, max: usize) -> Ran {
     ran
 }
 
+/// Whether `child` has exited, without reaping it: while it is not reaped
+/// its process group's id cannot be taken by another, so the group can be
+/// killed safely afterwards.
+fn has_exited(child: &std::process::Child) -> bool {
+    use nix::sys::wait::{waitid, Id, WaitPidFlag, WaitStatus};
+    let pid = nix::unistd::Pid::from_raw(child.id() as i32);
+    let flags = WaitPidFlag::WEXITED | WaitPidFlag::WNOHANG | WaitPidFlag::WNOWAIT;
+    !matches!(
+        waitid(Id::Pid(pid), flags),
+        Ok(WaitStatus::StillAlive) | Err(_)
+    )
+}
+
 /// Whether `child` ends before `until`.
-fn ended_by(child: &mut std::process::Child, until: Instant) -> bool {
+fn ended_by(child: &std::process::Child, until: Instant) -> bool {
     while Instant::now() < until {
-        if child.try_wait().ok().flatten().is_some() {
+        if has_exited(child) {
             return true;
         }
         std::thread::sleep(Duration::from_millis(20));

@@ -34,6 +34,10 @@ pub struct Effect {
     /// copilot's stop: when its hook started, which names the turn in the
     /// transcript.
     pub stopped_at: Option<String>,
+    /// The transcript's reply wins over the payload's: Gemini CLI's
+    /// `prompt_response` repeats each streamed piece after the first, while
+    /// its session transcript holds the reply as it was streamed.
+    pub transcript_first: bool,
     /// The event comes from wiring that reports every prompt the agent
     /// takes, so `send` may wait for that report.
     pub prompt_hook: bool,
@@ -222,6 +226,8 @@ pub fn effect(agent: HookAgent, event: &str, p: &Value) -> Effect {
         (Known(Gemini), "AfterAgent") => {
             e.state = Some(AgentState::Done);
             e.reply = text(p, "prompt_response");
+            e.transcript = text(p, "transcript_path");
+            e.transcript_first = true;
         }
         (Known(Claude), "StopFailure") => {
             e.state = Some(AgentState::Error);
@@ -303,13 +309,15 @@ fn apply(tmux: &Tmux, pane: &str, agent: &str, mut e: Effect) -> Result<(), Tmux
             }
         }
     }
-    if e.reply.is_none() && e.state == Some(AgentState::Done) {
-        if let Some(path) = &e.transcript {
+    if (e.reply.is_none() || e.transcript_first) && e.state == Some(AgentState::Done) {
+        if let Some(path) = e.transcript.as_deref().filter(|p| !p.is_empty()) {
             let path = std::path::Path::new(path);
-            e.reply = match &e.stopped_at {
-                Some(at) => transcript::copilot_turn_text(path, at, COPILOT_TRANSCRIPT_WAIT),
-                None => transcript::last_assistant_text(path),
+            let read = match (&e.stopped_at, agent) {
+                (Some(at), _) => transcript::copilot_turn_text(path, at, COPILOT_TRANSCRIPT_WAIT),
+                (None, "gemini") => transcript::reply(transcript::Form::Gemini, path),
+                (None, _) => transcript::reply(transcript::Form::Assistant, path),
             };
+            e.reply = read.or(e.reply);
         }
     }
     if let Some(mut reply) = e.reply.take() {
@@ -439,12 +447,15 @@ mod tests {
 
     #[test]
     fn gemini_events_map_to_states() {
-        let p = json!({"hook_event_name":"AfterAgent","prompt":"x","prompt_response":"y"});
+        let p = json!({"hook_event_name":"AfterAgent","prompt":"x","prompt_response":"y",
+                       "transcript_path":"/t.jsonl"});
         let e = effect(HookAgent::Known(Agent::Gemini), "", &p);
         assert_eq!(
             (e.state, e.reply.as_deref()),
             (Some(AgentState::Done), Some("y"))
         );
+        assert_eq!(e.transcript.as_deref(), Some("/t.jsonl"));
+        assert!(e.transcript_first);
         let p = json!({"hook_event_name":"BeforeAgent","prompt":"x"});
         assert_eq!(
             effect(HookAgent::Known(Agent::Gemini), "", &p)

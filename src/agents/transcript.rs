@@ -1,19 +1,39 @@
-//! The reply an agent's stop hook does not carry, read from the agent's
-//! JSON-lines transcript: the last assistant text (Claude Code, codex),
-//! or the text of the turn that just ended (GitHub Copilot CLI, which
-//! writes the turn to its transcript a moment after its stop hook starts,
-//! so the hook waits for it, bounded). The agent names the file: it is
-//! read as a regular file only (a FIFO or a device there would block or
-//! never end), its last megabyte alone.
+//! The reply of a turn as an agent's own transcript holds it, for the hook
+//! handler: the JSON-lines session files of Claude Code, codex, Gemini CLI
+//! and GitHub Copilot CLI, at the path the agent's payload names. Only the
+//! tail is read, as a regular file (a FIFO or a device there would block or
+//! never end). copilot writes a turn to its transcript a moment after its
+//! stop hook starts, so that turn is waited for, bounded.
 
 use serde_json::Value;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-/// The most of a transcript's tail read for a reply.
-pub const MAX_TAIL: u64 = 1 << 20;
+/// The most of a transcript read: its last megabyte.
+const MAX_TAIL: u64 = 1 << 20;
 
-/// The transcript's last `MAX_TAIL` bytes, as text.
+/// Which agent wrote a transcript, so which form it has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    /// Claude Code's and codex's: a record per event, the assistant's
+    /// messages among them.
+    Assistant,
+    /// Gemini CLI's session file.
+    Gemini,
+}
+
+/// The reply of the turn that just ended in the transcript at `path`, or
+/// None when it cannot be read or holds none.
+pub fn reply(form: Form, path: &Path) -> Option<String> {
+    let text = tail(path)?;
+    match form {
+        Form::Assistant => last_assistant_text(&text),
+        Form::Gemini => gemini_reply(&text),
+    }
+}
+
+/// The last lines of the file at `path`: at most its last megabyte, read
+/// from a regular file only.
 fn tail(path: &Path) -> Option<String> {
     let buf = crate::fsutil::read_regular_tail(path, MAX_TAIL)
         .ok()
@@ -21,10 +41,9 @@ fn tail(path: &Path) -> Option<String> {
     Some(String::from_utf8_lossy(&buf).into_owned())
 }
 
-/// The text of the last assistant message in a transcript of Claude Code's
-/// or codex's.
-pub fn last_assistant_text(path: &Path) -> Option<String> {
-    tail(path)?.lines().rev().find_map(|line| {
+/// The text of the last assistant message in JSON lines.
+fn last_assistant_text(text: &str) -> Option<String> {
+    text.lines().rev().find_map(|line| {
         let v: Value = serde_json::from_str(line).ok()?;
         assistant_text(&v)
     })
@@ -54,6 +73,59 @@ fn assistant_text(v: &Value) -> Option<String> {
         _ => return None,
     };
     (!parts.is_empty()).then(|| parts.join("\n"))
+}
+
+/// The reply in Gemini CLI's session file: the last `gemini` message with
+/// text after the last `user` one. The file is JSON lines, appended to: a
+/// record per message (`{"id":…,"type":"user"|"gemini","content":…}`, a
+/// message written again under its id as it grows), `{"$set":{…}}` records
+/// of which one with `messages` sets the whole list anew, and
+/// `{"$rewindTo":ID}` records that take messages back. None when the turn
+/// left no text there, or a rewind makes the last lines unsure.
+fn gemini_reply(text: &str) -> Option<String> {
+    for line in text.lines().rev() {
+        let Ok(v) = serde_json::from_str::<Value>(line) else {
+            continue;
+        };
+        if v.get("$rewindTo").is_some() {
+            return None;
+        }
+        let list = v
+            .pointer("/$set/messages")
+            .or_else(|| v.get("messages"))
+            .and_then(Value::as_array);
+        let messages: Vec<&Value> = match list {
+            Some(list) => list.iter().rev().collect(),
+            None => vec![&v],
+        };
+        for m in messages {
+            match m.get("type").and_then(Value::as_str) {
+                // A tool's result comes back as a user message too: the
+                // model's text after it is the turn's last word.
+                Some("user") => return None,
+                Some("gemini") => {
+                    let said = match m.get("content") {
+                        Some(Value::String(s)) => s.clone(),
+                        Some(Value::Array(parts)) => parts
+                            .iter()
+                            .filter_map(|p| p.get("text").and_then(Value::as_str))
+                            .collect(),
+                        _ => String::new(),
+                    };
+                    if !said.is_empty() {
+                        return Some(said);
+                    }
+                }
+                _ => {}
+            }
+        }
+        // A `$set` with a list is the whole conversation: nothing before
+        // it counts.
+        if list.is_some() {
+            return None;
+        }
+    }
+    None
 }
 
 /// What a transcript of copilot's (`events.jsonl`) says of the turn whose
@@ -121,6 +193,75 @@ pub fn copilot_turn_text(path: &Path, stopped_at: &str, wait: Duration) -> Optio
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn gemini_reply_is_the_last_text_of_the_turn_in_its_transcript() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("session.jsonl");
+        let turn = |id: &str, reply: &str| {
+            format!(
+                "{}\n{}\n{}\n{}\n",
+                json!({"id":format!("u{id}"),"type":"user","content":[{"text":"say it"}]}),
+                json!({"$set":{"lastUpdated":"2026-12-05T14:16:36.232Z"}}),
+                json!({"id":format!("g{id}"),"type":"gemini","content":reply,"thoughts":[],"model":"m"}),
+                json!({"$set":{"lastUpdated":"2026-12-05T14:16:37.480Z"}}),
+            )
+        };
+        let context = json!({"$set":{"messages":[
+            {"id":"c","type":"user","content":[{"text":"<session_context>"}]}]}});
+        let head = format!("{}\n{context}\n", json!({"sessionId":"s","kind":"main"}));
+        let gemini = |text: &str| {
+            std::fs::write(&path, text).unwrap();
+            reply(Form::Gemini, &path)
+        };
+        let two = head.clone() + &turn("1", "ACK: one") + &turn("2", "ACK: two words");
+        assert_eq!(gemini(&two).as_deref(), Some("ACK: two words"));
+        // A message written again as it grows: the last writing counts.
+        let grown = json!({"id":"g2","type":"gemini","content":"ACK: two words, grown"});
+        assert_eq!(
+            gemini(&format!("{two}{grown}\n")).as_deref(),
+            Some("ACK: two words, grown")
+        );
+        // A turn that left no text of its own is not given the last one's.
+        let next = json!({"id":"u3","type":"user","content":[{"text":"next"}]});
+        assert_eq!(gemini(&format!("{two}{next}\n")), None);
+        // A rewind: not guessed at.
+        let rewind = json!({"$rewindTo":"g2"});
+        assert_eq!(gemini(&format!("{two}{rewind}\n")), None);
+        // Content as parts, and messages set anew by a `$set`; what came
+        // before that list does not count.
+        let set = json!({"$set":{"messages":[
+            {"type":"user","content":[{"text":"q"}]},
+            {"type":"gemini","content":[{"text":"ACK: "},{"text":"parts"}]},
+            {"type":"gemini","content":""}]}});
+        assert_eq!(
+            gemini(&format!("{head}{set}\n")).as_deref(),
+            Some("ACK: parts")
+        );
+        let empty = json!({"$set":{"messages":[]}});
+        assert_eq!(gemini(&format!("{two}{empty}\n")), None);
+        // A whole-file record with the messages in it.
+        let whole = json!({"sessionId":"s","messages":[
+            {"id":"u","type":"user","content":"q"},
+            {"id":"g","type":"gemini","content":"ACK: whole"}]});
+        assert_eq!(gemini(&format!("{whole}\n")).as_deref(), Some("ACK: whole"));
+    }
+
+    #[test]
+    fn a_transcript_that_is_not_a_regular_file_is_not_waited_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo.jsonl");
+        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+        let t = std::time::Instant::now();
+        assert_eq!(reply(Form::Gemini, &fifo), None);
+        assert_eq!(reply(Form::Assistant, &fifo), None);
+        assert_eq!(reply(Form::Assistant, Path::new("/dev/zero")), None);
+        let bound = Duration::from_millis(200);
+        assert_eq!(copilot_turn_text(&fifo, "T", bound), None);
+        assert_eq!(copilot_turn_text(Path::new("/dev/zero"), "T", bound), None);
+        assert!(t.elapsed() < std::time::Duration::from_secs(2));
+    }
 
     #[test]
     fn the_last_assistant_text_of_a_transcript_is_found() {
@@ -140,14 +281,14 @@ mod tests {
             ),
         )
         .unwrap();
-        assert_eq!(last_assistant_text(&path).as_deref(), Some("last"));
+        assert_eq!(reply(Form::Assistant, &path).as_deref(), Some("last"));
         let codex = dir.path().join("c.jsonl");
         std::fs::write(
             &codex,
             r#"{"type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"done it"}]}}"#,
         )
         .unwrap();
-        assert_eq!(last_assistant_text(&codex).as_deref(), Some("done it"));
+        assert_eq!(reply(Form::Assistant, &codex).as_deref(), Some("done it"));
     }
 
     const FIRST: &str = concat!(

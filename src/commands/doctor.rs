@@ -249,7 +249,15 @@ fn agents(r: &mut Report, state: &std::path::Path) {
     let path = std::env::var_os("PATH").unwrap_or_default();
     let found = programs::on_path(&path);
     if found.is_empty() {
-        return r.note(&format!("agents: none of {} is on PATH", Agent::names()));
+        let looked = if path.is_empty() {
+            "PATH is empty".to_string()
+        } else {
+            format!("looked in {}", path.to_string_lossy())
+        };
+        return r.note(&format!(
+            "agents: none of {} is on PATH ({looked})",
+            Agent::names()
+        ));
     }
     let (Ok(roost), Ok(home)) = (std::env::current_exe(), wiring::home()) else {
         return r.bad(

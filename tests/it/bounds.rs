@@ -420,6 +420,35 @@ fn a_remote_that_trickles_is_given_up_after_the_conversation_limit() {
     assert!(!lock_file(&env).exists());
 }
 
+/// A stand-in that announces its pack in one packet line and sends that
+/// line's bytes one every 0.5 s: never silent, so never called stalled,
+/// only ended by the conversation's deadline (the bytes count as they are
+/// read, inside the one read that takes the whole line).
+#[test]
+fn a_remote_that_trickles_inside_one_packet_line_is_not_called_stalled() {
+    let env = TestEnv::new();
+    let f = note_repo(&env);
+    f.commit("base");
+    let Some(path) = hostile_server_path(&env) else {
+        return;
+    };
+    let mut cmd = env.roost(["ext", "install", &f.repo, "--yes"]);
+    cmd.env("PATH", &path)
+        .env("STALL", "inline")
+        .env("ROOST_EXT_STALL_SECS", "2")
+        .env("ROOST_EXT_DEADLINE_SECS", "6");
+    let run = bounded(cmd, LIMIT);
+    let err = refused(&run.out);
+    assert!(
+        err.lines().next().unwrap().ends_with(
+            ": the conversation with the remote passed 6 s, the limit for one; giving up"
+        ),
+        "{err}"
+    );
+    assert!(run.took >= Duration::from_secs(6), "{:?}", run.took);
+    assert!(fetch_dirs(&env).is_empty());
+}
+
 /// An https server that completes TLS and then answers nothing: given up
 /// on once the stall limit has passed (2 s here), as over file:// and
 /// ssh://, with a line that says so.

@@ -575,6 +575,7 @@ fn doctor_says_whether_extension_commands_run_and_what_decides() {
     );
 }
 
+/// No agent on PATH: one line says so, and where doctor looked.
 #[test]
 fn doctor_says_when_no_agent_is_on_path() {
     let env = TestEnv::new();
@@ -586,7 +587,7 @@ fn doctor_says_when_no_agent_is_on_path() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.contains(
-            "\nnote  agents: none of claude, codex, gemini, opencode, aider, copilot, pi is on PATH\n"
+            "\nnote  agents: none of claude, codex, gemini, opencode, aider, copilot, pi is on PATH (looked in /usr/bin:/bin)\n"
         ),
         "{text}"
     );
@@ -707,4 +708,60 @@ fn doctor_colours_its_verdicts_on_a_terminal() {
     };
     let seen = String::from_utf8_lossy(&out.stdout);
     assert!(seen.contains("\u{1b}[31mFAIL\u{1b}[m"), "{seen:?}");
+}
+
+/// What an agent's `--version` leaves running is ended with it: a child it
+/// left holding the pipe after it printed its version, and one it waits on
+/// while it hangs (its whole process group goes at the deadline). roost
+/// waits on neither.
+#[test]
+fn doctor_ends_what_an_agents_version_leaves_running() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = TestEnv::new();
+    let pids = env.path("pids");
+    let bin = env.path("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let machine = std::env::var("PATH").unwrap();
+    for (name, script) in [
+        ("claude", "echo 2.1.332\nsleep 60 &\necho $! >> \"$PIDS\""),
+        (
+            "aider",
+            "echo $$ >> \"$PIDS\"\nsleep 600 &\necho $! >> \"$PIDS\"\nwait",
+        ),
+    ] {
+        let body = format!(
+            "#!/bin/sh\nPATH='{machine}'\nPIDS='{}'\n{script}\n",
+            pids.display()
+        );
+        let p = env.write(&format!("bin/{name}"), &body);
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let mut cmd = env.roost(["doctor"]);
+    cmd.env("PATH", format!("{}:/usr/bin:/bin", bin.display()));
+    let run = bounded(cmd, std::time::Duration::from_secs(60));
+    let text = stdout(&run.out);
+    assert!(text.contains("ok    claude 2.1.332 at "), "{text}");
+    assert!(
+        text.contains("its --version did not answer within 15 s"),
+        "{text}"
+    );
+    assert!(
+        run.took < std::time::Duration::from_secs(25),
+        "{:?}",
+        run.took
+    );
+    let listed = std::fs::read_to_string(&pids).unwrap();
+    assert_eq!(listed.lines().count(), 3, "{listed}");
+    // A process that is gone, or a zombie waiting for whoever reaps
+    // orphans here, runs no more.
+    let running = |pid: &str| {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .ok()
+            .and_then(|s| s.rsplit_once(") ").map(|(_, r)| !r.starts_with('Z')))
+            .unwrap_or(false)
+    };
+    let ended = wait_until(std::time::Duration::from_secs(3), || {
+        !listed.lines().any(running)
+    });
+    assert!(ended, "still running of {listed}");
 }

@@ -326,6 +326,7 @@ fn connect(url: &str) -> Result<Live> {
     if let Some(missing) = super::url::missing_program(&parsed) {
         return Err(GitError::new(missing));
     }
+    super::watchdog::piped(parsed.scheme != Scheme::Https);
     let mut opts = tio::connect::Options {
         version: gix::protocol::transport::Protocol::V2,
         ..Default::default()

@@ -49,6 +49,18 @@ pub enum Cause {
     Flooded = 4,
 }
 
+/// Set while the remote's bytes arrive through the pipe of a program roost
+/// started (`git-upload-pack` for file://, `ssh`): the kernel counts what
+/// roost reads from it. Over https it does not (the socket's bytes are
+/// counted by `https`), and roost's other threads read (the TLS runtime's
+/// wake-ups), so there what roost reads in all is no sign of the remote.
+static PIPED: AtomicBool = AtomicBool::new(false);
+
+/// The conversation's bytes come through a program's pipe (or not).
+pub fn piped(yes: bool) {
+    PIPED.store(yes, Ordering::SeqCst);
+}
+
 /// Bytes a server's greeting (its capabilities, and a v0 or v1 server's ref
 /// advertisement, which `refs` bounds itself) may bring: a real one is a
 /// few hundred bytes. gix holds the capabilities whole, so this is counted
@@ -198,11 +210,13 @@ impl Watchdog {
         // A new conversation: what ended an earlier one (`outdated` asks
         // one remote after another) does not end this one.
         FIRED.store(0, Ordering::SeqCst);
+        PIPED.store(false, Ordering::SeqCst);
         greeted();
         progressed();
         let limit = stall_limit().as_millis() as u64;
         let ends = now_ms() + deadline().as_millis() as u64;
         let (stop, stopped) = mpsc::channel::<()>();
+        let mut seen = read_so_far();
         let thread = std::thread::Builder::new()
             .name("watchdog".into())
             .spawn(move || loop {
@@ -211,6 +225,17 @@ impl Watchdog {
                 match stopped.recv_timeout(Duration::from_millis(20)) {
                     Err(mpsc::RecvTimeoutError::Timeout) => {}
                     _ => return,
+                }
+                // What the transport's program sent counts as it is read,
+                // even inside one read gix makes for a whole packet line
+                // (the kernel counts each read call): a remote that sends
+                // a byte at a time inside one line is slow, not silent.
+                if PIPED.load(Ordering::SeqCst) {
+                    let now_read = read_so_far();
+                    if now_read.is_some() && now_read != seen {
+                        progressed();
+                        seen = now_read;
+                    }
                 }
                 let cause = if INTERRUPTED.load(Ordering::SeqCst) {
                     Cause::Interrupted

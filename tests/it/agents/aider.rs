@@ -98,22 +98,38 @@ pub static AIDER: Agent = Agent {
 };
 
 #[test]
+#[cfg_attr(
+    not(roost_agent = "aider"),
+    ignore = "aider is not installed: scripts/install-agents puts it in target/agents (or $ROOST_TEST_AGENTS)"
+)]
 fn answers_a_line_with_its_own_hooks() {
     super::answers_a_line_with_its_own_hooks(&AIDER);
 }
 
 #[test]
+#[cfg_attr(
+    not(roost_agent = "aider"),
+    ignore = "aider is not installed: scripts/install-agents puts it in target/agents (or $ROOST_TEST_AGENTS)"
+)]
 fn takes_every_prompt_with_roost_hooks() {
     super::takes_every_prompt_with_roost_hooks(&AIDER);
 }
 
 /// Without its model flags aider would not reach the stand-in at all.
 #[test]
+#[cfg_attr(
+    not(roost_agent = "aider"),
+    ignore = "aider is not installed: scripts/install-agents puts it in target/agents (or $ROOST_TEST_AGENTS)"
+)]
 fn resumes_the_same_session() {
     super::resumes_the_same_session(&AIDER);
 }
 
 #[test]
+#[cfg_attr(
+    not(roost_agent = "aider"),
+    ignore = "aider is not installed: scripts/install-agents puts it in target/agents (or $ROOST_TEST_AGENTS)"
+)]
 fn hooks_remove_restores_the_configuration() {
     let user = "# mine\nmodel: openai/stand-in\ndark-mode: true\n";
     super::hooks_remove_restores_the_configuration(&AIDER, &[("home/.aider.conf.yml", user)]);

@@ -110,21 +110,37 @@ pub static CODEX: Agent = Agent {
 };
 
 #[test]
+#[cfg_attr(
+    not(roost_agent = "codex"),
+    ignore = "codex is not installed: scripts/install-agents puts it in target/agents (or $ROOST_TEST_AGENTS)"
+)]
 fn answers_a_line_with_its_own_hooks() {
     super::answers_a_line_with_its_own_hooks(&CODEX);
 }
 
 #[test]
+#[cfg_attr(
+    not(roost_agent = "codex"),
+    ignore = "codex is not installed: scripts/install-agents puts it in target/agents (or $ROOST_TEST_AGENTS)"
+)]
 fn takes_every_prompt_with_roost_hooks() {
     super::takes_every_prompt_with_roost_hooks(&CODEX);
 }
 
 #[test]
+#[cfg_attr(
+    not(roost_agent = "codex"),
+    ignore = "codex is not installed: scripts/install-agents puts it in target/agents (or $ROOST_TEST_AGENTS)"
+)]
 fn resumes_the_same_session() {
     super::resumes_the_same_session(&CODEX);
 }
 
 #[test]
+#[cfg_attr(
+    not(roost_agent = "codex"),
+    ignore = "codex is not installed: scripts/install-agents puts it in target/agents (or $ROOST_TEST_AGENTS)"
+)]
 fn hooks_remove_restores_the_configuration() {
     let user = "# my settings\nmodel = \"gpt-5\"\n\n[tui]\nanimations = false\n";
     super::hooks_remove_restores_the_configuration(&CODEX, &[("home/.codex/config.toml", user)]);
@@ -136,8 +152,12 @@ fn hooks_remove_restores_the_configuration() {
 /// and `read` gives its own reply; roost's `--no-daemon` alone keeps each
 /// pane's turns, and hooks, in that pane.
 #[test]
+#[cfg_attr(
+    not(roost_agent = "codex"),
+    ignore = "codex is not installed: scripts/install-agents puts it in target/agents (or $ROOST_TEST_AGENTS)"
+)]
 fn two_panes_at_once_each_report_through_their_own_hooks() {
-    let Some(rig) = Rig::new(&CODEX) else { return };
+    let rig = Rig::new(&CODEX);
     let config = base(&rig).replace("daemon_auto_start = false\n", "");
     assert!(!config.contains("daemon_auto_start"));
     rig.env.write("home/.codex/config.toml", &config);
@@ -219,8 +239,12 @@ fn in_codex_sandbox(rig: &Rig, args: &[&str]) -> std::process::Output {
 /// `roost` the agent runs cannot reach the fleet. It is told exactly that,
 /// with exit 1: never "not running", never a target "not found".
 #[test]
+#[cfg_attr(
+    not(roost_agent = "codex"),
+    ignore = "codex is not installed: scripts/install-agents puts it in target/agents (or $ROOST_TEST_AGENTS)"
+)]
 fn a_roost_command_in_codex_sandbox_is_told_the_sandbox_keeps_it_out() {
-    let Some(rig) = Rig::new(&CODEX) else { return };
+    let rig = Rig::new(&CODEX);
     let pane = rig.ok(["spawn", "a", "cat"]).trim().to_string();
     let socket = rig.env.socket_file();
     let dir = socket.parent().unwrap();
@@ -255,8 +279,12 @@ fn a_roost_command_in_codex_sandbox_is_told_the_sandbox_keeps_it_out() {
 /// without --force exits 3 with nothing typed, the command has not run; a
 /// person's yes runs it, and the turn ends done, its prompt seen once.
 #[test]
+#[cfg_attr(
+    not(roost_agent = "codex"),
+    ignore = "codex is not installed: scripts/install-agents puts it in target/agents (or $ROOST_TEST_AGENTS)"
+)]
 fn blocked_while_a_command_waits_for_a_person() {
-    let Some(rig) = Rig::new(&CODEX) else { return };
+    let rig = Rig::new(&CODEX);
     let asks = base(&rig).replace(
         "approval_policy = \"never\"",
         "approval_policy = \"on-request\"",

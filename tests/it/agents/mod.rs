@@ -1,9 +1,12 @@
 //! The real agent CLIs (Claude Code, codex, aider, Gemini CLI, opencode,
 //! GitHub Copilot CLI, pi) in real roost panes, pointed at the stand-in
 //! model server of `common::model_server`: spawn, send, working, done,
-//! wait-done, read, the server's log, resume, close and the hooks' removal. The CLIs come from
-//! `scripts/install-agents` (in $ROOST_TEST_AGENTS, else target/agents); a
-//! missing one skips its tests, or fails them under ROOST_TEST_REQUIRE_ALL=1.
+//! wait-done, read, the server's log, resume, close and the hooks' removal.
+//! The CLIs come from `scripts/install-agents` (in $ROOST_TEST_AGENTS, else
+//! target/agents). What does not run must not look passed: build.rs sets
+//! `roost_agent = "NAME"` for each CLI installed there, and the tests of one
+//! that is not are ignored, with the reason; under ROOST_TEST_REQUIRE_ALL=1
+//! (CI) none is ignored, and a missing CLI fails its tests.
 //!
 //! Each agent has two wirings. Its own: the test writes the agent's hook or
 //! notify configuration calling `roost state` and `roost reply`. roost's:
@@ -78,6 +81,78 @@ pub fn agents_dir() -> PathBuf {
     }
 }
 
+/// Why an agent test runs although its agent is missing.
+fn missing_why() -> &'static str {
+    if std::env::var("ROOST_TEST_REQUIRE_ALL").as_deref() == Ok("1") {
+        "ROOST_TEST_REQUIRE_ALL=1 requires it (scripts/install-agents installs it)"
+    } else {
+        "it was when the tests were built; touch build.rs, and cargo builds them again, ignored"
+    }
+}
+
+/// Whether build.rs set `roost_agent = "NAME"`: the agent's tests were
+/// built to run. (Each arm is a constant the build decides, so clippy may
+/// read the match as `matches!`; it cannot be written as one.)
+#[allow(clippy::match_like_matches_macro)]
+fn built_to_run(name: &str) -> bool {
+    match name {
+        "claude" => cfg!(roost_agent = "claude"),
+        "codex" => cfg!(roost_agent = "codex"),
+        "gemini" => cfg!(roost_agent = "gemini"),
+        "opencode" => cfg!(roost_agent = "opencode"),
+        "aider" => cfg!(roost_agent = "aider"),
+        "copilot" => cfg!(roost_agent = "copilot"),
+        "pi" => cfg!(roost_agent = "pi"),
+        _ => false,
+    }
+}
+
+/// Each agent's tests were built to run exactly where its CLI is installed
+/// (or all of them, under ROOST_TEST_REQUIRE_ALL=1): none is ignored that
+/// could run, and none runs, to fail, for want of its CLI, unless it is
+/// required. Runs whatever is installed.
+#[test]
+fn the_agent_tests_run_exactly_where_their_agent_is_installed() {
+    let required = std::env::var("ROOST_TEST_REQUIRE_ALL").as_deref() == Ok("1");
+    let dir = agents_dir();
+    for agent in [
+        &claude::CLAUDE,
+        &codex::CODEX,
+        &gemini::GEMINI,
+        &opencode::OPENCODE,
+        &aider::AIDER,
+        &copilot::COPILOT,
+        &pi::PI,
+    ] {
+        let installed = dir.join(agent.bin).is_file();
+        let built = built_to_run(agent.name);
+        if required {
+            assert!(
+                built && installed,
+                "ROOST_TEST_REQUIRE_ALL=1, and {} is {} in {}, its tests built {}",
+                agent.name,
+                if installed {
+                    "installed"
+                } else {
+                    "not installed"
+                },
+                dir.display(),
+                if built { "to run" } else { "to be ignored" }
+            );
+        } else {
+            assert_eq!(
+                built,
+                installed,
+                "{} is {} in {}, but its tests were built {}: build.rs runs again once it is touched (touch build.rs)",
+                agent.name,
+                if installed { "installed" } else { "not installed" },
+                dir.display(),
+                if built { "to run" } else { "to be ignored" }
+            );
+        }
+    }
+}
+
 /// The timings of one turn.
 pub struct Turn {
     pub send: Duration,
@@ -85,18 +160,17 @@ pub struct Turn {
 }
 
 impl Rig {
-    /// None (after a note, or a failure under ROOST_TEST_REQUIRE_ALL=1) when
-    /// the agent is not installed.
-    pub fn new(agent: &'static Agent) -> Option<Rig> {
+    /// A test runs only where its agent was installed when it was built, or
+    /// under ROOST_TEST_REQUIRE_ALL=1: a missing agent fails it.
+    pub fn new(agent: &'static Agent) -> Rig {
         let dir = agents_dir();
-        if !dir.join(agent.bin).is_file() {
-            skip_without(&format!(
-                "{} is not installed in {} (run scripts/install-agents)",
-                agent.name,
-                dir.display()
-            ));
-            return None;
-        }
+        assert!(
+            dir.join(agent.bin).is_file(),
+            "{} is not installed in {}: {}",
+            agent.name,
+            dir.display(),
+            missing_why()
+        );
         let bins = [dir.join("node_modules/.bin"), dir.join("aider/bin")];
         let mut path = std::env::join_paths(bins).unwrap();
         path.push(":");
@@ -108,7 +182,7 @@ impl Rig {
             path: path.to_string_lossy().into_owned(),
         };
         (agent.prepare)(&rig);
-        Some(rig)
+        rig
     }
 
     pub fn work(&self) -> PathBuf {
@@ -413,7 +487,7 @@ pub fn wide_line() -> String {
 /// With the agent's own hook configuration: one line to an agent at its
 /// prompt, answered and recorded, seen once by the model server.
 pub fn answers_a_line_with_its_own_hooks(agent: &'static Agent) {
-    let Some(rig) = Rig::new(agent) else { return };
+    let rig = Rig::new(agent);
     (agent.own_hooks)(&rig);
     let t = Instant::now();
     let pane = rig.spawn("alice", agent.own_args);
@@ -435,7 +509,7 @@ pub fn answers_a_line_with_its_own_hooks(agent: &'static Agent) {
 /// wait-done → read; then one line, five lines, a wide line, and two sends
 /// at once. Each prompt reaches the model exactly once.
 pub fn takes_every_prompt_with_roost_hooks(agent: &'static Agent) {
-    let Some(rig) = Rig::new(agent) else { return };
+    let rig = Rig::new(agent);
     rig.install_hooks();
     let t = Instant::now();
     let pane = rig.spawn("alice", &[]);
@@ -503,7 +577,7 @@ pub fn takes_every_prompt_with_roost_hooks(agent: &'static Agent) {
 /// and the arguments it was spawned with, and its next turn carries the
 /// first one's history to the model.
 pub fn resumes_the_same_session(agent: &'static Agent) {
-    let Some(rig) = Rig::new(agent) else { return };
+    let rig = Rig::new(agent);
     rig.install_hooks();
     let t = Instant::now();
     let pane = rig.spawn("alice", &[]);
@@ -586,7 +660,7 @@ fn walk(v: &serde_json::Value, f: &mut dyn FnMut(&serde_json::Value)) {
 /// `hooks install` then `hooks remove` leaves the agent's configuration as
 /// it was, byte for byte, the user's own settings and hooks included.
 pub fn hooks_remove_restores_the_configuration(agent: &'static Agent, user: &[(&str, &str)]) {
-    let Some(rig) = Rig::new(agent) else { return };
+    let rig = Rig::new(agent);
     for (rel, content) in user {
         rig.env.write(rel, content);
     }

@@ -91,21 +91,37 @@ pub static OPENCODE: Agent = Agent {
 };
 
 #[test]
+#[cfg_attr(
+    not(roost_agent = "opencode"),
+    ignore = "opencode is not installed: scripts/install-agents puts it in target/agents (or $ROOST_TEST_AGENTS)"
+)]
 fn answers_a_line_with_its_own_hooks() {
     super::answers_a_line_with_its_own_hooks(&OPENCODE);
 }
 
 #[test]
+#[cfg_attr(
+    not(roost_agent = "opencode"),
+    ignore = "opencode is not installed: scripts/install-agents puts it in target/agents (or $ROOST_TEST_AGENTS)"
+)]
 fn takes_every_prompt_with_roost_hooks() {
     super::takes_every_prompt_with_roost_hooks(&OPENCODE);
 }
 
 #[test]
+#[cfg_attr(
+    not(roost_agent = "opencode"),
+    ignore = "opencode is not installed: scripts/install-agents puts it in target/agents (or $ROOST_TEST_AGENTS)"
+)]
 fn resumes_the_same_session() {
     super::resumes_the_same_session(&OPENCODE);
 }
 
 #[test]
+#[cfg_attr(
+    not(roost_agent = "opencode"),
+    ignore = "opencode is not installed: scripts/install-agents puts it in target/agents (or $ROOST_TEST_AGENTS)"
+)]
 fn hooks_remove_restores_the_configuration() {
     let user =
         "{\n  \"$schema\": \"https://opencode.ai/config.json\",\n  \"theme\": \"tokyonight\"\n}\n";

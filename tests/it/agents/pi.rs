@@ -79,21 +79,37 @@ pub static PI: Agent = Agent {
 };
 
 #[test]
+#[cfg_attr(
+    not(roost_agent = "pi"),
+    ignore = "pi is not installed: scripts/install-agents puts it in target/agents (or $ROOST_TEST_AGENTS)"
+)]
 fn answers_a_line_with_its_own_hooks() {
     super::answers_a_line_with_its_own_hooks(&PI);
 }
 
 #[test]
+#[cfg_attr(
+    not(roost_agent = "pi"),
+    ignore = "pi is not installed: scripts/install-agents puts it in target/agents (or $ROOST_TEST_AGENTS)"
+)]
 fn takes_every_prompt_with_roost_hooks() {
     super::takes_every_prompt_with_roost_hooks(&PI);
 }
 
 #[test]
+#[cfg_attr(
+    not(roost_agent = "pi"),
+    ignore = "pi is not installed: scripts/install-agents puts it in target/agents (or $ROOST_TEST_AGENTS)"
+)]
 fn resumes_the_same_session() {
     super::resumes_the_same_session(&PI);
 }
 
 #[test]
+#[cfg_attr(
+    not(roost_agent = "pi"),
+    ignore = "pi is not installed: scripts/install-agents puts it in target/agents (or $ROOST_TEST_AGENTS)"
+)]
 fn hooks_remove_restores_the_configuration() {
     let user = "{\n  \"defaultProvider\": \"standin\",\n  \"theme\": \"light\"\n}\n";
     super::hooks_remove_restores_the_configuration(&PI, &[("home/.pi/agent/settings.json", user)]);

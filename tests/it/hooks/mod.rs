@@ -181,6 +181,47 @@ fn gemini_and_generic_events_stamp_their_states() {
     assert_eq!(option(&env, &pane, "@roost-agent"), "generic");
 }
 
+/// Gemini CLI's `AfterAgent` repeats in `prompt_response` each streamed
+/// piece of the reply after the first; the session transcript it names
+/// holds the reply as streamed, and that is what is recorded. A transcript
+/// with no reply for the turn leaves the payload's.
+#[test]
+fn a_gemini_reply_is_taken_from_its_session_transcript() {
+    let env = TestEnv::new();
+    let pane = env.spawn("gem", "sleep 100000");
+    let transcript = env.write(
+        "session.jsonl",
+        concat!(
+            r#"{"sessionId":"g1","kind":"main"}"#,
+            "\n",
+            r#"{"id":"u1","type":"user","content":[{"text":"hello there, say ACK"}]}"#,
+            "\n",
+            r#"{"id":"m1","type":"gemini","content":"ACK: hello there, say ACK","thoughts":[]}"#,
+            "\n",
+            r#"{"$set":{"lastUpdated":"2026-12-05T14:16:37.480Z"}}"#,
+            "\n"
+        ),
+    );
+    let after = |path: &str| {
+        format!(
+            r#"{{"session_id":"g1","transcript_path":"{path}","hook_event_name":"AfterAgent","prompt":"hello there, say ACK","prompt_response":"ACK: hello there, say ACK there, say  ACK","stop_hook_active":false}}"#
+        )
+    };
+    let payload = after(&transcript.display().to_string());
+    let out = hook_in(&env, &pane, &["gemini", "AfterAgent"], &payload);
+    assert!(out.status.success(), "{}", describe(&out));
+    assert_eq!(env.ok(["read", "gem"]), "ACK: hello there, say ACK\n");
+    let missing = env.path("gone.jsonl");
+    let payload = after(&missing.display().to_string());
+    assert!(hook_in(&env, &pane, &["gemini", "AfterAgent"], &payload)
+        .status
+        .success());
+    assert_eq!(
+        env.ok(["read", "gem"]),
+        "ACK: hello there, say ACK there, say  ACK\n"
+    );
+}
+
 #[test]
 fn a_malformed_payload_exits_1_with_one_line_and_stamps_nothing() {
     let env = TestEnv::new();

@@ -409,17 +409,35 @@ pub(super) fn answer(
         } else {
             text.to_string()
         };
-        let chunk = json!({
-            "candidates": [{"content": {"role": "model", "parts": [{"text": reply}]},
-                            "finishReason": "STOP", "index": 0}],
-            "usageMetadata": {"promptTokenCount": 12, "candidatesTokenCount": words,
-                              "totalTokenCount": 12 + words},
-            "modelVersion": model,
-        });
-        if path.contains(":streamGenerateContent") {
-            return ("200 OK", SSE, sse(&[("", chunk)]));
+        let chunk = |text: &str, last: bool| {
+            let mut c = json!({
+                "candidates": [{"content": {"role": "model", "parts": [{"text": text}]},
+                                "index": 0}],
+                "modelVersion": model,
+            });
+            if last {
+                c["candidates"][0]["finishReason"] = json!("STOP");
+                c["usageMetadata"] = json!({"promptTokenCount": 12,
+                    "candidatesTokenCount": words, "totalTokenCount": 12 + words});
+            }
+            c
+        };
+        if !path.contains(":streamGenerateContent") {
+            return ("200 OK", JSON, chunk(&reply, true).to_string().into());
         }
-        return ("200 OK", JSON, chunk.to_string().into());
+        // Streamed as the real API streams a reply: in several pieces, each
+        // its own event (the JSON that picks the next speaker in one).
+        let pieces = if structured {
+            vec![reply.as_str()]
+        } else {
+            pieces(&reply)
+        };
+        let events: Vec<(&str, Value)> = pieces
+            .iter()
+            .enumerate()
+            .map(|(i, p)| ("", chunk(p, i + 1 == pieces.len())))
+            .collect();
+        return ("200 OK", SSE, sse(&events));
     }
     if path.ends_with("/models") {
         return (
@@ -440,4 +458,24 @@ pub(super) fn answer(
             .to_string()
             .into(),
     )
+}
+
+/// `text` cut after every second blank: `ACK: Say hello` streams as `ACK: Say `
+/// and `hello`. Text without two blanks is one piece.
+fn pieces(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut start, mut blanks) = (0, 0);
+    for (i, c) in text.char_indices() {
+        if c == ' ' {
+            blanks += 1;
+            if blanks % 2 == 0 {
+                out.push(&text[start..=i]);
+                start = i + 1;
+            }
+        }
+    }
+    if start < text.len() || out.is_empty() {
+        out.push(&text[start..]);
+    }
+    out
 }

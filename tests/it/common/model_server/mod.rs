@@ -3,7 +3,8 @@
 //! chat turn with `ACK: <the user's last prompt>` in the dialect the caller
 //! speaks: Anthropic Messages, OpenAI Responses and chat completions (each
 //! streamed as SSE when asked), and Gemini's generateContent and
-//! streamGenerateContent. It logs every request, so a test can assert which
+//! streamGenerateContent (a reply in several pieces, as the real API streams
+//! it). It logs every request, so a test can assert which
 //! prompts reached it and how often.
 //!
 //! Two prompt forms ask for something else. `TOOL: COMMAND` is answered
