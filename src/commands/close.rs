@@ -26,8 +26,8 @@ use crate::tmux::{AgentState, Pane, Sent};
 use std::time::{Duration, Instant};
 
 /// How long an agent has to exit when SECONDS is not given: the slowest
-/// exit measured (Gemini CLI, about 2 s on a loaded two-core machine)
-/// several times over.
+/// of the seven measured (aider, 1.4 s from the command to its window
+/// ended, after a turn, on a loaded two-core machine) several times over.
 const DEFAULT_SECONDS: u64 = 10;
 
 /// Before Enter, the screen stands still this long (the agent has drawn
