@@ -6,7 +6,9 @@
 //! bytes are the word; the rest is the index text.
 #![no_main]
 
-#[path = "../../tests/oracles/mod.rs"]
+// Each target uses some of the shared oracles.
+#[allow(dead_code)]
+#[path = "../../tests/it/oracles/mod.rs"]
 mod oracles;
 
 use libfuzzer_sys::fuzz_target;

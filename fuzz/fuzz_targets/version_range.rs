@@ -8,7 +8,9 @@
 //! whole input is the range, checked against this roost's own version).
 #![no_main]
 
-#[path = "../../tests/oracles/mod.rs"]
+// Each target uses some of the shared oracles.
+#[allow(dead_code)]
+#[path = "../../tests/it/oracles/mod.rs"]
 mod oracles;
 
 use libfuzzer_sys::fuzz_target;

@@ -52,11 +52,19 @@ fn tour(s: &Sandbox) -> Result<()> {
 
     s.step("Install an extension: roost's example `tally`, from a throwaway git repository reached by file://.");
     println!(
-        "(It is pinned to a commit and shown before it is installed; --yes answers the question.)"
+        "(It is pinned to a commit and shown before it is installed; --yes answers the question,\n\
+         and --grant fleet accepts the authority it asks for: reading and driving the fleet.)"
     );
     s.publish_example()
         .map_err(|e| Error::fail("demo", format!("cannot build the example repository: {e}")))?;
-    s.roost(&["ext", "install", "demo/roost-tally", "--yes"])?;
+    s.roost(&[
+        "ext",
+        "install",
+        "demo/roost-tally",
+        "--yes",
+        "--grant",
+        "fleet",
+    ])?;
 
     s.step("Run it like a built-in command; it reads the fleet through the socket roost hands it.");
     s.roost(&["tally"])?;

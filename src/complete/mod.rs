@@ -307,7 +307,11 @@ mod tests {
         assert!(values(&["ext", "list"], "", &src).is_empty());
         assert_eq!(
             values(&["ext", "install", "o/r"], "--", &src),
-            ["--ref", "--link", "--yes", "--verbose"]
+            ["--ref", "--link", "--yes", "--grant", "--verbose"]
+        );
+        assert_eq!(
+            values(&["ext", "install", "o/r", "--grant"], "", &src),
+            ["fleet"]
         );
         // A directory argument hands over to the shell's own directory completion.
         assert_eq!(values(&["ext", "install", "--link"], "", &src), [DIRS]);

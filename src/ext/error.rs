@@ -1,7 +1,10 @@
-//! The extension domain's error: refused (the input or the state says no)
-//! or failed (something broke), with its one-line message, the hint that
-//! says what to do, and the whole chain for `-v`, all made once where the
-//! problem happens; `at` turns it into the command's error.
+//! The extension domain's one error type: refused (the input, the state or
+//! a check says no) or failed (something broke), with its one-line message,
+//! the hint that says what to do, and the whole chain for `-v`, all made
+//! once where the problem happens. Every module of `ext/` below the verbs
+//! returns it (the git layer returns `GitError`, which becomes one); a verb
+//! turns it into the command's error with `at`, the kind kept, so that
+//! `--json` can say which it was.
 
 use crate::error::{Error, Kind};
 use std::fmt;
@@ -67,6 +70,16 @@ impl ExtError {
         &self.msg
     }
 
+    /// The second line, if there is one.
+    pub fn what_to_do(&self) -> Option<&str> {
+        self.hint.as_deref()
+    }
+
+    /// The whole chain, if it says more than the message.
+    pub fn whole(&self) -> Option<&str> {
+        self.detail.as_deref()
+    }
+
     /// As command `cmd`'s error: the message, its hint and its detail.
     pub fn at(self, cmd: &'static str) -> Error {
         let mut e = Error::fail(cmd, self.msg).with_kind(self.kind);
@@ -87,6 +100,17 @@ impl fmt::Display for ExtError {
 }
 
 impl std::error::Error for ExtError {}
+
+/// A domain result as the command `cmd`'s: `installed::chosen(..).at(CMD)?`.
+pub trait At<T> {
+    fn at(self, cmd: &'static str) -> crate::error::Result<T>;
+}
+
+impl<T> At<T> for Result<T> {
+    fn at(self, cmd: &'static str) -> crate::error::Result<T> {
+        self.map_err(|e| e.at(cmd))
+    }
+}
 
 /// Tests compare an error with the message they expect.
 impl PartialEq<&str> for ExtError {

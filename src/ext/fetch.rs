@@ -2,10 +2,11 @@
 //! every install gate (the manifest, the checks, the tree hash): what
 //! install, update, rollback and repair put in place.
 
+use super::error::{ExtError, Result};
 use super::git::hash::hash_dir_shown;
 use super::git::{self, entries};
 use super::manifest::Manifest;
-use super::{checks, shown};
+use super::{checks, display};
 use crate::paths::Paths;
 use std::path::{Path, PathBuf};
 
@@ -25,41 +26,13 @@ pub struct Fetched {
     _interrupts: git::Interrupts,
 }
 
-/// Why a fetch came to nothing.
-#[derive(Debug)]
-pub enum FetchError {
-    /// The source could not be reached or read, explained.
-    Remote(git::failure::Failure),
-    /// The source, the network or the disk failed.
-    Failed(String),
-    /// What arrived was refused by an install gate.
-    Refused(String),
-}
-
-impl std::fmt::Display for FetchError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            FetchError::Remote(failure) => f.write_str(&failure.what),
-            FetchError::Failed(why) | FetchError::Refused(why) => f.write_str(why),
-        }
-    }
-}
-
 /// Resolves, fetches and runs every gate on one commit of `url`.
-pub fn fetch(
-    paths: &Paths,
-    url: &str,
-    reference: Option<&str>,
-) -> std::result::Result<Fetched, FetchError> {
+pub fn fetch(paths: &Paths, url: &str, reference: Option<&str>) -> Result<Fetched> {
     let shown = reference.unwrap_or("HEAD");
     let mut remote = git::Remote::new(url);
-    let commit = remote.resolve(reference).map_err(|e| {
-        FetchError::Remote(git::failure::explain(
-            &format!("cannot resolve {shown} at"),
-            url,
-            &e,
-        ))
-    })?;
+    let commit = remote
+        .resolve(reference)
+        .map_err(|e| git::failure::explain(&format!("cannot resolve {shown} at"), url, &e))?;
     fetch_commit(paths, remote, url, commit)
 }
 
@@ -71,32 +44,28 @@ pub fn fetch_commit(
     remote: git::Remote,
     url: &str,
     commit: entries::ObjectId,
-) -> std::result::Result<Fetched, FetchError> {
+) -> Result<Fetched> {
     let interrupts = git::Interrupts::catch();
     let root = paths.data.join("ext");
     let made = Made::new(&root);
     let tmp = temp_dir_in(&root)?;
     let dir = tmp.path().join("clone");
-    let tree = remote.fetch_pinned(commit, &dir).map_err(|e| {
-        FetchError::Remote(git::failure::explain(
-            &format!("cannot fetch {commit} from"),
-            url,
-            &e,
-        ))
-    })?;
+    let tree = remote
+        .fetch_pinned(commit, &dir)
+        .map_err(|e| git::failure::explain(&format!("cannot fetch {commit} from"), url, &e))?;
     let manifest = checks::check_dir(&dir).map_err(|e| {
-        FetchError::Refused(format!(
-            "refusing {url} at {}: {e}",
-            shown::short(&commit.to_string())
-        ))
+        e.reword(|m| {
+            format!(
+                "refusing {url} at {}: {m}",
+                display::short(&commit.to_string())
+            )
+        })
     })?;
-    let recorded =
-        git::tree_leaves(&dir.join(".git"), tree).map_err(|e| FetchError::Failed(e.to_string()))?;
+    let recorded = git::tree_leaves(&dir.join(".git"), tree)?;
     let gitlinks = entries::submodules(&recorded);
-    let (on_disk, _) =
-        hash_dir_shown(&dir, &gitlinks).map_err(|e| FetchError::Failed(e.to_string()))?;
+    let (on_disk, _) = hash_dir_shown(&dir, &gitlinks)?;
     if on_disk != tree {
-        return Err(FetchError::Refused(format!(
+        return Err(ExtError::refused(format!(
             "the files checked out do not hash to the tree of {commit}; refusing rather than installing something else"
         )));
     }
@@ -114,12 +83,12 @@ pub fn fetch_commit(
 /// A fresh temporary directory in `root`, creating `root` if needed. Tried
 /// twice: a concurrent refused install may remove an empty `root` between
 /// the two steps (see `Made`).
-fn temp_dir_in(root: &Path) -> std::result::Result<tempfile::TempDir, FetchError> {
+fn temp_dir_in(root: &Path) -> Result<tempfile::TempDir> {
     let mut tries = 0;
     loop {
         tries += 1;
         std::fs::create_dir_all(root)
-            .map_err(|e| FetchError::Failed(format!("cannot create {}: {e}", root.display())))?;
+            .map_err(|e| ExtError::failed(format!("cannot create {}: {e}", root.display())))?;
         match tempfile::Builder::new()
             .prefix(&format!(".fetch-{}-", std::process::id()))
             .tempdir_in(root)
@@ -127,7 +96,7 @@ fn temp_dir_in(root: &Path) -> std::result::Result<tempfile::TempDir, FetchError
             Err(e) if e.kind() == std::io::ErrorKind::NotFound && tries < 2 => continue,
             result => {
                 return result.map_err(|e| {
-                    FetchError::Failed(format!(
+                    ExtError::failed(format!(
                         "cannot create a temporary directory in {}: {e}",
                         root.display()
                     ))

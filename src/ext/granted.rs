@@ -4,6 +4,7 @@
 //! report calls an entry "never run" while the index still runs it, and
 //! checked before a write that would drop such commands without a word.
 
+use super::error::{ExtError, Result};
 use super::lock::{Lock, Slot};
 use crate::index::Entry;
 use crate::paths::Paths;
@@ -55,24 +56,12 @@ pub fn said(granted: &[Granted]) -> String {
     )
 }
 
-/// A write refused because it would stop what ext.index runs without a
-/// word: why, and what to do.
-#[derive(Debug)]
-pub struct Dropped {
-    pub what: String,
-    pub hint: String,
-}
-
 /// Refuses a write of ext.lock and ext.index while an entry of the lock
 /// cannot be read and the index still runs its commands: deriving the index
 /// from the lock would stop them without a word. `about` is the entry the
 /// verb names: removing it is how such an entry is dealt with, and update
 /// and rollback refuse it in their own words.
-pub fn check_nothing_dropped(
-    paths: &Paths,
-    lock: &Lock,
-    about: Option<&str>,
-) -> Result<(), Dropped> {
+pub fn check_nothing_dropped(paths: &Paths, lock: &Lock, about: Option<&str>) -> Result<()> {
     for name in lock.valid_names() {
         if Some(name) == about {
             continue;
@@ -85,15 +74,15 @@ pub fn check_nothing_dropped(
             continue;
         }
         let commands: Vec<&str> = granted.iter().map(|g| g.command.as_str()).collect();
-        return Err(Dropped {
-            what: format!(
-                "ext.lock's entry {name} cannot be read ({}), and ext.index still runs its commands ({}); \
-                 rewriting ext.index from ext.lock would stop them without a word, so nothing was changed",
-                u.why,
-                commands.join(", ")
-            ),
-            hint: format!("roost ext remove {name} (then install it again), or put its ext.lock entry back as it was"),
-        });
+        return Err(ExtError::refused(format!(
+            "ext.lock's entry {name} cannot be read ({}), and ext.index still runs its commands ({}); \
+             rewriting ext.index from ext.lock would stop them without a word, so nothing was changed",
+            u.why,
+            commands.join(", ")
+        ))
+        .hint(format!(
+            "roost ext remove {name} (then install it again), or put its ext.lock entry back as it was"
+        )));
     }
     Ok(())
 }

@@ -4,13 +4,14 @@
 //! and `lock` are pure; `git` does every git operation; `store` owns
 //! ext.lock + ext.index on disk; `checks` the install gates; `consent` what
 //! the user is shown and asked; `fetch`, `repin` and `swap` fetch, agree to
-//! and put in place another commit; `record` what an install records;
-//! `origin` where commits come from; `integrity` whether a clone still holds
-//! its pinned tree; `disagreements` and `granted` ext.index against ext.lock;
-//! `toggle` disable/enable; `story` where a verb's output goes; `places`,
-//! `named` and `shown` the small helpers every verb needs.
+//! and put in place another commit; `new_entry` what an install records;
+//! `origin` and `git_base` where commits come from; `integrity` whether a
+//! clone still holds its pinned tree; `disagreements` and `granted`
+//! ext.index against ext.lock; `disabled` the switch disable and enable
+//! turn; `output` where a verb's output goes; `dirs` the directories a verb
+//! uses, `installed` the extensions NAME picks, `display` commits and
+//! sources as people read them; `error` the domain's one error type.
 
-mod base;
 pub mod checks;
 pub mod consent;
 mod diff;
@@ -18,20 +19,21 @@ pub mod disagreements;
 pub mod error;
 mod fetch;
 pub mod git;
+mod git_base;
 mod granted;
 
+mod dirs;
+mod disabled;
+mod display;
+mod installed;
 pub mod integrity;
 pub mod lock;
 pub mod manifest;
-mod named;
 pub mod names;
+mod new_entry;
 pub mod origin;
-mod places;
-mod record;
+mod output;
 mod repin;
-mod shown;
 pub mod store;
-mod story;
 mod swap;
-mod toggle;
 pub mod verbs;

@@ -1,129 +1,482 @@
-//! Moving an extension to another commit, the step install, update and
-//! rollback share: check what the new commit claims, show the change and
-//! the consent block, ask (with what authority grew called out), and the
-//! entry to record.
+//! Moving an installed extension to another commit, written once for the
+//! three verbs that do it, each naming its `Target`: update (what its
+//! recorded ref points to now), rollback (the pin recorded before the last
+//! update) and repair (its own pin, fetched again). The steps: read the
+//! entry and hold what ext.lock says to the checks typed input passes;
+//! fetch the target commit fresh from the recorded source and run every
+//! install gate on it; for update and rollback, show the change and the
+//! consent block and ask (what authority grew called out); then put it in
+//! place and record it (`swap`). The story goes to the `Output` it is
+//! given. Install shares the consent block and the question.
 
 use super::consent::{self, Answer, Offer, Purpose};
-use super::fetch::Fetched;
+use super::display;
+use super::error::{ExtError, Result};
+use super::fetch::{self, Fetched};
 use super::git::hash::hash_dir;
-use super::lock::{Entry, Lock, Pin, Source};
+use super::git::{self, entries};
+use super::lock::{Entry, Pin, Source};
 use super::manifest::Manifest;
-use super::story::Out;
-use super::{diff, git, integrity, record};
-use crate::error::{Error, Result};
+use super::output::Output;
+use super::{diff, integrity, new_entry, origin, store, swap};
 use crate::paths::Paths;
 
-/// Why the workflow stopped: a check or the answer refused, or showing the
-/// change failed. Nothing was changed either way.
-#[derive(Debug)]
-pub enum Halt {
-    Refused { why: String, hint: Option<String> },
-    Failed(String),
+/// Where a re-pin takes the extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    /// What the recorded ref points to now, at the recorded source.
+    Ref,
+    /// The pin ext.lock recorded before the last update, fetched by its
+    /// commit id and held to its recorded tree.
+    Previous,
+    /// The pin it has, fetched again by its commit id and held to its
+    /// recorded tree: nothing new is agreed to, so nothing is asked.
+    Pinned,
 }
 
-impl Halt {
-    fn refused(why: impl Into<String>) -> Halt {
-        Halt::Refused {
-            why: why.into(),
-            hint: None,
-        }
-    }
-
-    fn hint(self, text: impl Into<String>) -> Halt {
+impl Target {
+    /// The verb, as a command line says it.
+    fn verb(self) -> &'static str {
         match self {
-            Halt::Refused { why, .. } => Halt::Refused {
-                why,
-                hint: Some(text.into()),
-            },
-            failed => failed,
+            Target::Ref => "update",
+            Target::Previous => "rollback",
+            Target::Pinned => "repair",
         }
     }
 
-    /// What it says, and what to do.
-    pub fn parts(&self) -> (&str, Option<&str>) {
+    /// Which commit it is, as the refusals say it.
+    fn which(self) -> &'static str {
         match self {
-            Halt::Refused { why, hint } => (why, hint.as_deref()),
-            Halt::Failed(why) => (why, None),
-        }
-    }
-
-    /// Command `cmd`'s error for it: `why`, and the hint.
-    pub fn error(&self, cmd: &'static str) -> Error {
-        let (why, hint) = self.parts();
-        let e = Error::fail(cmd, why.to_string());
-        match hint {
-            Some(hint) => e.hint(hint.to_string()),
-            None => e,
-        }
-    }
-
-    /// The same, about extension `name`: `NAME: why`.
-    pub fn error_about(&self, cmd: &'static str, name: &str) -> Error {
-        let (why, hint) = self.parts();
-        let e = Error::fail(cmd, format!("{name}: {why}"));
-        match hint {
-            Some(hint) => e.hint(hint.to_string()),
-            None => e,
+            Target::Ref => "new",
+            Target::Previous => "earlier",
+            Target::Pinned => "pinned",
         }
     }
 }
 
-/// `--grant AUTHORITY` (repeatable): the authority a scripted update or
-/// rollback may add. Without it, --yes never grants more than before.
-pub fn grants(cmd: &'static str, given: Vec<String>) -> Result<Vec<String>> {
-    for grant in &given {
-        if !crate::contract::AUTHORITIES.contains(&grant.as_str()) {
-            return Err(Error::usage(
-                cmd,
-                format!(
-                    "--grant {}: not an authority this roost knows ({})",
-                    crate::untrusted::printable(grant.as_bytes()),
-                    crate::contract::AUTHORITIES.join(", ")
-                ),
+/// One re-pin: of which extension, to where, and what the user said on
+/// the command line. The pins it learns are kept for a summary, whatever
+/// the outcome.
+pub struct Repin<'a> {
+    pub name: &'a str,
+    pub target: Target,
+    /// `--yes`: the question is answered; grown authority still needs
+    /// `grants`.
+    pub yes: bool,
+    /// `--grant AUTHORITY`: the authority `--yes` may add.
+    pub grants: &'a [String],
+    /// `--diff`: show the whole change, and change nothing.
+    pub diff_only: bool,
+    /// The commit it was pinned to, once read.
+    pub from: Option<String>,
+    /// The commit it was to move to, once known.
+    pub to: Option<String>,
+}
+
+/// How a re-pin ended well.
+#[derive(Debug, PartialEq)]
+pub enum Outcome {
+    /// Moved (or, for repair, put back) and recorded.
+    Moved {
+        from: String,
+        to: String,
+        /// Where it was fetched from.
+        url: String,
+        /// It stays disabled.
+        disabled: bool,
+    },
+    /// Nothing to do: the ref still points at the pin (update), or the
+    /// files still hold the pinned tree (repair).
+    Unchanged { reference: String, commit: String },
+    /// Linked to a checkout: nothing is pinned. Its entry, as recorded.
+    Linked(Box<Entry>),
+    /// `--diff`: the change was shown; nothing else was done.
+    Shown,
+}
+
+/// What the plan came to: a commit to fetch, or nothing to do.
+enum Planned {
+    Fetch(Box<Plan>),
+    Nothing(Outcome),
+}
+
+/// The commit to fetch, where from, and what to record once it is in place.
+struct Plan {
+    url: String,
+    commit: entries::ObjectId,
+    remote: git::Remote,
+    /// The ref the consent block names.
+    reference: String,
+    /// The tree the commit must hold (rollback and repair).
+    tree: Option<String>,
+    /// What the user is told stays as it is when the fetch fails.
+    stays: Option<String>,
+}
+
+impl Repin<'_> {
+    pub fn new(name: &str, target: Target) -> Repin<'_> {
+        Repin {
+            name,
+            target,
+            yes: false,
+            grants: &[],
+            diff_only: false,
+            from: None,
+            to: None,
+        }
+    }
+
+    /// The whole workflow. Errors are in the workflow's words, without the
+    /// extension's name; nothing was changed when one is returned.
+    pub fn run(&mut self, paths: &Paths, out: &mut Output) -> Result<Outcome> {
+        let name = self.name;
+        let again = format!("roost ext remove {name}, then install it again");
+        let lock = store::read_lock(paths)?;
+        let entry = lock
+            .get(name)
+            .ok_or_else(|| ExtError::failed("it is no longer installed"))?
+            .typed()
+            .map_err(|u| {
+                ExtError::failed(format!("its ext.lock entry cannot be read: {}", u.why))
+                    .hint(again.clone())
+            })?;
+        let current = match &entry.source {
+            Source::Pinned(pin) => pin,
+            Source::Linked { .. } => return Ok(Outcome::Linked(Box::new(entry.clone()))),
+        };
+        self.from = Some(current.commit.clone());
+        origin::recorded_ids(current).map_err(|e| e.hint(again))?;
+        let plan = match self.plan(paths, entry, current)? {
+            Planned::Fetch(plan) => plan,
+            Planned::Nothing(unchanged) => return Ok(unchanged),
+        };
+        self.to = Some(plan.commit.to_string());
+        let url = plan.url.clone();
+        let reference = plan.reference.clone();
+        let fetched = self.fetch(paths, *plan)?;
+        if self.target != Target::Pinned {
+            self.check_claims(&lock, &fetched.manifest)?;
+            self.show_change(out, paths, current, &fetched)?;
+            if self.diff_only {
+                return Ok(Outcome::Shown);
+            }
+            self.agree(out, entry, &url, &reference, &fetched)?;
+        }
+        let disabled = self.record(paths, entry, current, &url, &fetched)?;
+        Ok(Outcome::Moved {
+            from: current.commit.clone(),
+            to: fetched.commit.clone(),
+            url,
+            disabled,
+        })
+    }
+
+    /// The planned commit, fetched fresh and held to every gate, and to the
+    /// tree ext.lock records for it when there is one.
+    fn fetch(&self, paths: &Paths, plan: Plan) -> Result<Fetched> {
+        let gone = "the repository may no longer hold that commit";
+        let stays = plan.stays;
+        let fetched =
+            fetch::fetch_commit(paths, plan.remote, &plan.url, plan.commit).map_err(|e| {
+                match &stays {
+                    Some(stays) => {
+                        let hint = format!("{}; {stays}", e.what_to_do().unwrap_or(gone));
+                        e.hint(hint)
+                    }
+                    None => e,
+                }
+            })?;
+        if let Some(tree) = plan.tree.filter(|t| *t != fetched.tree) {
+            return Err(ExtError::refused(format!(
+                "commit {} has tree {}, but ext.lock recorded tree {tree} for it; \
+                 refusing to put other files in place than the ones agreed to",
+                fetched.commit, fetched.tree
+            ))
+            .hint(format!(
+                "{}; `roost ext info {}` shows what ext.lock records",
+                stays.unwrap_or_default(),
+                self.name
+            )));
+        }
+        Ok(fetched)
+    }
+
+    /// The change from the pinned commit to the fetched one; with --diff,
+    /// all of it and the word that nothing changed.
+    fn show_change(
+        &self,
+        out: &mut Output,
+        paths: &Paths,
+        current: &Pin,
+        fetched: &Fetched,
+    ) -> Result<()> {
+        let (name, verb) = (self.name, self.target.verb());
+        let whole = format!("`roost ext {verb} {name} --diff` prints the whole diff");
+        let cut = match self.diff_only {
+            true => diff::Shown::Whole,
+            false => diff::Shown::Capped { whole: &whole },
+        };
+        show_change(
+            out,
+            paths,
+            name,
+            &current.commit,
+            &current.tree,
+            fetched,
+            cut,
+        )?;
+        if self.diff_only {
+            out.say(&format!(
+                "{name}: nothing was changed (--diff); roost ext {verb} {name} asks before it does\n"
             ));
         }
+        Ok(())
     }
-    Ok(given)
+
+    /// The consent block for the fetched commit, and the question.
+    fn agree(
+        &self,
+        out: &mut Output,
+        entry: &Entry,
+        url: &str,
+        reference: &str,
+        fetched: &Fetched,
+    ) -> Result<()> {
+        let purpose = match self.target {
+            Target::Previous => Purpose::Rollback,
+            _ => Purpose::Update,
+        };
+        let offer = Offer {
+            source: display::source(url),
+            reference,
+            commit: Some(&fetched.commit),
+            manifest: &fetched.manifest,
+            purpose,
+        };
+        show_offer(out, &offer);
+        out.say("\n");
+        let m = &fetched.manifest;
+        agree(out, &entry.needs, m, self.yes, self.grants, purpose)
+    }
+
+    /// Puts the fetched clone in place and records its pin (the recorded
+    /// entry as it is, for repair). Returns whether it stays disabled.
+    fn record(
+        &self,
+        paths: &Paths,
+        entry: &Entry,
+        current: &Pin,
+        url: &str,
+        fetched: &Fetched,
+    ) -> Result<bool> {
+        // The earlier pin for a rollback (so a second one returns to where
+        // this one started), else the recorded one, at the fetched commit.
+        let previous = entry.previous.as_deref();
+        let base = match (self.target, previous) {
+            (Target::Previous, Some(earlier)) => &earlier.pin,
+            _ => current,
+        };
+        let pin = Pin {
+            commit: fetched.commit.clone(),
+            tree: fetched.tree.clone(),
+            url: Some(url.to_string()),
+            ..base.clone()
+        };
+        let target = self.target;
+        swap::swap(paths, self.name, &current.commit, fetched, |now| {
+            let mut entry = repinned(&fetched.manifest, pin, now);
+            match (target, previous) {
+                (Target::Pinned, _) => return now.clone(),
+                // What this roost did not know of the earlier entry comes
+                // back with it.
+                (Target::Previous, Some(earlier)) => entry.extra = earlier.extra.clone(),
+                _ => {}
+            }
+            entry
+        })
+    }
+
+    /// Where the target is, or that there is nothing to do.
+    fn plan(&self, paths: &Paths, entry: &Entry, current: &Pin) -> Result<Planned> {
+        let name = self.name;
+        let unchanged = || {
+            Planned::Nothing(Outcome::Unchanged {
+                reference: current.git_ref.clone(),
+                commit: current.commit.clone(),
+            })
+        };
+        let by_id = |pin: &Pin, url: String, stays: String| {
+            Ok(Planned::Fetch(Box::new(Plan {
+                commit: entries::object_id(&pin.commit)?,
+                remote: git::Remote::new(&url),
+                url,
+                reference: pin.git_ref.clone(),
+                tree: Some(pin.tree.clone()),
+                stays: Some(stays),
+            })))
+        };
+        match self.target {
+            // The source it was installed from; ROOST_EXT_GIT_BASE only
+            // shapes new installs (an entry from before sources were
+            // recorded has none, and is fetched from the base + its
+            // OWNER/REPO).
+            Target::Ref => {
+                let url = origin::recorded_url(current)?;
+                let reference = origin::recorded_ref(current)?;
+                let mut remote = git::Remote::new(&url);
+                let commit = remote.resolve(reference).map_err(|e| {
+                    let doing = format!("cannot resolve {} at", current.git_ref);
+                    git::failure::explain(&doing, &url, &e)
+                })?;
+                if commit == current.commit.as_str() {
+                    // Hung up, and the progress line gone, before a word.
+                    return Ok(unchanged());
+                }
+                Ok(Planned::Fetch(Box::new(Plan {
+                    url,
+                    commit,
+                    remote,
+                    reference: current.git_ref.clone(),
+                    tree: None,
+                    stays: None,
+                })))
+            }
+            // By its id alone: it is the commit the user agreed to before,
+            // whether or not a branch or tag still leads to it.
+            Target::Previous => {
+                let Some(previous) = entry.previous.as_deref() else {
+                    return Err(ExtError::refused(
+                        "nothing to roll back to: ext.lock records no pin before its last update",
+                    )
+                    .hint(format!(
+                        "only `roost ext update {name}` records the pin it replaces; \
+                         `roost ext info {name}` shows the current one"
+                    )));
+                };
+                let earlier = |e: ExtError| e.within("the pin before the last update");
+                let pin = &previous.pin;
+                origin::recorded_ids(pin).map_err(earlier)?;
+                let url = origin::recorded_url(pin).map_err(earlier)?;
+                origin::recorded_ref(pin).map_err(earlier)?;
+                if pin.commit == current.commit {
+                    return Err(ExtError::refused(format!(
+                        "the pin ext.lock records before the last update is {}, the commit it is \
+                         pinned to now; nothing to roll back",
+                        current.commit
+                    )));
+                }
+                let stays = format!(
+                    "nothing was changed, and {name} stays at {}",
+                    display::short(&current.commit)
+                );
+                by_id(pin, url, stays)
+            }
+            Target::Pinned => {
+                let clone = paths.ext_clone(name);
+                if integrity::check(&clone, &current.tree).ok {
+                    return Ok(unchanged());
+                }
+                let url = origin::recorded_url(current)?;
+                let stays = format!("nothing was changed; {} is as it was", clone.display());
+                by_id(current, url, stays)
+            }
+        }
+    }
+
+    /// The new commit under the same name, claiming no command another
+    /// extension holds (`swap` checks again under the lock).
+    fn check_claims(&self, lock: &super::lock::Lock, manifest: &Manifest) -> Result<()> {
+        let (name, which) = (self.name, self.target.which());
+        if manifest.name != name {
+            return Err(ExtError::refused(format!(
+                "the {which} commit's manifest names it '{}'; refusing a renamed extension",
+                manifest.name
+            ))
+            .hint(format!(
+                "remove {name}, then install the repository under its new name"
+            )));
+        }
+        if let Some((command, owner)) = swap::claimed_elsewhere(lock, name, manifest) {
+            return Err(ExtError::refused(format!(
+                "the {which} commit claims {command}, which the installed extension {owner} holds; nothing was changed"
+            ))
+            .hint(format!(
+                "remove {owner} first (roost ext remove {owner}), then {} {name} again",
+                self.target.verb()
+            )));
+        }
+        Ok(())
+    }
 }
 
-/// A command the new commit of `name` claims that another installed
-/// extension holds, and that extension.
-pub fn claimed_elsewhere(lock: &Lock, name: &str, manifest: &Manifest) -> Option<(String, String)> {
-    let claims = lock.claims();
-    manifest.commands.iter().find_map(|command| {
-        claims
-            .get(command.as_str())
-            .filter(|o| **o != name)
-            .map(|owner| (command.clone(), owner.to_string()))
-    })
+/// What update and rollback add when the extension they moved is disabled.
+pub fn still_disabled(name: &str) -> String {
+    format!("{name} stays disabled: roost ext enable {name} turns it on")
 }
 
 /// The consent block for `offer`, where the story goes.
-pub fn show_offer(out: Out, offer: &Offer) {
-    out.say(&consent::render(offer, out.paint()));
+pub fn show_offer(out: &mut Output, offer: &Offer) {
+    let block = consent::render(offer, out.paint());
+    out.say(&block);
 }
 
 /// The entry that moves `current` to `pin`: what the new commit's manifest
 /// declares, with the pin it replaces kept (so a rollback returns to it)
 /// and its switch as it was.
-pub fn repinned(manifest: &Manifest, pin: Pin, current: &Entry) -> Entry {
-    let mut entry = record::entry_for(manifest, Source::Pinned(pin));
+fn repinned(manifest: &Manifest, pin: Pin, current: &Entry) -> Entry {
+    let mut entry = new_entry::entry_for(manifest, Source::Pinned(pin));
     entry.previous = current.as_previous().map(Box::new);
     entry.disabled = current.disabled;
     entry
 }
 
+/// With --yes, the authority in `asked` must each be named with --grant: a
+/// script never grants authority by accident. Refused in `purpose`'s words
+/// otherwise, the hint saying how (`how`: the grants to add, as a command
+/// line or its tail).
+pub fn granted(
+    yes: bool,
+    asked: &[&str],
+    grants: &[String],
+    purpose: Purpose,
+    how: impl FnOnce(&str) -> String,
+) -> Result<()> {
+    let ungranted: Vec<&str> = asked
+        .iter()
+        .copied()
+        .filter(|n| !grants.iter().any(|g| g == n))
+        .collect();
+    if !yes || ungranted.is_empty() {
+        return Ok(());
+    }
+    let q = question(purpose);
+    let add = ungranted
+        .iter()
+        .map(|g| format!("--grant {g}"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let (new, now) = match purpose {
+        Purpose::Install => ("", ""),
+        _ => ("new ", " now"),
+    };
+    Err(ExtError::refused(format!(
+        "{}: it asks for {}{now}, and --yes does not grant {new}authority",
+        q.not_done,
+        ungranted.join(", ")
+    ))
+    .hint(format!("read the {} above; {}", q.shown, how(&add))))
+}
+
 /// Calls out any authority that grew, on its own line just above the
 /// question, and asks. With --yes, grown authority must be granted by name.
 pub fn agree(
-    out: Out,
+    out: &mut Output,
     old_needs: &[String],
     manifest: &Manifest,
     yes: bool,
     grants: &[String],
     purpose: Purpose,
-) -> std::result::Result<(), Halt> {
-    let not_done = question(purpose).not_done;
+) -> Result<()> {
     let grown: Vec<&str> = manifest
         .needs
         .iter()
@@ -136,31 +489,15 @@ pub fn agree(
         } else {
             String::new()
         };
+        let note = out.paint().paint(crate::colour::Colour::Yellow, "NOTE:");
         out.say(&format!(
-            "{} it now asks for more than before: {} (it had: {}){means}\n",
-            out.paint().paint(crate::colour::Colour::Yellow, "NOTE:"),
+            "{note} it now asks for more than before: {} (it had: {}){means}\n",
             grown.join(", "),
             describe(old_needs)
         ));
-        let ungranted: Vec<&str> = grown
-            .iter()
-            .copied()
-            .filter(|n| !grants.iter().any(|g| g == n))
-            .collect();
-        if yes && !ungranted.is_empty() {
-            return Err(Halt::refused(format!(
-                "{not_done}: it asks for {} now, and --yes does not grant new authority",
-                ungranted.join(", ")
-            ))
-            .hint(format!(
-                "read the change above; to accept it from a script, add {}",
-                ungranted
-                    .iter()
-                    .map(|g| format!("--grant {g}"))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            )));
-        }
+        granted(yes, &grown, grants, purpose, |add| {
+            format!("to accept it from a script, add {add}")
+        })?;
     }
     ask(out, yes, purpose)
 }
@@ -199,19 +536,19 @@ fn question(purpose: Purpose) -> Question {
 }
 
 /// Asks the question for `purpose`; anything but yes refuses.
-pub fn ask(out: Out, yes: bool, purpose: Purpose) -> std::result::Result<(), Halt> {
+pub fn ask(out: &mut Output, yes: bool, purpose: Purpose) -> Result<()> {
     let q = question(purpose);
-    match consent::ask(q.ask, yes, &mut out.writer()) {
+    match consent::ask(q.ask, yes, out.writer()) {
         Answer::Yes => Ok(()),
-        Answer::No => Err(Halt::refused(q.not_done)),
-        Answer::NoTerminal => {
-            Err(
-                Halt::refused(format!("{}: stdin is not a terminal", q.not_done)).hint(format!(
-                    "read the {} above, then pass --yes to {} from a script",
-                    q.shown, q.verb
-                )),
-            )
-        }
+        Answer::No => Err(ExtError::refused(q.not_done)),
+        Answer::NoTerminal => Err(ExtError::refused(format!(
+            "{}: stdin is not a terminal",
+            q.not_done
+        ))
+        .hint(format!(
+            "read the {} above, then pass --yes to {} from a script",
+            q.shown, q.verb
+        ))),
     }
 }
 
@@ -228,16 +565,15 @@ fn describe(needs: &[String]) -> String {
 /// pinned with `old_tree`: a clone that is missing or was changed since
 /// (by the extension itself, say) could hide a change, so then every file
 /// shows as added.
-pub fn show_change(
-    out: Out,
+fn show_change(
+    out: &mut Output,
     paths: &Paths,
     name: &str,
     old_commit: &str,
     old_tree: &str,
     fetched: &Fetched,
     cut: diff::Shown,
-) -> std::result::Result<(), Halt> {
-    let failed = |e: String| Halt::Failed(e);
+) -> Result<()> {
     let installed = paths.ext_clone(name);
     let shown = installed.display();
     let whole = if !installed.is_dir() {
@@ -254,13 +590,10 @@ pub fn show_change(
         Some(_) => (fetched.dir.as_path(), git::Leaves::new()),
         None => (
             installed.as_path(),
-            hash_dir(&installed, &git::Leaves::new())
-                .map_err(|e| failed(e.to_string()))?
-                .1,
+            hash_dir(&installed, &git::Leaves::new())?.1,
         ),
     };
-    let (_, new) =
-        hash_dir(&fetched.dir, &git::Leaves::new()).map_err(|e| failed(e.to_string()))?;
+    let (_, new) = hash_dir(&fetched.dir, &git::Leaves::new())?;
     let mut text = format!("{name}: {} -> {}\n", old_commit, fetched.commit);
     if let Some(whole) = whole {
         text.push_str(&whole);
@@ -281,4 +614,248 @@ pub fn show_change(
     text.push('\n');
     out.page(&text);
     Ok(())
+}
+
+/// The workflow against a store in a temporary directory and repositories
+/// made there (file:// sources, fetched by the real git layer), its story
+/// read back from a buffer.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::Kind;
+    use crate::ext::git::author::commit_dir;
+    use crate::ext::lock::{Contract, Lock, Previous};
+    use crate::ext::store::Store;
+    use std::os::unix::fs::PermissionsExt;
+    use std::path::PathBuf;
+
+    struct Fixture {
+        dir: tempfile::TempDir,
+        paths: Paths,
+    }
+
+    fn fixture() -> Fixture {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let paths = Paths::under(
+            &root.join("data"),
+            &root.join("state"),
+            &root.join("config"),
+        );
+        Fixture { dir, paths }
+    }
+
+    impl Fixture {
+        /// A repository named `repo` whose one commit holds extension
+        /// `note` printing `says` and declaring `needs`; its pin.
+        fn source(&self, repo: &str, says: &str, needs: &[&str]) -> Pin {
+            let src: PathBuf = self.dir.path().join(repo);
+            let _ = std::fs::remove_dir_all(&src);
+            std::fs::create_dir_all(src.join("bin")).unwrap();
+            let manifest = serde_json::json!({"name": "note", "contract": 1,
+                                              "commands": ["note"], "needs": needs});
+            std::fs::write(src.join("roost-ext.json"), manifest.to_string()).unwrap();
+            let bin = src.join("bin/roost-note");
+            std::fs::write(&bin, format!("#!/bin/sh\necho {says}\n")).unwrap();
+            std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).unwrap();
+            let commit = commit_dir(&src, says).unwrap();
+            let (tree, _) = hash_dir(&src, &git::Leaves::new()).unwrap();
+            Pin {
+                repo: format!("owner/{repo}"),
+                git_ref: "HEAD".into(),
+                commit: commit.to_string(),
+                tree: tree.to_string(),
+                url: Some(format!("file://{}", src.display())),
+            }
+        }
+
+        /// Records `note` at `pin` (its clone not made), with `previous`.
+        fn record(&self, pin: &Pin, needs: &[&str], previous: Option<&Pin>) {
+            let entry = |pin: &Pin| Entry {
+                commands: vec!["note".into()],
+                needs: needs.iter().map(|s| s.to_string()).collect(),
+                contract: Contract::new(1),
+                installed: "2026-01-01T00:00:00Z".into(),
+                source: Source::Pinned(pin.clone()),
+                disabled: false,
+                previous: None,
+                extra: Default::default(),
+            };
+            let mut recorded = entry(pin);
+            recorded.previous = previous.map(|p| {
+                let before = entry(p);
+                Box::new(Previous {
+                    commands: before.commands,
+                    needs: before.needs,
+                    contract: before.contract,
+                    installed: before.installed,
+                    pin: p.clone(),
+                    extra: Default::default(),
+                })
+            });
+            let mut lock = Lock::default();
+            lock.insert("note", recorded);
+            Store::open(&self.paths).unwrap().save(&lock).unwrap();
+        }
+
+        fn pin(&self) -> Pin {
+            let lock = store::read_lock(&self.paths).unwrap();
+            lock.entry("note").unwrap().pin().unwrap().clone()
+        }
+
+        fn lock_bytes(&self) -> Vec<u8> {
+            std::fs::read(self.paths.ext_lock()).unwrap()
+        }
+
+        /// Runs `r`; what it said, and how it ended.
+        fn run(&self, r: &mut Repin) -> (String, Result<Outcome>) {
+            let mut said = Vec::new();
+            let result = r.run(&self.paths, &mut Output::buffer(&mut said));
+            (String::from_utf8(said).unwrap(), result)
+        }
+    }
+
+    fn yes(target: Target) -> Repin<'static> {
+        Repin {
+            yes: true,
+            ..Repin::new("note", target)
+        }
+    }
+
+    #[test]
+    fn repair_puts_back_a_missing_clone_and_records_nothing_new() {
+        let f = fixture();
+        let pin = f.source("a", "one", &[]);
+        f.record(&pin, &[], None);
+        let before = f.lock_bytes();
+        let (said, result) = f.run(&mut Repin::new("note", Target::Pinned));
+        assert_eq!(
+            result.unwrap(),
+            Outcome::Moved {
+                from: pin.commit.clone(),
+                to: pin.commit.clone(),
+                url: pin.url.clone().unwrap(),
+                disabled: false
+            }
+        );
+        assert_eq!(said, "", "repair asks nothing");
+        assert!(integrity::check(&f.paths.ext_clone("note"), &pin.tree).ok);
+        assert_eq!(f.lock_bytes(), before);
+        let (_, again) = f.run(&mut Repin::new("note", Target::Pinned));
+        assert!(matches!(again.unwrap(), Outcome::Unchanged { .. }));
+    }
+
+    #[test]
+    fn update_moves_to_the_ref_shows_the_change_and_keeps_the_pin_it_replaced() {
+        let f = fixture();
+        let one = f.source("a", "one", &[]);
+        f.record(&one, &[], None);
+        f.run(&mut Repin::new("note", Target::Pinned)).1.unwrap();
+        let two = f.source("a", "two", &[]);
+        let mut r = yes(Target::Ref);
+        let (said, result) = f.run(&mut r);
+        assert!(matches!(result.unwrap(), Outcome::Moved { .. }));
+        assert!(
+            said.starts_with(&format!("note: {} -> {}\n", one.commit, two.commit)),
+            "{said}"
+        );
+        assert!(said.contains("-echo one\n+echo two\n"), "{said}");
+        assert!(said.ends_with("Update? [y/N] yes (--yes)\n"), "{said}");
+        assert_eq!(
+            (r.from, r.to),
+            (Some(one.commit.clone()), Some(two.commit.clone()))
+        );
+        assert_eq!(f.pin(), two);
+        let lock = store::read_lock(&f.paths).unwrap();
+        let previous = lock.entry("note").unwrap().previous.clone().unwrap();
+        assert_eq!(previous.pin, one);
+        assert!(integrity::check(&f.paths.ext_clone("note"), &two.tree).ok);
+        let (said, again) = f.run(&mut yes(Target::Ref));
+        assert!(matches!(again.unwrap(), Outcome::Unchanged { .. }));
+        assert_eq!(said, "");
+    }
+
+    #[test]
+    fn grown_authority_under_yes_is_refused_unless_granted_and_nothing_changes() {
+        let f = fixture();
+        let one = f.source("a", "one", &[]);
+        f.record(&one, &[], None);
+        f.run(&mut Repin::new("note", Target::Pinned)).1.unwrap();
+        let before = f.lock_bytes();
+        let two = f.source("a", "two", &["fleet"]);
+        let mut r = yes(Target::Ref);
+        let (said, result) = f.run(&mut r);
+        let e = result.unwrap_err();
+        assert_eq!(e.kind(), Kind::Refused);
+        assert_eq!(
+            e.message(),
+            "not updated: it asks for fleet now, and --yes does not grant new authority"
+        );
+        assert!(
+            said.contains("NOTE: it now asks for more than before: fleet"),
+            "{said}"
+        );
+        // What it would have moved between is known all the same.
+        assert_eq!(
+            (r.from, r.to),
+            (Some(one.commit.clone()), Some(two.commit.clone()))
+        );
+        assert_eq!(f.lock_bytes(), before);
+        assert!(integrity::check(&f.paths.ext_clone("note"), &one.tree).ok);
+        let grants = ["fleet".to_string()];
+        let mut r = Repin {
+            grants: &grants,
+            ..yes(Target::Ref)
+        };
+        assert!(matches!(f.run(&mut r).1.unwrap(), Outcome::Moved { .. }));
+        assert_eq!(f.pin(), two);
+    }
+
+    #[test]
+    fn rollback_returns_to_the_earlier_pin_from_its_own_source() {
+        let f = fixture();
+        let one = f.source("a", "one", &[]);
+        let two = f.source("b", "two", &[]);
+        f.record(&two, &[], Some(&one));
+        f.run(&mut Repin::new("note", Target::Pinned)).1.unwrap();
+        let (said, result) = f.run(&mut yes(Target::Previous));
+        assert!(matches!(result.unwrap(), Outcome::Moved { .. }));
+        assert!(said.ends_with("Roll back? [y/N] yes (--yes)\n"), "{said}");
+        assert_eq!(f.pin(), one);
+        let lock = store::read_lock(&f.paths).unwrap();
+        assert_eq!(
+            lock.entry("note").unwrap().previous.clone().unwrap().pin,
+            two
+        );
+        assert!(integrity::check(&f.paths.ext_clone("note"), &one.tree).ok);
+    }
+
+    #[test]
+    fn a_refusal_before_the_fetch_changes_nothing() {
+        let f = fixture();
+        let one = f.source("a", "one", &[]);
+        f.record(&one, &[], None);
+        let before = f.lock_bytes();
+        let e = f.run(&mut yes(Target::Previous)).1.unwrap_err();
+        assert_eq!(e.kind(), Kind::Refused);
+        assert!(e.message().starts_with("nothing to roll back to"), "{e}");
+        // A recorded tree the commit does not have: refused after the fetch.
+        let wrong = Pin {
+            tree: "0".repeat(40),
+            ..one.clone()
+        };
+        f.record(&wrong, &[], None);
+        let e = f
+            .run(&mut Repin::new("note", Target::Pinned))
+            .1
+            .unwrap_err();
+        assert_eq!(e.kind(), Kind::Refused);
+        assert!(
+            e.message().contains("refusing to put other files in place"),
+            "{e}"
+        );
+        assert!(!f.paths.ext_clone("note").exists());
+        f.record(&one, &[], None);
+        assert_eq!(f.lock_bytes(), before);
+    }
 }

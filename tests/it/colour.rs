@@ -78,7 +78,7 @@ fn install_colours_the_consent_blocks_warnings_on_a_terminal_only() {
     f.exec("bin/roost-mark", "#!/bin/sh\necho mark\n");
     f.commit("first");
     let Some(out) = env.on_a_terminal_with(
-        "ext install owner/roost-mark --yes",
+        "ext install owner/roost-mark --yes --grant fleet",
         b"",
         &[("NO_COLOR", "1")],
     ) else {
@@ -90,7 +90,7 @@ fn install_colours_the_consent_blocks_warnings_on_a_terminal_only() {
     uncoloured("NO_COLOR=1", &text);
     assert!(env.ok(["ext", "remove", "mark"]).contains("mark"));
     let out = env
-        .on_a_terminal("ext install owner/roost-mark --yes", b"")
+        .on_a_terminal("ext install owner/roost-mark --yes --grant fleet", b"")
         .unwrap();
     assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     let text = stdout(&out);
@@ -114,12 +114,18 @@ fn update_colours_its_diff_as_git_does_and_never_the_files_own_escapes() {
     let piped_text = stdout(&piped);
     assert!(piped_text.contains("+echo '\\x1b[2Jtwo'\n"), "{piped_text}");
     uncoloured("a pipe", &piped_text);
-    let Some(out) = env.on_a_terminal_with("ext update note --diff", b"", &[("NO_COLOR", "x")])
+    // What roost writes, not what a pager adds: on a terminal the diff is
+    // paged (with less when PAGER is unset).
+    let cat = [("PAGER", "cat")];
+    let Some(out) =
+        env.on_a_terminal_with("ext update note --diff", b"", &[("NO_COLOR", "x"), cat[0]])
     else {
         return;
     };
     uncoloured("NO_COLOR=x", &stdout(&out));
-    let out = env.on_a_terminal("ext update note --diff", b"").unwrap();
+    let out = env
+        .on_a_terminal_with("ext update note --diff", b"", &cat)
+        .unwrap();
     assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
     let text = stdout(&out);
     for line in [

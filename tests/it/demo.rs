@@ -99,7 +99,7 @@ fn demo_installs_runs_verifies_and_removes_the_example_extension() {
     // Installed through the real path: a file:// repository, the consent
     // block, --yes answering the question.
     let block = format!(
-        "$ roost ext install demo/roost-tally --yes\n\
+        "$ roost ext install demo/roost-tally --yes --grant fleet\n\
          \x20 repo      file://{}/remote/demo/roost-tally\n\
          \x20 ref       HEAD\n",
         sandbox.display()

@@ -527,7 +527,7 @@ fn ext_exec_runs_a_command_a_built_in_shadows_as_dispatch_would() {
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
         "roost ext exec: cannot run 'status': extensions are turned off (ROOST_NO_EXT is set)\n\
-         roost ext list shows the installed commands; roost ext verify checks their files\n"
+         ROOST_NO_EXT turns extension commands off in this shell: unset ROOST_NO_EXT to run them\n"
     );
     let out = env.run(["ext", "exec", "nothing-here"]);
     assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));

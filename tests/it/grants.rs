@@ -10,7 +10,7 @@ use crate::common::*;
 /// entry by hand.
 fn hand_edited(env: &TestEnv) {
     let f = env.simple_ext("owner/roost-note", "note", &["note"], &["fleet"]);
-    succeeded(&env.run(["ext", "install", &f.repo, "--yes"]));
+    succeeded(&env.run(["ext", "install", &f.repo, "--yes", "--grant", "fleet"]));
     let text = std::fs::read_to_string(lock_file(env)).unwrap();
     let mut lock: serde_json::Value = serde_json::from_str(&text).unwrap();
     lock["note"]

@@ -1,6 +1,8 @@
 //! The layout of `src/` keeps its promises: no import cycle between files,
-//! no extension verb importing another, gix only in `src/ext/git/`, and no
-//! error carried as a bare string in the extension domain or the tmux layer.
+//! no extension verb importing another, gix only in `src/ext/git/`, no
+//! error carried as a bare string in the extension domain or the tmux layer,
+//! one error type below the extension verbs (`GitError` in the git layer),
+//! and a remote's failure classified by its typed error, not its words.
 //! Read from the source itself, so a change that breaks a rule names the
 //! files that break it.
 
@@ -412,31 +414,40 @@ fn the_extension_domain_and_the_tmux_layer_carry_no_string_errors() {
 
 /// Whether a line (blanks removed) names a `Result<…, String>`.
 fn string_error(compact: &str) -> bool {
-    compact.match_indices("Result<").any(|(at, _)| {
-        let args = &compact[at + "Result<".len()..];
-        let mut depth = 1;
-        let end = args.char_indices().find_map(|(i, c)| {
-            match c {
-                '<' | '(' => depth += 1,
-                '>' | ')' => depth -= 1,
-                _ => {}
-            }
-            (depth == 0).then_some(i)
-        });
-        let args = &args[..end.unwrap_or(args.len())];
-        let mut depth = 0;
-        let parts: Vec<&str> = args
-            .split(|c: char| {
+    error_types(compact).iter().any(|e| e == "String")
+}
+
+/// The error types of the two-argument `Result<…, E>`s a line (blanks
+/// removed) names.
+fn error_types(compact: &str) -> Vec<String> {
+    compact
+        .match_indices("Result<")
+        .filter_map(|(at, _)| {
+            let args = &compact[at + "Result<".len()..];
+            let mut depth = 1;
+            let end = args.char_indices().find_map(|(i, c)| {
                 match c {
                     '<' | '(' => depth += 1,
                     '>' | ')' => depth -= 1,
                     _ => {}
                 }
-                c == ',' && depth == 0
-            })
-            .collect();
-        parts.len() == 2 && parts[1] == "String"
-    })
+                (depth == 0).then_some(i)
+            });
+            let args = &args[..end.unwrap_or(args.len())];
+            let mut depth = 0;
+            let parts: Vec<&str> = args
+                .split(|c: char| {
+                    match c {
+                        '<' | '(' => depth += 1,
+                        '>' | ')' => depth -= 1,
+                        _ => {}
+                    }
+                    c == ',' && depth == 0
+                })
+                .collect();
+            (parts.len() == 2).then(|| parts[1].to_string())
+        })
+        .collect()
 }
 
 #[test]
@@ -445,6 +456,192 @@ fn a_string_error_is_seen_inside_nested_types() {
     assert!(string_error("typeR=std::result::Result<T,String>;"));
     assert!(!string_error("fnf()->Result<Vec<String>,Error>{"));
     assert!(!string_error("fnf()->Result<String>{"));
+}
+
+/// The errors a module of `src/ext/` may return. Below the verbs, the
+/// domain's one type (`ExtError`), made into the command's error by the
+/// verb; in the git layer `GitError`, which becomes one; and what a trait
+/// names for its implementors (serde's, I/O's). `&Unreadable` is an entry of
+/// ext.lock kept as found, which a lookup hands back in place of the entry.
+const EXT_ERRORS: &[&str] = &[
+    "ExtError",
+    "GitError",
+    "D::Error",
+    "S::Error",
+    "Self::Error",
+    "std::io::Error",
+    "&Unreadable",
+];
+
+/// What breaks the one-error-type rule in a file of `src/ext/` (`rel`), by
+/// line: an error type other than `EXT_ERRORS`, an error type of its own,
+/// or the command's error used below the verbs.
+fn error_type_breaches(rel: &str, code: &str) -> Vec<String> {
+    let below_verbs = !rel.starts_with("ext/verbs/") && rel != "ext/error.rs";
+    let mut found = Vec::new();
+    for (n, line) in code.lines().enumerate() {
+        let compact: String = line.split_whitespace().collect();
+        let mut why = Vec::new();
+        for e in error_types(&compact) {
+            if !EXT_ERRORS.contains(&e.as_str()) {
+                why.push(format!("returns {e}"));
+            }
+        }
+        let defines = [
+            "pubstruct",
+            "struct",
+            "pubenum",
+            "enum",
+            "pub(crate)struct",
+            "pub(crate)enum",
+        ]
+        .iter()
+        .find_map(|k| compact.strip_prefix(k))
+        .map(|rest| {
+            rest.split(|c: char| !c.is_alphanumeric() && c != '_')
+                .next()
+                .unwrap_or("")
+        });
+        if let Some(name) = defines.filter(|n| n.ends_with("Error")) {
+            if !matches!(name, "ExtError" | "GitError") {
+                why.push(format!("defines {name}"));
+            }
+        }
+        if compact.starts_with("impl") && compact.contains("std::error::Errorfor") {
+            let name = compact
+                .rsplit("for")
+                .next()
+                .unwrap_or("")
+                .trim_end_matches(['{', '}']);
+            if !matches!(name, "ExtError" | "GitError") {
+                why.push(format!("makes {name} an error"));
+            }
+        }
+        if below_verbs && compact.contains("crate::error::") {
+            why.push("uses the command's error below the verbs".to_string());
+        }
+        for w in why {
+            found.push(format!("  src/{rel}:{}: {w}: {}", n + 1, line.trim()));
+        }
+    }
+    found
+}
+
+#[test]
+fn the_extension_domain_has_one_error_type_below_the_verbs() {
+    let found: Vec<String> = files()
+        .into_iter()
+        .filter(|f| f.rel.starts_with("ext/"))
+        .flat_map(|f| error_type_breaches(&f.rel, &f.code))
+        .collect();
+    assert!(
+        found.is_empty(),
+        "the extension domain returns ExtError (GitError in src/ext/git/), and only its verbs \
+         make the command's error:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_error_type_rule_finds_a_second_error_type() {
+    let broken = "pub enum FetchError {\n\
+                  pub fn swap() -> Result<bool, SwapError> {\n\
+                  fn agree() -> std::result::Result<(), Halt> {\n\
+                  impl std::error::Error for Stop {}\n\
+                  use crate::error::{Error, Result};\n";
+    let found = error_type_breaches("ext/repin.rs", broken);
+    assert_eq!(found.len(), 5, "{found:#?}");
+    assert!(found[0].contains("defines FetchError"), "{found:#?}");
+    assert!(found[2].contains("returns Halt"), "{found:#?}");
+    assert!(found[3].contains("makes Stop an error"), "{found:#?}");
+    // A verb makes the command's error; ExtError and GitError are the types.
+    let fine = "use crate::error::{Error, Result};\nfn f() -> Result<(), ExtError> {\n";
+    assert!(error_type_breaches("ext/verbs/update.rs", fine).is_empty());
+    assert!(
+        error_type_breaches("ext/git/remote.rs", "fn f() -> Result<u8, GitError> {").is_empty()
+    );
+}
+
+/// The files that say what kind of failure a remote's was: they match
+/// `GitError`'s and the transports' variants, never the words of a message.
+const CLASSIFIERS: &[&str] = &["ext/git/cause.rs", "ext/git/failure.rs"];
+
+/// Whether a line (blanks removed) searches the text of an error: what
+/// stands before `.contains(` is an error's words (`….as_str()`,
+/// `….to_string()`, `….message()`) or a value named as an error is (`e`,
+/// `err`, `why`, `chain`).
+fn searches_error_text(compact: &str) -> bool {
+    compact.match_indices(".contains(").any(|(at, _)| {
+        let before = &compact[..at];
+        let start = before
+            .rfind(|c: char| !(c.is_alphanumeric() || "_.()".contains(c)))
+            .map_or(0, |i| i + 1);
+        let receiver = &before[start..];
+        [".as_str()", ".to_string()", ".message()"]
+            .iter()
+            .any(|s| receiver.ends_with(s))
+            || matches!(receiver, "e" | "err" | "why" | "chain")
+    })
+}
+
+/// Where a file reads an error's words to decide what it was: a text search
+/// in a classifier, or anywhere in `src/ext/` on an error's text.
+fn words_read(rel: &str, code: &str) -> Vec<String> {
+    let searches = [
+        ".contains(",
+        ".find(",
+        ".rfind(",
+        ".matches(",
+        "match_indices(",
+        ".to_lowercase(",
+        ".to_ascii_lowercase(",
+    ];
+    let mut found = Vec::new();
+    for (n, line) in code.lines().enumerate() {
+        let compact: String = line.split_whitespace().collect();
+        let hit = if CLASSIFIERS.contains(&rel) {
+            searches.iter().find(|s| compact.contains(*s)).copied()
+        } else {
+            searches_error_text(&compact).then_some(".contains(")
+        };
+        if let Some(what) = hit {
+            found.push(format!("  src/{rel}:{}: {what} {}", n + 1, line.trim()));
+        }
+    }
+    found
+}
+
+#[test]
+fn a_remote_s_failure_is_matched_by_its_variant_not_its_words() {
+    let found: Vec<String> = files()
+        .into_iter()
+        .filter(|f| f.rel.starts_with("ext/"))
+        .flat_map(|f| words_read(&f.rel, &f.code))
+        .collect();
+    assert!(
+        found.is_empty(),
+        "a GitError is matched by variant (the kind is read from typed errors where it is made):\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_words_rule_finds_a_search_of_an_error_s_text() {
+    let broken = "    } else if has(&[\"connection refused\"]) {\n    let lower = text.to_ascii_lowercase();\n";
+    assert_eq!(
+        words_read("ext/git/failure.rs", "        .find(|p| !p.is_empty())\n").len(),
+        1
+    );
+    assert_eq!(words_read("ext/git/cause.rs", broken).len(), 1);
+    assert_eq!(
+        words_read(
+            "ext/git/remote.rs",
+            "    if why.as_str().contains(\"not our ref\") {\n"
+        )
+        .len(),
+        1
+    );
+    assert!(words_read("ext/git/remote.rs", "    if url.contains(\"://\") {\n").is_empty());
 }
 
 /// README's picture of the layers, top to bottom (the entry, the routes,

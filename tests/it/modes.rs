@@ -53,7 +53,7 @@ fn modes_under(dir: &Path) -> Vec<(PathBuf, u32)> {
 fn nothing_roost_creates_under_umask_000_is_writable_by_others() {
     let env = TestEnv::new();
     let f = env.simple_ext("owner/roost-note", "note", &["note"], &["fleet"]);
-    let out = wide_open(env.roost(["ext", "install", &f.repo, "--yes"]));
+    let out = wide_open(env.roost(["ext", "install", &f.repo, "--yes", "--grant", "fleet"]));
     succeeded(&out);
     let out = wide_open(env.roost(["note"]));
     assert_eq!(succeeded(&out), "note\n");

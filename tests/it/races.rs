@@ -277,9 +277,15 @@ fn an_unwritable_state_directory_is_refused_and_nothing_is_written() {
         let state = state.to_str().unwrap();
         let vars: &[(&str, &str)] = &[("XDG_STATE_HOME", state)];
         // Nothing is recorded there: install gets as far as taking the
-        // lock, remove is refused at once; both name the directory.
-        refused_unchanged(&env, &[(INSTALL_BRAVO, vars), (REMOVE_ALPHA, vars)], state);
+        // lock and names the directory.
+        refused_unchanged(&env, &[(INSTALL_BRAVO, vars)], state);
     }
+    // remove is refused at once: where ext.lock cannot be read at all, naming
+    // the directory; where it reads as empty, alpha is simply not installed.
+    let vars: &[(&str, &str)] = &[("XDG_STATE_HOME", file_state.to_str().unwrap())];
+    refused_unchanged(&env, &[(REMOVE_ALPHA, vars)], file_state.to_str().unwrap());
+    let vars: &[(&str, &str)] = &[("XDG_STATE_HOME", proc_state.to_str().unwrap())];
+    refused_unchanged(&env, &[(REMOVE_ALPHA, vars)], "no such extension: alpha");
     assert!(leftovers(&env.path("data/roost/ext")).is_empty());
     // The real one is untouched and still works.
     env.ok(["ext", "install", &repo_of("bravo"), "--yes"]);

@@ -1,5 +1,6 @@
-//! Every path of this repository that README.md, SECURITY.md, the man pages
-//! and the modules' doc lines name exists, so what they promise points at
+//! Every path of this repository that README.md, SECURITY.md, the man pages,
+//! fuzz/README.md, the CI scripts in .ci/, the modules' doc lines and their
+//! `#[path]` attributes name exists, so what they promise points at
 //! real files (a test, a module) and cannot go stale unnoticed. A path is a
 //! word starting with one of the top-level directories (`TOPS`), or, in a
 //! table row whose first cell is such a directory (README's room table), a
@@ -159,9 +160,15 @@ fn every_repository_path_the_docs_and_module_lines_name_exists() {
             .map(|(i, l)| (i + 1, l.to_string()))
             .collect()
     };
-    for doc in ["README.md", "SECURITY.md"] {
+    for doc in ["README.md", "SECURITY.md", "fuzz/README.md"] {
         let text = std::fs::read_to_string(root.join(doc)).unwrap();
         texts.push((root.join(doc), numbered(&text)));
+    }
+    // The CI scripts, whole: what they run and what they tell a contributor
+    // to fix.
+    for entry in std::fs::read_dir(root.join(".ci")).unwrap().flatten() {
+        let text = std::fs::read_to_string(entry.path()).unwrap();
+        texts.push((entry.path(), numbered(&text)));
     }
     for entry in std::fs::read_dir(root.join("man")).unwrap().flatten() {
         let text = std::fs::read_to_string(entry.path()).unwrap();
@@ -169,7 +176,7 @@ fn every_repository_path_the_docs_and_module_lines_name_exists() {
         texts.push((entry.path(), numbered(&text.replace("\\-", "-"))));
     }
     let mut sources = Vec::new();
-    for dir in ["src", "tests", "benches"] {
+    for dir in ["src", "tests", "benches", "fuzz/fuzz_targets"] {
         files(&root.join(dir), "rs", &mut sources);
     }
     for path in sources {
@@ -199,6 +206,58 @@ fn every_repository_path_the_docs_and_module_lines_name_exists() {
     assert!(
         missing.is_empty(),
         "paths that do not exist:\n{}",
+        missing.join("\n")
+    );
+}
+
+/// The file a `#[path = "…"]` attribute on `line` names, relative to the
+/// directory of the file it stands in.
+fn path_attribute(line: &str) -> Option<&str> {
+    line.trim()
+        .strip_prefix("#[path")?
+        .trim_start()
+        .strip_prefix('=')?
+        .trim()
+        .strip_prefix('"')?
+        .split_once('"')
+        .map(|(path, _)| path)
+}
+
+/// A module read from elsewhere (`#[path]`, as the fuzz targets read the
+/// test oracles) is a path too, and one the compiler only follows when that
+/// crate is built: a move that breaks it is found here.
+#[test]
+fn every_path_attribute_names_a_file_that_exists() {
+    let root = Path::new(ROOT);
+    let mut sources = Vec::new();
+    for dir in ["src", "tests", "benches", "fuzz"] {
+        files(&root.join(dir), "rs", &mut sources);
+    }
+    let mut seen = 0;
+    let mut missing = Vec::new();
+    for file in sources {
+        if file.starts_with(root.join("fuzz/target")) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            let Some(named) = path_attribute(line) else {
+                continue;
+            };
+            seen += 1;
+            if !file.parent().unwrap().join(named).is_file() {
+                missing.push(format!(
+                    "{}:{}: {named}",
+                    file.strip_prefix(root).unwrap().display(),
+                    i + 1
+                ));
+            }
+        }
+    }
+    assert!(seen >= 5, "the fuzz targets read the oracles by #[path]");
+    assert!(
+        missing.is_empty(),
+        "#[path] attributes naming no file:\n{}",
         missing.join("\n")
     );
 }
@@ -235,4 +294,9 @@ fn references_are_found_where_they_stand_alone() {
         ]
     );
     assert!(room_references("| `src/lib.rs` | `run`, `model.rs` |").is_empty());
+    assert_eq!(
+        path_attribute(r#"#[path = "../../tests/it/oracles/mod.rs"]"#),
+        Some("../../tests/it/oracles/mod.rs")
+    );
+    assert_eq!(path_attribute("#[allow(dead_code)]"), None);
 }

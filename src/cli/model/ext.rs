@@ -1,7 +1,7 @@
 //! `roost ext` and its verbs' arguments.
 
 use super::args::JsonArgs;
-use super::values::{ValueKind, INSTALLED};
+use super::values::{authority, ValueKind, INSTALLED};
 use clap::{Args, Subcommand, ValueHint};
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -44,7 +44,11 @@ pub enum ExtVerb {
     /// allows, with nothing of the repository executed: no submodules, no LFS
     /// or other filters, no hooks, no templates. Refuse a symlink pointing
     /// outside the tree or a setuid or setgid file, check the manifest, show
-    /// the consent block and ask. Then move the clone into place, create its
+    /// the consent block and ask. With --yes, an extension that asks for
+    /// authority (fleet) is refused (exit 1, nothing written) unless it is
+    /// named with --grant AUTHORITY, as update and rollback require of
+    /// authority that grows; on a terminal, the question is the consent.
+    /// Then move the clone into place, create its
     /// state directory, and write ext.lock and ext.index together. A failure
     /// after that point undoes everything the run did. With --link DIR, run
     /// an author's checkout in place instead (nothing is copied or pinned).
@@ -110,8 +114,8 @@ pub enum ExtVerb {
     /// installed from (recorded in ext.lock; ROOST_EXT_GIT_BASE only shapes
     /// new installs). Unchanged: say so and write nothing. Otherwise fetch the
     /// new commit fresh (git never runs inside the installed clone), show the
-    /// old and new commit, the changed files and the diff (through $PAGER on
-    /// a terminal, with LESS=FRX when LESS is unset; capped at 2,000 lines,
+    /// old and new commit, the changed files and the diff (through $PAGER, or
+    /// less, on a terminal, with LESS=FRX when LESS is unset; capped at 2,000 lines,
     /// roost-ext.json and bin/ first, the files cut named; --diff prints all
     /// of it and changes nothing), run every install check again, call out on its
     /// own line, directly above the question, any authority that grew and
@@ -198,8 +202,9 @@ pub enum ExtVerb {
     /// GIT_AUTHOR_NAME, GIT_AUTHOR_EMAIL, GIT_COMMITTER_NAME and
     /// GIT_COMMITTER_EMAIL, then author.*, committer.* and user.* from your
     /// global and system git configuration; `roost <roost@localhost>` stands
-    /// in for a name or email none of them sets. roost only reads those
-    /// settings: no git program, hook or filter runs.
+    /// in for a name or email none of them sets, and it says whom the commit
+    /// was made as (and, for the stand-in, how to make it yours). roost only
+    /// reads those settings: no git program, hook or filter runs.
     New(NewArgs),
     #[command(verbatim_doc_comment)]
     /// for authors: what install would say about DIR
@@ -259,6 +264,9 @@ pub struct InstallArgs {
     /// answer the consent question yes (for scripts)
     #[arg(long, short = 'y')]
     pub yes: bool,
+    /// with --yes, accept this authority it asks for (repeatable)
+    #[arg(long, value_name = ValueKind::Authority.name(), value_parser = authority)]
+    pub grant: Vec<String>,
 }
 
 #[derive(Debug, Args)]
@@ -293,7 +301,7 @@ pub struct UpdateArgs {
     #[arg(long, short = 'y')]
     pub yes: bool,
     /// with --yes, accept this new authority (repeatable)
-    #[arg(long, value_name = ValueKind::Authority.name())]
+    #[arg(long, value_name = ValueKind::Authority.name(), value_parser = authority)]
     pub grant: Vec<String>,
     /// print the summary as JSON (everything else goes to stderr)
     #[arg(long, conflicts_with = "diff")]
@@ -322,7 +330,7 @@ pub struct RollbackArgs {
     #[arg(long, short = 'y')]
     pub yes: bool,
     /// with --yes, accept this new authority (repeatable)
-    #[arg(long, value_name = ValueKind::Authority.name())]
+    #[arg(long, value_name = ValueKind::Authority.name(), value_parser = authority)]
     pub grant: Vec<String>,
     /// print the whole diff to the earlier commit, uncapped, and change nothing
     #[arg(long, conflicts_with_all = ["yes", "grant"])]

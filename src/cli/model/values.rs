@@ -56,3 +56,28 @@ pub(super) fn positive(text: &str) -> Result<u64, String> {
         _ => Err(format!("must be a positive whole number, not '{text}'")),
     }
 }
+
+/// `--grant AUTHORITY`: one this roost knows (contract::AUTHORITIES).
+pub(super) fn authority(text: &str) -> Result<String, UnknownAuthority> {
+    match crate::contract::AUTHORITIES.contains(&text) {
+        true => Ok(text.to_string()),
+        false => Err(UnknownAuthority(text.to_string())),
+    }
+}
+
+/// A `--grant` naming an authority this roost does not know.
+#[derive(Debug)]
+pub struct UnknownAuthority(String);
+
+impl std::fmt::Display for UnknownAuthority {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}: not an authority this roost knows ({})",
+            crate::untrusted::printable(self.0.as_bytes()),
+            crate::contract::AUTHORITIES.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownAuthority {}

@@ -34,17 +34,27 @@ enum Who {
 /// (the demo's example extension, which is nobody's work). Returns the
 /// commit id.
 pub fn commit_dir(dir: &Path, message: &str) -> Result<ObjectId> {
-    commit(dir, message, Who::Placeholder)
+    commit(dir, message, Who::Placeholder).map(|c| c.id)
 }
 
 /// [`commit_dir`], the commit made as the author and committer git would
 /// name in the new repository (see [`identities`]), with
 /// `roost <roost@localhost>` standing in for a name or email nothing sets.
-pub fn commit_dir_as_author(dir: &Path, message: &str) -> Result<ObjectId> {
+pub fn commit_dir_as_author(dir: &Path, message: &str) -> Result<Committed> {
     commit(dir, message, Who::Author)
 }
 
-fn commit(dir: &Path, message: &str, who: Who) -> Result<ObjectId> {
+/// A commit made, and who it was made as.
+pub struct Committed {
+    pub id: ObjectId,
+    /// The author, `Name <email>`, as the commit records it (printable).
+    pub author: String,
+    /// Whether the placeholder stood in for the author's name or email:
+    /// nothing git reads named one.
+    pub stood_in: bool,
+}
+
+fn commit(dir: &Path, message: &str, who: Who) -> Result<Committed> {
     let repo = gix::ThreadSafeRepository::init_opts(
         dir,
         gix::create::Kind::WithWorktree,
@@ -81,7 +91,13 @@ fn commit(dir: &Path, message: &str, who: Who) -> Result<ObjectId> {
     index
         .write(gix::index::write::Options::default())
         .map_err(|e| err("cannot write the index", e))?;
-    Ok(commit)
+    Ok(Committed {
+        id: commit,
+        author: crate::untrusted::printable(
+            format!("{} <{}>", author.name, author.email).as_bytes(),
+        ),
+        stood_in: author.name == PLACEHOLDER_NAME || author.email == PLACEHOLDER_EMAIL,
+    })
 }
 
 /// A name and an email, as a commit records them.

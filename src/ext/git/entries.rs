@@ -10,19 +10,10 @@ use std::path::{Path, PathBuf};
 /// A commit's or a tree's id.
 pub use gix::ObjectId;
 
-/// Why a text is not an object id, as gix says it.
-#[derive(Debug)]
-pub struct BadId(String);
-
-impl std::fmt::Display for BadId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-/// The id `hex` spells (40 hex digits, either case).
-pub fn object_id(hex: &str) -> Result<ObjectId, BadId> {
-    ObjectId::from_hex(hex.as_bytes()).map_err(|e| BadId(e.to_string()))
+/// The id `hex` spells (40 hex digits, either case), or why it is none,
+/// as gix says it.
+pub fn object_id(hex: &str) -> super::cause::Result<ObjectId> {
+    ObjectId::from_hex(hex.as_bytes()).map_err(|e| super::chain::chain(&e))
 }
 
 /// The submodule entries of `leaves`, by path.

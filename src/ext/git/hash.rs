@@ -3,7 +3,8 @@
 //! tree): the tree is walked once, then its files are hashed on all cores,
 //! counted on the progress line when a fetch hashes what it checked out.
 
-use super::cause::{io, GitError, Result};
+use super::cause::{GitError, Result};
+use super::chain::io;
 use super::tree::{Leaf, Leaves};
 use gix::bstr::BString;
 use gix::objs::tree::EntryKind;

@@ -2,7 +2,8 @@
 //! near them, and every hostile input meets one while it arrives or before
 //! anything is checked out. Each refusal names the limit and what was found.
 
-use super::cause::{chain, GitError, Result};
+use super::cause::{GitError, Result};
+use super::chain::chain;
 use gix::objs::tree::EntryKind;
 use gix::ObjectId;
 
@@ -62,7 +63,7 @@ pub fn check_tree(repo: &gix::Repository, tree: ObjectId) -> Result<()> {
             let entry = entry.map_err(|e| chain(&e))?;
             entries += 1;
             if entries > MAX_ENTRIES {
-                return Err(GitError::new(format!(
+                return Err(GitError::refused(format!(
                     "the tree holds more than {MAX_ENTRIES} entries (files, links, submodules and \
                      directories), the limit for one extension"
                 )));
@@ -71,7 +72,7 @@ pub fn check_tree(repo: &gix::Repository, tree: ObjectId) -> Result<()> {
             match entry.mode.kind() {
                 EntryKind::Tree => {
                     if depth + 1 > MAX_DEPTH {
-                        return Err(GitError::new(format!(
+                        return Err(GitError::refused(format!(
                             "the tree is deeper than {MAX_DEPTH} directories (at {rel}), the limit for one extension"
                         )));
                     }
@@ -84,7 +85,7 @@ pub fn check_tree(repo: &gix::Repository, tree: ObjectId) -> Result<()> {
                         .map_err(|e| chain(&e))?
                         .size();
                     if bytes > MAX_FILE_BYTES {
-                        return Err(GitError::new(format!(
+                        return Err(GitError::refused(format!(
                             "{rel} is {}; the limit for one file is {}",
                             size(bytes),
                             size(MAX_FILE_BYTES)
@@ -92,7 +93,7 @@ pub fn check_tree(repo: &gix::Repository, tree: ObjectId) -> Result<()> {
                     }
                     total += bytes;
                     if total > MAX_TOTAL_BYTES {
-                        return Err(GitError::new(format!(
+                        return Err(GitError::refused(format!(
                             "the tree's files add up to more than {}, the limit for one extension",
                             size(MAX_TOTAL_BYTES)
                         )));

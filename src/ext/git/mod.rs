@@ -4,13 +4,15 @@
 //! `tree` reads the trees recorded in a repository, `entries` what the rest
 //! of `ext` asks of their ids and entries, `hash` hashes a
 //! directory on disk, `author` makes a repository with one commit, `diff`
-//! compares two texts and `url` says what a source needs of the machine.
-//! No git program is run (gix itself spawns `git-upload-pack` for file:// and
+//! compares two texts and `url` says what a source needs of the machine;
+//! `cause` is the layer's error, made by `chain` from gix's and told to a
+//! person by `failure`. No git program is run (gix itself spawns `git-upload-pack` for file:// and
 //! `ssh` for ssh:// remotes). This file only declares the layer's parts.
 
 pub mod author;
 mod bounded;
 mod cause;
+mod chain;
 pub mod diff;
 pub mod entries;
 pub mod failure;

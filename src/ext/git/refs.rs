@@ -4,7 +4,8 @@
 //! sends is dropped, and a listing past `MAX_LISTING_BYTES` is refused
 //! before it can grow roost's memory.
 
-use super::cause::{chain, GitError, Result};
+use super::cause::{GitError, Result};
+use super::chain::{chain, remote, remote_said};
 use gix::bstr::{BStr, BString, ByteSlice};
 use gix::protocol::handshake::Ref;
 use gix::protocol::transport::client::blocking_io::{ReadlineBufRead, TransportV2Ext};
@@ -23,13 +24,6 @@ pub fn own(name: &BStr) -> bool {
     name == "HEAD" || name.starts_with(b"refs/heads/") || name.starts_with(b"refs/tags/")
 }
 
-/// Why a greeting failed.
-pub enum Greeting {
-    /// The server asks for credentials.
-    Authenticate,
-    Failed(GitError),
-}
-
 /// The server's greeting: its protocol version and capabilities, and from a
 /// server that answers protocol v0 or v1 (an old git, or an ssh server that
 /// does not pass the version asked for on), the whole ref advertisement
@@ -37,22 +31,19 @@ pub enum Greeting {
 /// `MAX_LISTING_BYTES`. (gix's own handshake reads it whole.)
 pub fn greet(
     transport: &mut impl gix::protocol::transport::client::blocking_io::Transport,
-) -> std::result::Result<gix::protocol::Handshake, Greeting> {
-    use gix::protocol::transport::client::Error;
+) -> Result<gix::protocol::Handshake> {
     super::watchdog::greeting();
     let response = transport.handshake(gix::protocol::transport::Service::UploadPack, &[]);
     super::watchdog::greeted();
     let response = match response {
         Ok(response) => response,
-        Err(Error::Io(e)) if e.kind() == std::io::ErrorKind::PermissionDenied => {
-            return Err(Greeting::Authenticate)
-        }
-        // As gix's own handshake says it (see `failure`).
+        // Its kind (credentials asked for among them) read from the error;
+        // the words as gix's own handshake says them.
         Err(e) => {
-            return Err(Greeting::Failed(GitError::new(format!(
-                "Transport handshake failed: {}",
-                chain(&e)
-            ))))
+            return Err(remote_said(
+                &e,
+                format!("Transport handshake failed: {}", chain(&e)),
+            ))
         }
     };
     let (refs, shallow) = match response.refs {
@@ -69,10 +60,8 @@ pub fn greet(
                 );
             match parsed {
                 Ok((refs, shallow)) => (Some(refs), Some(shallow)),
-                Err(_) if lines.read > MAX_LISTING_BYTES => {
-                    return Err(Greeting::Failed(too_long()))
-                }
-                Err(e) => return Err(Greeting::Failed(chain(&e))),
+                Err(_) if lines.read > MAX_LISTING_BYTES => return Err(too_long()),
+                Err(e) => return Err(remote(&e)),
             }
         }
     };
@@ -85,7 +74,7 @@ pub fn greet(
 }
 
 fn too_long() -> GitError {
-    GitError::new(format!(
+    GitError::refused(format!(
         "the server's ref listing passed {}, the limit for one repository",
         super::limits::size(MAX_LISTING_BYTES)
     ))
@@ -188,13 +177,13 @@ pub fn list(
             Some(arguments.into_iter()),
             false,
         )
-        .map_err(|e| super::watchdog::explain(chain(&e)))?;
+        .map_err(|e| super::watchdog::explain(remote(&e)))?;
     let mut read = 0u64;
     let mut refs = Vec::new();
     while let Some(line) = reader.readline() {
         let line = line
-            .map_err(|e| super::watchdog::explain(chain(&e)))?
-            .map_err(|e| super::watchdog::explain(chain(&e)))?;
+            .map_err(|e| super::watchdog::explain(remote(&e)))?
+            .map_err(|e| super::watchdog::explain(remote(&e)))?;
         super::watchdog::check().map_err(|e| GitError::new(e.to_string()))?;
         super::watchdog::progressed();
         let Some(text) = line.as_bstr() else {

@@ -3,7 +3,8 @@
 //! fetched into a new repository and checked out with every filter off.
 //! Nothing of the repository is executed.
 
-use super::cause::{chain, io, GitError, Result};
+use super::cause::{GitError, Result, Trouble};
+use super::chain::{chain, io, remote};
 use super::guard::Network;
 use super::watchdog::INTERRUPTED;
 use super::{limits, progress};
@@ -85,7 +86,7 @@ impl Remote {
             let commit =
                 ObjectId::from_hex(r.to_ascii_lowercase().as_bytes()).map_err(|e| chain(&e))?;
             if !self.published(commit)? {
-                return Err(GitError::new(format!(
+                return Err(GitError::refused(format!(
                     "commit {commit} is on no branch or tag of this repository; \
                      refusing a commit the repository does not publish (a fork's commit can be \
                      served under its parent's name)"
@@ -184,9 +185,7 @@ impl Remote {
             ids: tips.clone(),
             shape: Shape::History,
         };
-        self.live()?
-            .receive(wants, &repo)
-            .map_err(|e| format!("cannot read the repository's history: {e}"))?;
+        self.live()?.receive(wants, &repo)?;
         let repo =
             gix::open_opts(tmp.path(), gix::open::Options::isolated()).map_err(|e| chain(&e))?;
         let mut seen = std::collections::HashSet::new();
@@ -245,7 +244,7 @@ impl Remote {
                 .count(),
         };
         if extra > 0 {
-            return Err(GitError::new(format!(
+            return Err(GitError::refused(format!(
                 "the server sent {} that commit {commit} does not use; refusing them",
                 crate::words::count(extra, "object")
             )));
@@ -289,20 +288,26 @@ impl Remote {
     }
 }
 
-/// Why a fetch of pinned `commit` failed, in the words of a want the server
-/// would not serve where that is what happened. git-upload-pack answers a
-/// commit it does not hold with "not our ref" and hangs up; when its words
-/// lose the race with ours, all that is left is a broken pipe, and only the
-/// negotiation (the want itself) writes.
+/// Why a fetch of pinned `commit` failed, said of that commit where the
+/// server would not serve it: git-upload-pack answers a commit it does not
+/// hold with an error line ("not our ref") and hangs up; when its line
+/// loses the race with ours, all that is left is a broken pipe, and only
+/// the negotiation (the want itself) writes.
 fn unserved(why: GitError, commit: ObjectId) -> GitError {
-    if why.as_str().contains("not our ref") {
-        GitError::new(format!("the repository has no commit {commit}"))
-    } else if why.as_str().to_ascii_lowercase().contains("broken pipe") {
-        GitError::new(format!(
+    match why {
+        GitError::Remote {
+            trouble: Trouble::ServerSaid(said),
+            ..
+        } => GitError::new(format!(
+            "the repository would not give commit {commit} (it said: {said})"
+        )),
+        GitError::Remote {
+            trouble: Trouble::HungUp,
+            ..
+        } => GitError::new(format!(
             "the repository hung up when asked for commit {commit}"
-        ))
-    } else {
-        why
+        )),
+        why => why,
     }
 }
 
@@ -318,7 +323,7 @@ fn connect(url: &str) -> Result<Live> {
     let parsed = gix::url::parse(url.as_bytes().as_bstr()).map_err(|e| chain(&e))?;
     use gix::url::Scheme;
     if !matches!(parsed.scheme, Scheme::File | Scheme::Https | Scheme::Ssh) {
-        return Err(GitError::new(format!(
+        return Err(GitError::refused(format!(
             "the {} scheme is not allowed (file, https and ssh are)",
             parsed.scheme.as_str()
         )));
@@ -342,7 +347,7 @@ fn connect(url: &str) -> Result<Live> {
             false,
         ))
     } else {
-        tio::connect::connect(url, opts).map_err(|e| chain(&e))?
+        tio::connect::connect(url, opts).map_err(|e| remote(&e))?
     };
     if parsed.scheme == Scheme::Https {
         // gix's reqwest backend reads none of the shared timeout options:
@@ -364,25 +369,13 @@ fn connect(url: &str) -> Result<Live> {
         };
         transport.configure(&http).map_err(|e| chain(&e))?;
     }
-    // Asked for credentials: there are none to give (nothing is prompted).
-    let handshake = super::refs::greet(&mut transport).map_err(|e| match e {
-        super::refs::Greeting::Authenticate => {
-            let why = match parsed.scheme {
-                Scheme::Ssh => "ssh runs in batch mode: it needs a key it can use without asking",
-                _ => "is the repository private, or missing?",
-            };
-            GitError::new(format!(
-                "the remote asks for authentication, and roost never asks you for credentials ({why})"
-            ))
+    // Asked for credentials: there are none to give (nothing is prompted),
+    // and the greeting's error says so by its kind.
+    let handshake = super::refs::greet(&mut transport).map_err(|why| {
+        if super::watchdog::fired().is_some() {
+            return super::watchdog::explain(why);
         }
-        super::refs::Greeting::Failed(why) => {
-            if super::watchdog::fired().is_some() {
-                return super::watchdog::explain(why);
-            }
-            no_local_repository(&parsed)
-                .map(GitError::new)
-                .unwrap_or(why)
-        }
+        no_local_repository(&parsed).unwrap_or(why)
     })?;
     Ok(Live {
         transport: gix::protocol::SendFlushOnDrop::new(transport, false),
@@ -395,7 +388,7 @@ fn connect(url: &str) -> Result<Live> {
 /// Why a file:// remote failed when there is nothing at its path. gix sends
 /// `git-upload-pack`'s stderr to null, which leaves only "failed to fill
 /// whole buffer"; say what git would have said instead.
-fn no_local_repository(url: &gix::Url) -> Option<String> {
+fn no_local_repository(url: &gix::Url) -> Option<GitError> {
     if url.scheme != gix::url::Scheme::File {
         return None;
     }
@@ -407,10 +400,11 @@ fn no_local_repository(url: &gix::Url) -> Option<String> {
         Path::new(&candidate).exists()
     });
     (!found).then(|| {
-        format!(
-            "no repository there ({} does not exist)",
-            Path::new(path).display()
-        )
+        let path = Path::new(path).display().to_string();
+        GitError::Remote {
+            chain: format!("no repository there ({path} does not exist)"),
+            trouble: Trouble::NoRepository(Some(path)),
+        }
     })
 }
 
@@ -533,20 +527,13 @@ impl Live {
             },
         )
         .map_err(|e| {
-            let why = chain(&e);
+            let why = remote(&e);
             if super::watchdog::fired().is_some() {
                 return super::watchdog::explain(why);
             }
-            if let Some(refusal) = refusal.take() {
-                return GitError::new(refusal);
-            }
-            if why.as_str().contains("too large to fit in memory") {
-                GitError::new(format!(
-                    "an object in the pack is larger than {}, the limit for one object",
-                    limits::size(2 * limits::MAX_FILE_BYTES)
-                ))
-            } else {
-                why
+            match refusal.take() {
+                Some(refusal) => GitError::refused(refusal),
+                None => why,
             }
         })?;
         Ok(received)
@@ -648,19 +635,27 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_want_the_server_will_not_serve_is_named_however_it_ends() {
+    fn a_want_the_server_will_not_serve_is_named_by_its_kind() {
         let commit = ObjectId::from_hex(b"50d57fb6a874ba67c7b4c5c58df912db5b48d359").unwrap();
+        let said = |trouble| GitError::Remote {
+            trouble,
+            chain: "chain".into(),
+        };
         assert_eq!(
-            unserved("upload-pack: not our ref 50d57fb6".into(), commit),
-            format!("the repository has no commit {commit}")
+            unserved(
+                said(Trouble::ServerSaid("upload-pack: not our ref 50d57fb6".into())),
+                commit
+            ),
+            format!(
+                "the repository would not give commit {commit} (it said: upload-pack: not our ref 50d57fb6)"
+            )
         );
         assert_eq!(
-            unserved("io error: Broken pipe (os error 32)".into(), commit),
+            unserved(said(Trouble::HungUp), commit),
             format!("the repository hung up when asked for commit {commit}")
         );
-        assert_eq!(
-            unserved("the pack ended early".into(), commit),
-            "the pack ended early"
-        );
+        // Words alone say nothing: a broken pipe in a message is no hang-up.
+        let words = GitError::new("not our ref; Broken pipe");
+        assert_eq!(unserved(words.clone(), commit), words);
     }
 }

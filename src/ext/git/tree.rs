@@ -1,7 +1,8 @@
 //! The trees recorded in a repository: the leaves of a tree or of the
 //! commit checked out in a work tree, and the objects a commit needs.
 
-use super::cause::{chain, Result};
+use super::cause::Result;
+use super::chain::chain;
 use gix::bstr::BString;
 use gix::objs::tree::EntryKind;
 use gix::ObjectId;

@@ -2,7 +2,8 @@
 //! entry it is (pinned to a commit, or linked to an author's checkout),
 //! whether it is disabled, the pin an update replaced, and every field this
 //! roost does not know, kept as found. It reads and writes exactly the JSON
-//! keys ext.lock has always had (and the two it adds) through `Wire`.
+//! keys ext.lock has always had (and the two it adds) through `Wire`; the
+//! pin's keys are `Pin`'s own, shared by an entry and its `previous`.
 
 use crate::ext::error::ExtError;
 use serde::{Deserialize, Deserializer, Serialize};
@@ -56,12 +57,15 @@ pub enum Source {
     Linked { dir: String },
 }
 
-/// What a git install pinned.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What a git install pinned: written with these keys (`ref` for
+/// `git_ref`) in an entry and in its `previous`, the one place they are
+/// named. A field added here is read and written in both.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Pin {
     /// OWNER/REPO as the user gave it.
     pub repo: String,
     /// What the user asked for (`HEAD` when no `--ref`).
+    #[serde(rename = "ref")]
     pub git_ref: String,
     /// The pinned commit, 40 hex.
     pub commit: String,
@@ -70,7 +74,18 @@ pub struct Pin {
     /// The source actually fetched from (later updates use it, not today's
     /// `ROOST_EXT_GIT_BASE`); entries written before it was recorded have
     /// none.
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub url: Option<String>,
+}
+
+impl Pin {
+    /// Its keys as written: a linked entry holding any of them is refused.
+    /// (A unit test holds this list to the struct.)
+    const KEYS: &'static [&'static str] = &["repo", "ref", "commit", "tree", "url"];
 }
 
 /// `contract`, written as a number; a string of digits (as a manifest may
@@ -122,9 +137,12 @@ impl Entry {
 }
 
 /// The entry as JSON keys (roost-ext(1), FILES); `linked` replaces the
-/// pinned four (`repo`, `ref`, `commit`, `tree`, and `url` if any). A key
-/// that is present must hold a value of its type (a `null` is refused, so
-/// nothing read is written back otherwise).
+/// pin's (`Pin`). A key that is present must hold a value of its type (a
+/// `null` is refused, so nothing read is written back otherwise).
+///
+/// Written in this order; read with the pin's keys left among `rest`, then
+/// taken out of it (`Pinned`), so that a key missing or of the wrong type
+/// is named as serde names it.
 #[derive(Serialize, Deserialize)]
 struct Wire {
     commands: Vec<String>,
@@ -137,37 +155,8 @@ struct Wire {
         skip_serializing_if = "Option::is_none"
     )]
     linked: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "present",
-        skip_serializing_if = "Option::is_none"
-    )]
-    repo: Option<String>,
-    #[serde(
-        rename = "ref",
-        default,
-        deserialize_with = "present",
-        skip_serializing_if = "Option::is_none"
-    )]
-    git_ref: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "present",
-        skip_serializing_if = "Option::is_none"
-    )]
-    commit: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "present",
-        skip_serializing_if = "Option::is_none"
-    )]
-    tree: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "present",
-        skip_serializing_if = "Option::is_none"
-    )]
-    url: Option<String>,
+    #[serde(flatten, skip_deserializing)]
+    pin: Option<Pin>,
     #[serde(
         default,
         deserialize_with = "present_bool",
@@ -180,6 +169,17 @@ struct Wire {
         skip_serializing_if = "Option::is_none"
     )]
     previous: Option<Value>,
+    /// Read: the pin's keys and every key this roost does not know.
+    /// Written: the keys this roost does not know.
+    #[serde(flatten)]
+    rest: BTreeMap<String, Value>,
+}
+
+/// A pin and the keys beside it that this roost does not know.
+#[derive(Deserialize)]
+struct Pinned {
+    #[serde(flatten)]
+    pin: Pin,
     #[serde(flatten)]
     extra: BTreeMap<String, Value>,
 }
@@ -192,17 +192,8 @@ struct PreviousWire {
     needs: Vec<String>,
     contract: ContractWire,
     installed: String,
-    repo: String,
-    #[serde(rename = "ref")]
-    git_ref: String,
-    commit: String,
-    tree: String,
-    #[serde(
-        default,
-        deserialize_with = "present",
-        skip_serializing_if = "Option::is_none"
-    )]
-    url: Option<String>,
+    #[serde(flatten)]
+    pin: Pin,
     #[serde(flatten)]
     extra: BTreeMap<String, Value>,
 }
@@ -267,13 +258,7 @@ impl Previous {
             needs: w.needs,
             contract: w.contract.read().map_err(|e| e.within("`previous`"))?,
             installed: w.installed,
-            pin: Pin {
-                repo: w.repo,
-                git_ref: w.git_ref,
-                commit: w.commit,
-                tree: w.tree,
-                url: w.url,
-            },
+            pin: w.pin,
             extra: w.extra,
         })
     }
@@ -284,11 +269,7 @@ impl Previous {
             needs: self.needs,
             contract: ContractWire::of(self.contract),
             installed: self.installed,
-            repo: self.pin.repo,
-            git_ref: self.pin.git_ref,
-            commit: self.pin.commit,
-            tree: self.pin.tree,
-            url: self.pin.url,
+            pin: self.pin,
             extra: self.extra,
         };
         serde_json::to_value(w).expect("strings and JSON values always serialize")
@@ -304,29 +285,16 @@ impl TryFrom<Wire> for Entry {
             Some(raw) => Some(Box::new(Previous::read(raw)?)),
             None => None,
         };
-        let source = match (w.linked, w.repo, w.git_ref, w.commit, w.tree, w.url) {
-            (Some(dir), None, None, None, None, None) => Source::Linked { dir },
-            (Some(_), ..) => return Err(ExtError::refused("it is both linked and pinned")),
-            (None, Some(repo), Some(git_ref), Some(commit), Some(tree), url) => {
-                Source::Pinned(Pin {
-                    repo,
-                    git_ref,
-                    commit,
-                    tree,
-                    url,
-                })
+        let (source, extra) = match w.linked {
+            Some(_) if w.rest.keys().any(|k| Pin::KEYS.contains(&k.as_str())) => {
+                return Err(ExtError::refused("it is both linked and pinned"))
             }
-            (None, repo, git_ref, commit, _, _) => {
-                let missing = if repo.is_none() {
-                    "repo"
-                } else if git_ref.is_none() {
-                    "ref"
-                } else if commit.is_none() {
-                    "commit"
-                } else {
-                    "tree"
-                };
-                return Err(ExtError::refused(format!("missing field `{missing}`")));
+            Some(dir) => (Source::Linked { dir }, w.rest),
+            None => {
+                let rest = Value::Object(w.rest.into_iter().collect());
+                let Pinned { pin, extra } =
+                    Pinned::deserialize(rest).map_err(|e| ExtError::refused(e.to_string()))?;
+                (Source::Pinned(pin), extra)
             }
         };
         Ok(Entry {
@@ -337,39 +305,28 @@ impl TryFrom<Wire> for Entry {
             source,
             disabled: w.disabled,
             previous,
-            extra: w.extra,
+            extra,
         })
     }
 }
 
 impl From<Entry> for Wire {
     fn from(e: Entry) -> Wire {
-        let mut w = Wire {
+        let (linked, pin) = match e.source {
+            Source::Linked { dir } => (Some(dir), None),
+            Source::Pinned(pin) => (None, Some(pin)),
+        };
+        Wire {
             commands: e.commands,
             needs: e.needs,
             contract: ContractWire::of(e.contract),
             installed: e.installed,
-            linked: None,
-            repo: None,
-            git_ref: None,
-            commit: None,
-            tree: None,
-            url: None,
+            linked,
+            pin,
             disabled: e.disabled,
             previous: e.previous.map(|p| p.write()),
-            extra: e.extra,
-        };
-        match e.source {
-            Source::Linked { dir } => w.linked = Some(dir),
-            Source::Pinned(pin) => {
-                w.repo = Some(pin.repo);
-                w.git_ref = Some(pin.git_ref);
-                w.commit = Some(pin.commit);
-                w.tree = Some(pin.tree);
-                w.url = pin.url;
-            }
+            rest: e.extra,
         }
-        w
     }
 }
 
@@ -390,6 +347,36 @@ mod tests {
     fn pinned() -> Value {
         json!({"commands": ["mark"], "needs": [], "contract": 1, "installed": "t",
                "repo": "o/r", "ref": "HEAD", "commit": "c", "tree": "t"})
+    }
+
+    /// `Pin::KEYS` is what a pin is written with, every field included.
+    #[test]
+    fn the_pin_keys_are_the_pin_fields() {
+        let pin = Pin {
+            url: Some("u".into()),
+            ..read(pinned()).unwrap().pin().unwrap().clone()
+        };
+        let written = serde_json::to_value(pin).unwrap();
+        let mut keys: Vec<&str> = written
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let mut want = Pin::KEYS.to_vec();
+        keys.sort();
+        want.sort();
+        assert_eq!(keys, want);
+    }
+
+    #[test]
+    fn a_linked_entry_with_any_pin_key_is_refused() {
+        for key in Pin::KEYS {
+            let mut v = json!({"commands": [], "needs": [], "contract": 1,
+                               "installed": "t", "linked": "/src/mark"});
+            v[*key] = "x".into();
+            assert_eq!(why(v), "it is both linked and pinned", "{key}");
+        }
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The ext.index lines a lock stands for: only what could
 //! never become a wrong path or break a line or field gets in.
 
-use super::record::{Lock, Slot};
+use super::file::{Lock, Slot};
 use crate::index::{self, valid_name};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};

@@ -17,10 +17,10 @@ const CMD: &str = "ext check";
 pub fn run(a: CheckArgs) -> Result<Exit> {
     let (as_json, dir) = (a.json, a.dir);
     if !dir.is_dir() {
-        return Err(Error::fail(
-            CMD,
-            format!("{} is not a directory", dir.display()),
-        ));
+        return Err(
+            Error::refuse(CMD, format!("{} is not a directory", dir.display()))
+                .hint("give the directory of an extension's checkout"),
+        );
     }
     let shown = printable(dir.as_os_str().as_bytes());
     let verdict = checks::check_dir(&dir);

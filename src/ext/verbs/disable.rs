@@ -4,15 +4,16 @@
 
 use crate::cli::model::ExtNameArgs;
 use crate::error::{Exit, Result};
-use crate::ext::places;
-use crate::ext::toggle::{commands, run_or_runs, switch};
+use crate::ext::dirs;
+use crate::ext::disabled::{commands, run_or_runs, switch};
+use crate::ext::error::At;
 
 const CMD: &str = "ext disable";
 
 pub fn run(a: ExtNameArgs) -> Result<Exit> {
     let name = a.name;
-    let paths = places::writable_paths(CMD)?;
-    match switch(CMD, &paths, &name, true, |_, _| Ok(()))? {
+    let paths = dirs::writable_paths().at(CMD)?;
+    match switch(&paths, &name, true, |_, _| Ok(())).at(CMD)? {
         None => println!("{name} is already disabled"),
         Some(entry) => {
             println!(

@@ -17,7 +17,7 @@ pub fn run(a: ExecArgs) -> Result<Exit> {
     }
     if !crate::index::valid_name(command.as_bytes()) {
         return Err(
-            Error::fail(CMD, format!("'{shown}' is not an extension command name"))
+            Error::refuse(CMD, format!("'{shown}' is not an extension command name"))
                 .hint("roost ext list shows the installed commands"),
         );
     }
@@ -25,26 +25,46 @@ pub fn run(a: ExecArgs) -> Result<Exit> {
     crate::dispatch::exec_installed(command.as_bytes(), args)
         .map(|()| Exit::Failed)
         .map_err(|why| {
-            if let Some(name) = disabled_owner(&String::from_utf8_lossy(command.as_bytes())) {
-                return Error::fail(
+            let cannot = format!("cannot run '{shown}': {why}");
+            if crate::dispatch::seam_off() {
+                return Error::refuse(CMD, cannot).hint(
+                    "ROOST_NO_EXT turns extension commands off in this shell: \
+                     unset ROOST_NO_EXT to run them",
+                );
+            }
+            let word = String::from_utf8_lossy(command.as_bytes());
+            match owner(&word) {
+                Some((name, true, _)) => Error::refuse(
                     CMD,
                     format!("cannot run '{shown}': extension {name} is disabled"),
                 )
-                .hint(format!("roost ext enable {name} turns it back on"));
+                .hint(format!("roost ext enable {name} turns it back on")),
+                Some((name, false, Some(clone))) if !clone.is_dir() => Error::fail(
+                    CMD,
+                    format!(
+                        "cannot run '{shown}': the files of extension {name} are gone ({} does not exist)",
+                        clone.display()
+                    ),
+                )
+                .hint(crate::ext::integrity::repair_hint(&name)),
+                _ => Error::fail(CMD, cannot).hint(
+                    "roost ext list shows the installed commands; roost ext verify checks their files",
+                ),
             }
-            Error::fail(CMD, format!("cannot run '{shown}': {why}")).hint(
-                "roost ext list shows the installed commands; roost ext verify checks their files",
-            )
         })
 }
 
-/// The disabled extension that claims `command` in ext.lock, if one does.
-fn disabled_owner(command: &str) -> Option<String> {
+/// The extension that claims `command` in ext.lock, if one does: its name,
+/// whether it is disabled, and its clone when it is pinned.
+fn owner(command: &str) -> Option<(String, bool, Option<std::path::PathBuf>)> {
     let paths = crate::paths::Paths::from_env().ok()?;
     let lock = crate::ext::store::read_lock(&paths).ok()?;
     let names: Vec<String> = lock.valid_names().map(str::to_string).collect();
-    names.into_iter().find(|name| {
-        lock.entry(name)
-            .is_some_and(|e| e.disabled && e.commands.iter().any(|c| c == command))
+    names.into_iter().find_map(|name| {
+        let e = lock.entry(&name)?;
+        e.commands.iter().any(|c| c == command).then(|| {
+            let clone = e.pin().map(|_| paths.ext_clone(&name));
+            (name, e.disabled, clone)
+        })
     })
 }

@@ -5,6 +5,7 @@
 
 use crate::cli::model::InfoArgs;
 use crate::error::{Exit, Result};
+use crate::ext::error::At;
 use crate::ext::lock::{Entry, Slot, Source};
 use crate::ext::store;
 use crate::untrusted::printable;
@@ -33,14 +34,17 @@ struct Info<'a> {
 pub fn run(a: InfoArgs) -> Result<Exit> {
     let (as_json, name) = (a.json, a.name);
     if !crate::index::valid_name(name.as_bytes()) {
-        return Err(crate::ext::named::no_such(CMD, &name));
+        return Err(crate::ext::installed::no_such(&name).at(CMD));
     }
-    let paths = crate::ext::places::paths(CMD)?;
+    let paths = crate::ext::dirs::paths().at(CMD)?;
     let lock = store::read_lock(&paths).map_err(|e| e.at(CMD))?;
     let Some(slot) = lock.get(&name) else {
-        return Err(crate::ext::named::no_such(CMD, &name));
+        return Err(crate::ext::installed::no_such(&name).at(CMD));
     };
-    let clone = crate::ext::places::ext_dir(&paths, &name, lock.entry(&name));
+    if let Some(note) = crate::ext::disabled::seam_note() {
+        eprintln!("roost {CMD}: note: {note}");
+    }
+    let clone = crate::ext::dirs::ext_dir(&paths, &name, lock.entry(&name));
     let state = paths.ext_state(&name);
     let manifest = read_manifest(&clone);
     if as_json {
@@ -92,6 +96,12 @@ pub fn run(a: InfoArgs) -> Result<Exit> {
     let missing = if clone.is_dir() { "" } else { "  (missing)" };
     row(place, &format!("{}{missing}", clone.display()));
     row("state", &state.display().to_string());
+    if !clone.is_dir() && lock.entry(&name).and_then(|e| e.pin()).is_some() {
+        eprintln!(
+            "roost {CMD}: note: {name}'s files are gone; {}",
+            crate::ext::integrity::repair_hint(&name)
+        );
+    }
     Ok(Exit::Ok)
 }
 

@@ -1,4 +1,4 @@
-//! `roost ext install SOURCE [--ref REF] [--yes]`: validate, resolve the
+//! `roost ext install SOURCE [--ref REF] [--yes [--grant AUTHORITY]]`: validate, resolve the
 //! ref to a commit, fetch exactly that commit into a temporary directory, run
 //! every gate, show the consent block, ask, then move it into place and
 //! record it. Nothing of the extension runs.
@@ -7,32 +7,37 @@ use crate::cli::model::InstallArgs;
 use crate::error::{Error, Exit, Result};
 use crate::ext::checks;
 use crate::ext::consent::{self, Offer};
-use crate::ext::error::ExtError;
-use crate::ext::fetch::{fetch, FetchError};
+use crate::ext::dirs;
+use crate::ext::display;
+use crate::ext::error::{At, ExtError};
+use crate::ext::fetch::fetch;
 use crate::ext::lock::{Entry, Lock, Pin, Source};
 use crate::ext::manifest::Manifest;
 use crate::ext::names;
+use crate::ext::new_entry::{conflicts, entry_for};
 use crate::ext::origin;
-use crate::ext::places;
-use crate::ext::record::{conflicts, entry_for};
+use crate::ext::output::Output;
 use crate::ext::repin;
-use crate::ext::shown;
 use crate::ext::store::{self, Action, Store};
-use crate::ext::story::Out;
 use crate::paths::Paths;
 use std::path::{Path, PathBuf};
 
 const CMD: &str = "ext install";
 
 pub fn run(a: InstallArgs) -> Result<Exit> {
-    let (yes, reference) = (a.yes, a.git_ref);
+    let (reference, grants) = (a.git_ref, a.grant);
+    let answered = |again: String| Consent {
+        yes: a.yes,
+        grants: &grants,
+        again,
+    };
     if let Some(dir) = a.link {
-        return link(&dir, yes);
+        let again = format!("--link {}", quoted(&dir.to_string_lossy()));
+        return link(&dir, &answered(again));
     }
     let Some(given) = a.repo else {
         return Err(Error::usage(CMD, "missing SOURCE"));
     };
-    let fail = |msg: String| Error::fail(CMD, msg);
     let names::Source { repo, url } = names::parse_source(&given).map_err(|e| {
         // A checkout on disk is run in place with --link, never installed.
         let dir = std::path::Path::new(&given);
@@ -48,27 +53,26 @@ pub fn run(a: InstallArgs) -> Result<Exit> {
     if let Some(r) = &reference {
         names::check_ref(r).map_err(|e| e.at(CMD))?;
     }
-    let paths = places::writable_paths(CMD)?;
+    let paths = dirs::writable_paths().at(CMD)?;
     let url = match url {
         Some(url) => url,
-        None => {
-            origin::url_for(&repo).map_err(|e| fail(e.to_string()).hint(crate::ext::base::HINT))?
-        }
+        None => origin::url_for(&repo).at(CMD)?,
     };
     let shown_ref = reference.clone().unwrap_or_else(|| "HEAD".to_string());
-    let fetched = fetch(&paths, &url, reference.as_deref()).map_err(|e| match e {
-        FetchError::Remote(failure) => failure.error(CMD),
-        other => fail(other.to_string()),
-    })?;
+    let fetched = fetch(&paths, &url, reference.as_deref()).at(CMD)?;
     let manifest = &fetched.manifest;
     let offer = Offer {
-        source: shown::source(&url),
+        source: display::source(&url),
         reference: &shown_ref,
         commit: Some(&fetched.commit),
         manifest,
         purpose: consent::Purpose::Install,
     };
-    let (store, mut lock) = agreed(&offer, &paths, yes, true)?;
+    let mut again = quoted(&given);
+    if let Some(r) = &reference {
+        again.push_str(&format!(" --ref {}", quoted(r)));
+    }
+    let (store, mut lock) = agreed(&offer, &paths, &answered(again), true)?;
     let entry = entry_for(
         manifest,
         Source::Pinned(Pin {
@@ -90,29 +94,49 @@ pub fn run(a: InstallArgs) -> Result<Exit> {
     Ok(Exit::Ok)
 }
 
+/// What the user said to the question on the command line.
+struct Consent<'a> {
+    /// `--yes`.
+    yes: bool,
+    /// `--grant`: the authority `--yes` accepts.
+    grants: &'a [String],
+    /// What was given after `roost ext install`, but for `--yes` and the
+    /// grants: the command line a refusal tells a script to run.
+    again: String,
+}
+
+/// A word of a command line as a shell reads it, and printable.
+fn quoted(word: &str) -> String {
+    crate::untrusted::printable(shell_words::quote(word).as_bytes())
+}
+
 /// Checks the offer against what is installed, shows the consent block and
-/// asks (anything but yes refuses the install), then takes the lock and
-/// checks again, since another install may have landed meanwhile. Returns
-/// the store, still locked, and the lock file as read under it. `clone` as
-/// for `conflicts`.
-fn agreed(offer: &Offer, paths: &Paths, yes: bool, clone: bool) -> Result<(Store, Lock)> {
+/// asks (anything but yes refuses the install; with --yes, the authority it
+/// asks for must be granted by name), then takes the lock and checks again,
+/// since another install may have landed meanwhile. Returns the store, still
+/// locked, and the lock file as read under it. `clone` as for `conflicts`.
+fn agreed(offer: &Offer, paths: &Paths, consent: &Consent, clone: bool) -> Result<(Store, Lock)> {
     let manifest = offer.manifest;
-    conflicts(
-        CMD,
-        &store::read_lock(paths).map_err(|e| e.at(CMD))?,
-        manifest,
-        paths,
-        clone,
-    )?;
-    repin::show_offer(Out::stdout(), offer);
+    conflicts(&store::read_lock(paths).at(CMD)?, manifest, paths, clone).at(CMD)?;
+    let mut out = Output::stdout();
+    repin::show_offer(&mut out, offer);
     if let Some(note) = inherited(paths, &offer.manifest.name) {
-        print!("\n{note}");
+        out.say(&format!("\n{note}"));
     }
-    println!();
-    repin::ask(Out::stdout(), yes, consent::Purpose::Install).map_err(|h| h.error(CMD))?;
-    let store = Store::open(paths).map_err(|e| e.at(CMD))?;
-    let lock = store.load().map_err(|e| e.at(CMD))?;
-    conflicts(CMD, &lock, manifest, paths, clone)?;
+    out.say("\n");
+    let asked: Vec<&str> = manifest.needs.iter().map(String::as_str).collect();
+    let purpose = consent::Purpose::Install;
+    repin::granted(consent.yes, &asked, consent.grants, purpose, |add| {
+        format!(
+            "to accept it from a script: roost ext install {} --yes {add}",
+            consent.again
+        )
+    })
+    .at(CMD)?;
+    repin::ask(&mut out, consent.yes, purpose).at(CMD)?;
+    let store = Store::open(paths).at(CMD)?;
+    let lock = store.load().at(CMD)?;
+    conflicts(&lock, manifest, paths, clone).at(CMD)?;
     Ok((store, lock))
 }
 
@@ -153,13 +177,25 @@ fn inherited(paths: &Paths, name: &str) -> Option<String> {
 /// `install --link DIR`, for authors: the index points into DIR itself.
 /// Nothing is copied or pinned; the consent block says so. The same gates
 /// and conflicts apply, and `remove` never deletes DIR.
-fn link(dir: &std::path::Path, yes: bool) -> Result<Exit> {
+fn link(dir: &std::path::Path, consent: &Consent) -> Result<Exit> {
     let fail = |msg: String| Error::fail(CMD, msg);
-    let paths = places::writable_paths(CMD)?;
-    let dir = std::fs::canonicalize(dir)
-        .map_err(|e| fail(format!("cannot link {}: {e}", dir.display())))?;
+    let paths = dirs::writable_paths().at(CMD)?;
+    let dir = std::fs::canonicalize(dir).map_err(|e| {
+        let shown = dir.display();
+        match e.kind() {
+            std::io::ErrorKind::NotFound => Error::refuse(
+                CMD,
+                format!("cannot link {shown}: there is no such directory"),
+            )
+            .hint("give the directory of an extension's checkout (roost ext new NAME makes one)"),
+            _ => fail(format!(
+                "cannot link {shown}: {}",
+                crate::fsutil::io_words(&e)
+            )),
+        }
+    })?;
     let Some(shown) = dir.to_str().filter(|d| !d.chars().any(char::is_control)) else {
-        return Err(fail(format!(
+        return Err(Error::refuse(CMD, format!(
             "cannot link {}: roost records a directory path only when it is UTF-8 without control characters",
             crate::untrusted::printable(std::os::unix::ffi::OsStrExt::as_bytes(dir.as_os_str()))
         )));
@@ -173,7 +209,7 @@ fn link(dir: &std::path::Path, yes: bool) -> Result<Exit> {
         manifest: &manifest,
         purpose: consent::Purpose::Install,
     };
-    let (store, mut lock) = agreed(&offer, &paths, yes, false)?;
+    let (store, mut lock) = agreed(&offer, &paths, consent, false)?;
     let state = paths.ext_state(&manifest.name);
     let state_existed = state.exists();
     let entry = entry_for(
@@ -219,9 +255,7 @@ fn commit(
     let fail = |msg: String| Error::fail(CMD, msg);
     let paths = &store.paths;
     let dest = paths.ext_clone(&manifest.name);
-    let _pending = store
-        .begin(&manifest.name, Action::Install, "")
-        .map_err(|e| fail(e.to_string()))?;
+    let _pending = store.begin(&manifest.name, Action::Install, "").at(CMD)?;
     std::fs::rename(dir, &dest)
         .map_err(|e| fail(format!("cannot move the clone to {}: {e}", dest.display())))?;
     let state = paths.ext_state(&manifest.name);

@@ -4,11 +4,13 @@
 
 use crate::cli::model::JsonArgs;
 use crate::error::{Exit, Result};
+use crate::ext::dirs;
+use crate::ext::disabled;
 use crate::ext::disagreements::disagreements;
+use crate::ext::display;
+use crate::ext::error::At;
 use crate::ext::integrity;
 use crate::ext::lock::{Lock, Slot, Source};
-use crate::ext::places;
-use crate::ext::shown;
 use crate::ext::store;
 use crate::paths::Paths;
 use crate::untrusted::printable;
@@ -18,7 +20,7 @@ const CMD: &str = "ext list";
 
 pub fn run(a: JsonArgs) -> Result<Exit> {
     let as_json = a.json;
-    let paths = places::paths(CMD)?;
+    let paths = dirs::paths().at(CMD)?;
     let lock = store::read_lock(&paths).map_err(|e| e.at(CMD))?;
     let rows: Vec<Row> = lock
         .valid_names()
@@ -30,6 +32,17 @@ pub fn run(a: JsonArgs) -> Result<Exit> {
         println!("no extensions installed");
     } else {
         print!("{}", table(&lock, &paths, &rows));
+    }
+    if let Some(note) = disabled::seam_note() {
+        eprintln!("roost {CMD}: note: {note}");
+    }
+    // A pinned extension whose clone is gone cannot run; repair puts it back.
+    for r in rows.iter().filter(|r| r.missing && r.commit.is_some()) {
+        eprintln!(
+            "roost {CMD}: note: {}'s files are gone; {}",
+            r.name,
+            integrity::repair_hint(&r.name)
+        );
     }
     let problems = disagreements(&lock, &paths);
     if !problems.is_empty() {
@@ -65,7 +78,7 @@ fn table(lock: &Lock, paths: &Paths, rows: &[Row]) -> String {
         let disabled = if r.disabled { "  (disabled)" } else { "" };
         let pin = match &r.linked {
             Some(_) => "linked".to_string(),
-            None => printable(shown::short(r.commit.as_deref().unwrap_or_default()).as_bytes()),
+            None => printable(display::short(r.commit.as_deref().unwrap_or_default()).as_bytes()),
         };
         let linked = match &r.linked {
             Some(dir) => format!("  (linked to {}, not pinned)", printable(dir.as_bytes())),
@@ -136,7 +149,7 @@ fn row(lock: &Lock, paths: &Paths, name: &str) -> Row {
         linked: None,
         disabled: false,
         previous: None,
-        missing: !places::ext_dir(paths, name, lock.entry(name)).is_dir(),
+        missing: !dirs::ext_dir(paths, name, lock.entry(name)).is_dir(),
         unreadable: None,
     };
     match lock.get(name) {

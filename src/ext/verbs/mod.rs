@@ -18,10 +18,11 @@ mod update;
 mod verify;
 
 use crate::cli::model::ExtVerb;
-use crate::error::{Error, Exit, Result};
+use crate::error::{Error, Exit, Kind, Result};
+use crate::ext::dirs;
+use crate::ext::error::At;
 use crate::ext::git::INTERRUPTED;
 use crate::ext::granted;
-use crate::ext::places;
 use crate::ext::store;
 
 /// `roost ext [VERB ARGS...]`: without a verb, the list of verbs.
@@ -50,7 +51,7 @@ pub fn run(verb: Option<ExtVerb>) -> Result<Exit> {
             | ExtVerb::Enable(_)
             | ExtVerb::Remove(_)
     ) {
-        store::recover_leftovers(&places::paths("ext")?).map_err(|e| e.at("ext"))?;
+        store::recover_leftovers(&dirs::paths().at("ext")?).map_err(|e| e.at("ext"))?;
         let (cmd, about) = match &verb {
             ExtVerb::Install(_) => ("ext install", None),
             // Updating or rolling back the entry itself is refused by
@@ -65,13 +66,13 @@ pub fn run(verb: Option<ExtVerb>) -> Result<Exit> {
             ExtVerb::Remove(a) => ("ext remove", Some(a.name.as_str())),
             _ => ("ext", None),
         };
-        let p = places::paths(cmd)?;
+        let p = dirs::paths().at(cmd)?;
         // A lock that cannot be read at all is each verb's own refusal.
         if let Ok(lock) = store::read_lock(&p) {
-            granted::check_nothing_dropped(&p, &lock, about)
-                .map_err(|d| Error::fail(cmd, d.what).hint(d.hint))?;
+            granted::check_nothing_dropped(&p, &lock, about).at(cmd)?;
         }
     }
+    let json = wants_json(&verb);
     let result = match verb {
         ExtVerb::Install(a) => install::run(a),
         ExtVerb::List(a) => list::run(a),
@@ -88,6 +89,11 @@ pub fn run(verb: Option<ExtVerb>) -> Result<Exit> {
         ExtVerb::Check(a) => check::run(a),
         ExtVerb::Exec(a) => exec::run(a),
     };
+    if json {
+        if let Err(e) = &result {
+            println!("{}", failure_json(e));
+        }
+    }
     // Ctrl-C (at a question or during a fetch) ends a verb as an interrupt
     // ends any command: 130, after what was begun has been undone.
     if INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst) {
@@ -98,4 +104,45 @@ pub fn run(verb: Option<ExtVerb>) -> Result<Exit> {
         };
     }
     result
+}
+
+/// Whether the verb was asked for JSON on stdout.
+fn wants_json(verb: &ExtVerb) -> bool {
+    match verb {
+        ExtVerb::List(a) => a.json,
+        ExtVerb::Info(a) => a.json,
+        ExtVerb::Verify(a) => a.json,
+        ExtVerb::Outdated(a) => a.json,
+        ExtVerb::Update(a) => a.json,
+        ExtVerb::Check(a) => a.json,
+        _ => false,
+    }
+}
+
+/// A verb asked for JSON that ended in an error (before it had anything
+/// else to print) prints it as JSON too, on stdout, beside the message on
+/// stderr: whether it was refused (the input, the state or a check said
+/// no) or failed (something broke), the message and the hint, as `update`
+/// gives each extension's status.
+fn failure_json(e: &Error) -> String {
+    #[derive(serde::Serialize)]
+    struct Failure<'a> {
+        status: &'static str,
+        error: &'a str,
+        hint: Option<&'a str>,
+    }
+    let (kind, msg, hint) = match e {
+        Error::Fail {
+            kind, msg, hint, ..
+        } => (*kind, msg.as_str(), hint.as_deref()),
+        Error::Usage { msg, .. } => (Kind::Refused, msg.as_str(), None),
+    };
+    crate::untrusted::json(&Failure {
+        status: match kind {
+            Kind::Refused => "refused",
+            Kind::Failed => "failed",
+        },
+        error: msg,
+        hint,
+    })
 }

@@ -14,14 +14,15 @@ const CMD: &str = "ext new";
 pub fn run(a: NewArgs) -> Result<Exit> {
     let name = a.name;
     let fail = |m: String| Error::fail(CMD, m);
+    let refuse = |m: String| Error::refuse(CMD, m);
     if !crate::index::valid_name(name.as_bytes()) {
-        return Err(fail(format!(
+        return Err(refuse(format!(
             "invalid name {:?}: use a lowercase letter, then lowercase letters, digits or '-' (at most 32)",
             crate::untrusted::printable(name.as_bytes())
         )));
     }
     if let Some(what) = crate::cli::reserved_as(&name) {
-        return Err(fail(format!(
+        return Err(refuse(format!(
             "{name} is {what}; an extension cannot claim it"
         )));
     }
@@ -30,22 +31,22 @@ pub fn run(a: NewArgs) -> Result<Exit> {
         .unwrap_or_else(|| PathBuf::from(format!("roost-{name}")));
     if dir.exists() && !dir.is_dir() {
         return Err(
-            fail(format!("{} exists and is not a directory", dir.display()))
+            refuse(format!("{} exists and is not a directory", dir.display()))
                 .hint("name a new directory"),
         );
     }
     if std::fs::read_dir(&dir).is_ok_and(|mut d| d.next().is_some()) {
-        return Err(
-            fail(format!("{} exists and is not empty", dir.display())).hint("name a new directory")
-        );
+        return Err(refuse(format!("{} exists and is not empty", dir.display()))
+            .hint("name a new directory"));
     }
     scaffold(&dir, &name).map_err(|e| fail(format!("cannot write {}: {e}", dir.display())))?;
-    let commit = author::commit_dir_as_author(&dir, &format!("roost ext new {name}"))
+    let made = author::commit_dir_as_author(&dir, &format!("roost ext new {name}"))
         .map_err(|e| fail(e.to_string()))?;
     let shown = dir.display();
     println!(
-        "created {shown}: a git repository with one commit ({})",
-        crate::ext::shown::short(&commit.to_string())
+        "created {shown}: a git repository with one commit ({}), made as {}",
+        crate::ext::display::short(&made.id.to_string()),
+        made.author
     );
     println!("  roost-ext.json       the manifest: name, contract, commands, needs");
     println!("  bin/roost-{name:<10} the command (POSIX sh, executable)");
@@ -56,6 +57,13 @@ pub fn run(a: NewArgs) -> Result<Exit> {
     println!("  roost ext check {typed}            what install would say");
     println!("  roost ext install --link {typed}   use it while you edit it");
     println!("  roost {name}");
+    if made.stood_in {
+        // Said last, where it is read: the commit is not the author's yet.
+        println!(
+            "note: git names no author here, so `roost <roost@localhost>` stands in; set \
+             user.name and user.email, then in {typed}: git commit --amend --reset-author"
+        );
+    }
     Ok(Exit::Ok)
 }
 

@@ -5,13 +5,14 @@
 
 use crate::cli::model::OutdatedArgs;
 use crate::error::{Error, Exit, Result};
+use crate::ext::dirs;
+use crate::ext::display;
+use crate::ext::error::At;
 use crate::ext::git;
+use crate::ext::installed;
 use crate::ext::lock::{Lock, Source};
-use crate::ext::named;
 use crate::ext::names;
 use crate::ext::origin;
-use crate::ext::places;
-use crate::ext::shown;
 use crate::ext::store;
 use crate::untrusted::printable;
 use serde::Serialize;
@@ -23,7 +24,7 @@ const CMD: &str = "ext outdated";
 const NEEDS_UNKNOWN: &str = "unknown without a fetch";
 
 pub fn run(a: OutdatedArgs) -> Result<Exit> {
-    let paths = places::paths(CMD)?;
+    let paths = dirs::paths().at(CMD)?;
     let lock = store::read_lock(&paths).map_err(|e| e.at(CMD))?;
     let names = chosen(&lock, a.names)?;
     if names.is_empty() && !a.json {
@@ -53,7 +54,7 @@ fn chosen(lock: &Lock, given: Vec<String>) -> Result<Vec<String>> {
     }
     let mut names: Vec<String> = Vec::new();
     for name in given {
-        let mut one = named::chosen(CMD, lock, Some(name))?;
+        let mut one = installed::chosen(lock, Some(name)).at(CMD)?;
         if !names.contains(&one[0]) {
             names.append(&mut one);
         }
@@ -153,11 +154,10 @@ fn check(lock: &Lock, name: &str) -> Row {
                 .map(|id| id.to_string())
                 .map_err(|e| {
                     let f = git::failure::explain(&format!("cannot resolve {shown} at"), &url, &e);
-                    let hint = f.hint.map(|h| format!("; {h}")).unwrap_or_default();
-                    if crate::error::verbose() {
-                        format!("{}{hint}; the whole error: {}", f.what, f.detail)
-                    } else {
-                        format!("{}{hint}", f.what)
+                    let hint = f.what_to_do().map(|h| format!("; {h}")).unwrap_or_default();
+                    match f.whole().filter(|_| crate::error::verbose()) {
+                        Some(whole) => format!("{}{hint}; the whole error: {whole}", f.message()),
+                        None => format!("{}{hint}", f.message()),
                     }
                 })
         });
@@ -188,7 +188,7 @@ fn table(rows: &[Row]) -> String {
         .unwrap_or(0);
     let mut out = format!("{NAME:<width$}  PINNED   AVAILABLE  NEEDS\n");
     let short =
-        |c: &Option<String>| printable(shown::short(c.as_deref().unwrap_or("?")).as_bytes());
+        |c: &Option<String>| printable(display::short(c.as_deref().unwrap_or("?")).as_bytes());
     let mut moved = Vec::new();
     for r in rows {
         let (pinned, available, needs) = match r.status {

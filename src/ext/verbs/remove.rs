@@ -3,6 +3,7 @@
 
 use crate::cli::model::RemoveArgs;
 use crate::error::{Error, Exit, Result};
+use crate::ext::error::At;
 use crate::ext::lock::Source;
 use crate::ext::store::{Action, Store};
 
@@ -11,14 +12,21 @@ const CMD: &str = "ext remove";
 pub fn run(a: RemoveArgs) -> Result<Exit> {
     let (purge, name) = (a.purge, a.name);
     if !crate::index::valid_name(name.as_bytes()) {
-        return Err(crate::ext::named::no_such(CMD, &name));
+        return Err(crate::ext::installed::no_such(&name).at(CMD));
     }
     let fail = |e: String| Error::fail(CMD, e);
-    let paths = crate::ext::places::paths(CMD)?;
+    let paths = crate::ext::dirs::paths().at(CMD)?;
+    let state = paths.ext_state(&name);
+    // Decided before the lock is taken: a name that is not installed (and
+    // has no kept data to purge) is that, whatever stands in the way of
+    // taking the lock.
+    let recorded = crate::ext::store::read_lock(&paths).map(|l| l.get(&name).is_some());
+    if matches!(recorded, Ok(false)) && !(purge && state.exists()) {
+        return Err(crate::ext::installed::no_such(&name).at(CMD));
+    }
     let store = Store::open(&paths).map_err(|e| e.at(CMD))?;
     let mut lock = store.load().map_err(|e| e.at(CMD))?;
     let clone = paths.ext_clone(&name);
-    let state = paths.ext_state(&name);
     // A linked extension's directory is the author's checkout: never deleted.
     let entry = lock.entry(&name);
     let linked = entry.and_then(|e| e.linked()).map(String::from);
@@ -39,7 +47,7 @@ pub fn run(a: RemoveArgs) -> Result<Exit> {
             );
             return Ok(Exit::Ok);
         }
-        return Err(crate::ext::named::no_such(CMD, &name));
+        return Err(crate::ext::installed::no_such(&name).at(CMD));
     }
     let _pending = store
         .begin(&name, Action::Remove, "")

@@ -1,51 +1,45 @@
-//! `roost ext update [NAME | --all] [--yes] [--json]`: re-resolve the
-//! recorded ref; when it moved, fetch the new commit fresh, re-run every
-//! install gate, show the change and ask again; for every extension in
-//! turn, ending with a summary. Never runs git inside the installed clone.
+//! `roost ext update [NAME | --all] [--yes] [--grant AUTHORITY] [--json]`:
+//! re-resolve the recorded ref; when it moved, fetch the new commit fresh,
+//! re-run every install gate, show the change and ask again (`repin`); for
+//! every extension in turn, ending with a summary. Never runs git inside
+//! the installed clone.
 
 use crate::cli::model::UpdateArgs;
-use crate::error::{Error, Exit, Result};
+use crate::error::{Error, Exit, Kind, Result};
 use crate::ext::checks;
-use crate::ext::consent::{Offer, Purpose};
-use crate::ext::diff;
-use crate::ext::fetch::{self, FetchError};
+use crate::ext::dirs;
+use crate::ext::display;
+use crate::ext::error::{At, ExtError};
 use crate::ext::git;
+use crate::ext::installed;
 use crate::ext::integrity;
-use crate::ext::lock::{Entry, Pin, Source};
-use crate::ext::named;
-use crate::ext::origin;
-use crate::ext::places;
-use crate::ext::repin::{self, Halt};
-use crate::ext::shown;
+use crate::ext::lock::Entry;
+use crate::ext::output::Output;
+use crate::ext::repin::{self, Outcome, Repin, Target};
 use crate::ext::store;
-use crate::ext::story::Out;
-use crate::ext::swap::{self, SwapError};
 use crate::paths::Paths;
 use serde::Serialize;
 
 const CMD: &str = "ext update";
 
 pub fn run(a: UpdateArgs) -> Result<Exit> {
-    let yes = a.yes;
-    let grants = repin::grants(CMD, a.grant)?;
-    let paths = places::writable_paths(CMD)?;
-    let lock = store::read_lock(&paths).map_err(|e| e.at(CMD))?;
+    let paths = dirs::writable_paths().at(CMD)?;
+    let lock = store::read_lock(&paths).at(CMD)?;
     let one = a.name.is_some();
-    let names = named::chosen(CMD, &lock, a.name)?;
-    let out = Out::beside_json(a.json);
-    let ctx = Ctx {
-        paths: &paths,
-        yes,
-        grants: &grants,
-        out,
-        diff: a.diff,
+    let names = installed::chosen(&lock, a.name).at(CMD)?;
+    let mut out = Output::beside_json(a.json);
+    let mut update = |name: &str| {
+        let mut r = Repin::new(name, Target::Ref);
+        (r.yes, r.grants, r.diff_only) = (a.yes, &a.grant, a.diff);
+        let result = update_one(&paths, &mut r, &mut out);
+        (result, r.from, r.to)
     };
     if one && !a.json {
         // One extension by name: its own messages, and its error as roost's.
         let name = &names[0];
-        return match update_one(&ctx, name) {
+        return match update(name).0 {
             Ok(_) => Ok(Exit::Ok),
-            Err(stop) => Err(stop.error(name)),
+            Err(e) => Err(e.within(name).at(CMD)),
         };
     }
     if names.is_empty() && !a.json {
@@ -56,18 +50,15 @@ pub fn run(a: UpdateArgs) -> Result<Exit> {
     for name in &names {
         // Interrupted: the rest are not tried, and the summary says so.
         if git::INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst) {
-            let stop = Stop::failed("interrupted before it was tried");
-            lines.push(stop.line(name));
+            let e = ExtError::failed("interrupted before it was tried");
+            lines.push(Line::of(name, &Err(e), None, None));
             continue;
         }
-        let line = match update_one(&ctx, name) {
-            Ok(done) => done.line(name),
-            Err(stop) => {
-                stop.error(name).report();
-                stop.line(name)
-            }
-        };
-        lines.push(line);
+        let (result, from, to) = update(name);
+        if let Err(e) = &result {
+            e.clone().within(name).at(CMD).report();
+        }
+        lines.push(Line::of(name, &result, from, to));
     }
     if a.json {
         println!("{}", crate::untrusted::json(&lines));
@@ -79,32 +70,55 @@ pub fn run(a: UpdateArgs) -> Result<Exit> {
         .filter(|l| matches!(l.status, Status::Refused | Status::Failed))
         .map(|l| l.name.as_str())
         .collect();
-    match not.as_slice() {
-        [] => Ok(Exit::Ok),
+    let were = match not.as_slice() {
+        [] => return Ok(Exit::Ok),
         // Its error is on stderr already.
-        _ if names.len() == 1 => Ok(Exit::Failed),
-        [name] => Err(Error::fail(
-            CMD,
-            format!("not every extension was updated ({name} was not)"),
-        )),
-        many => Err(Error::fail(
-            CMD,
-            format!(
-                "not every extension was updated ({} were not)",
-                many.join(", ")
-            ),
-        )),
-    }
+        _ if names.len() == 1 => return Ok(Exit::Failed),
+        [name] => format!("{name} was not"),
+        many => format!("{} were not", many.join(", ")),
+    };
+    // Said on stderr; stdout holds the summary, JSON or not.
+    Error::fail(CMD, format!("not every extension was updated ({were})")).report();
+    Ok(Exit::Failed)
 }
 
-/// What every extension's update shares.
-struct Ctx<'a> {
-    paths: &'a Paths,
-    yes: bool,
-    grants: &'a [String],
-    out: Out,
-    /// `--diff`: the whole diff, and nothing changed.
-    diff: bool,
+/// One extension: the workflow, and what it ended in, told.
+fn update_one(paths: &Paths, r: &mut Repin, out: &mut Output) -> crate::ext::error::Result<Done> {
+    let name = r.name;
+    Ok(match r.run(paths, out)? {
+        Outcome::Moved {
+            from, to, disabled, ..
+        } => {
+            out.say(&format!("updated {name}: {from} -> {to}\n"));
+            if disabled {
+                out.say(&format!("{}\n", repin::still_disabled(name)));
+            }
+            Done::Updated { from, to }
+        }
+        Outcome::Unchanged { reference, commit } => {
+            out.say(&format!(
+                "{name}: up to date ({reference} is still {commit})\n"
+            ));
+            // Nothing to fetch, but the files running may not be the pinned ones.
+            let tree = store::read_lock(paths)?
+                .entry(name)
+                .and_then(|e| e.pin().map(|p| p.tree.clone()));
+            if tree.is_some_and(|t| !integrity::check(&paths.ext_clone(name), &t).ok) {
+                out.say(&format!(
+                    "{name}: its files differ from the tree pinned at install (roost ext verify {name} names them); {}\n",
+                    integrity::repair_hint(name)
+                ));
+            }
+            Done::Unchanged { reference, commit }
+        }
+        Outcome::Linked(entry) => {
+            linked(out, name, &entry);
+            Done::Linked {
+                dir: entry.linked().unwrap_or_default().to_string(),
+            }
+        }
+        Outcome::Shown => Done::Shown,
+    })
 }
 
 /// How one update ended well.
@@ -122,145 +136,6 @@ enum Done {
     },
     /// `--diff`: the change was shown, nothing else done.
     Shown,
-}
-
-/// How one update ended otherwise: refused (a check or the answer said
-/// no), or failed (the record, the source or the disk stood in the way).
-/// Nothing was changed either way.
-struct Stop {
-    refused: bool,
-    why: String,
-    hint: Option<String>,
-    /// The whole chain of causes, for -v.
-    detail: Option<String>,
-}
-
-impl Stop {
-    fn failed(why: impl Into<String>) -> Stop {
-        Stop {
-            refused: false,
-            why: why.into(),
-            hint: None,
-            detail: None,
-        }
-    }
-
-    fn refused(why: impl Into<String>) -> Stop {
-        Stop {
-            refused: true,
-            why: why.into(),
-            hint: None,
-            detail: None,
-        }
-    }
-
-    fn hint(mut self, hint: impl Into<String>) -> Stop {
-        self.hint = Some(hint.into());
-        self
-    }
-
-    /// roost's error for it: `roost ext update: NAME: why`, and the hint.
-    fn error(&self, name: &str) -> Error {
-        let mut e = Error::fail(CMD, format!("{name}: {}", self.why));
-        if let Some(detail) = &self.detail {
-            e = e.detail(detail.clone());
-        }
-        match &self.hint {
-            Some(hint) => e.hint(hint.clone()),
-            None => e,
-        }
-    }
-
-    fn line(&self, name: &str) -> Line {
-        Line {
-            name: name.to_string(),
-            status: if self.refused {
-                Status::Refused
-            } else {
-                Status::Failed
-            },
-            from: None,
-            to: None,
-            reason: Some(crate::untrusted::printable(self.why.as_bytes())),
-        }
-    }
-}
-
-impl From<git::failure::Failure> for Stop {
-    fn from(f: git::failure::Failure) -> Stop {
-        let mut stop = Stop::failed(f.what);
-        stop.hint = f.hint;
-        stop.detail = Some(f.detail);
-        stop
-    }
-}
-
-impl From<Halt> for Stop {
-    fn from(h: Halt) -> Stop {
-        match h {
-            Halt::Refused { why, hint } => Stop {
-                hint,
-                ..Stop::refused(why)
-            },
-            Halt::Failed(why) => Stop::failed(why),
-        }
-    }
-}
-
-impl From<SwapError> for Stop {
-    fn from(e: SwapError) -> Stop {
-        Stop::failed(e.to_string())
-    }
-}
-
-impl From<FetchError> for Stop {
-    fn from(e: FetchError) -> Stop {
-        match e {
-            FetchError::Remote(failure) => Stop::from(failure),
-            FetchError::Failed(why) => Stop::failed(why),
-            FetchError::Refused(why) => Stop::refused(why),
-        }
-    }
-}
-
-impl Done {
-    fn line(&self, name: &str) -> Line {
-        let (status, from, to, reason) = match self {
-            Done::Updated { from, to } => (Status::Updated, Some(from), Some(to), None),
-            Done::Unchanged { reference, commit } => (
-                Status::Unchanged,
-                Some(commit),
-                Some(commit),
-                Some(format!(
-                    "{} is still {}",
-                    crate::untrusted::printable(reference.as_bytes()),
-                    shown::short(commit)
-                )),
-            ),
-            Done::Shown => (
-                Status::Unchanged,
-                None,
-                None,
-                Some("the diff was shown".to_string()),
-            ),
-            Done::Linked { dir } => (
-                Status::Linked,
-                None,
-                None,
-                Some(format!(
-                    "not pinned; edit it in {}",
-                    crate::untrusted::printable(dir.as_bytes())
-                )),
-            ),
-        };
-        Line {
-            name: name.to_string(),
-            status,
-            from: from.cloned(),
-            to: to.cloned(),
-            reason,
-        }
-    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -290,12 +165,66 @@ impl Status {
 struct Line {
     name: String,
     status: Status,
-    /// The pinned commit before, in full (updated and unchanged only).
+    /// The pinned commit before, in full, once it was read.
     from: Option<String>,
-    /// The pinned commit after, in full (updated and unchanged only).
+    /// The commit it was to move to, in full, once it was known.
     to: Option<String>,
     /// Why it was not updated, or what stayed as it was.
     reason: Option<String>,
+}
+
+impl Line {
+    /// The line for `name`, from how it ended and the pins the workflow
+    /// learnt (`from`, `to`) on the way.
+    fn of(
+        name: &str,
+        result: &std::result::Result<Done, ExtError>,
+        from: Option<String>,
+        to: Option<String>,
+    ) -> Line {
+        let printable = |s: &str| crate::untrusted::printable(s.as_bytes());
+        let (status, from, to, reason) = match result {
+            Err(e) => {
+                let status = match e.kind() {
+                    Kind::Refused => Status::Refused,
+                    Kind::Failed => Status::Failed,
+                };
+                (status, from, to, Some(printable(e.message())))
+            }
+            Ok(Done::Updated { from, to }) => {
+                (Status::Updated, Some(from.clone()), Some(to.clone()), None)
+            }
+            Ok(Done::Unchanged { reference, commit }) => (
+                Status::Unchanged,
+                Some(commit.clone()),
+                Some(commit.clone()),
+                Some(format!(
+                    "{} is still {}",
+                    printable(reference),
+                    display::short(commit)
+                )),
+            ),
+            Ok(Done::Shown) => (
+                Status::Unchanged,
+                None,
+                None,
+                Some("the diff was shown".into()),
+            ),
+            Ok(Done::Linked { dir }) => (
+                Status::Linked,
+                None,
+                None,
+                Some(format!("not pinned; edit it in {}", printable(dir))),
+            ),
+        };
+        Line {
+            name: name.to_string(),
+            status,
+            from,
+            to,
+            reason,
+        }
+    }
 }
 
 /// The text summary: one line per extension, its status and the reason.
@@ -304,7 +233,7 @@ fn summary(lines: &[Line]) -> String {
     for l in lines {
         let what = match (l.status, &l.from, &l.to, &l.reason) {
             (Status::Updated, Some(from), Some(to), _) => {
-                format!("{} -> {}", shown::short(from), shown::short(to))
+                format!("{} -> {}", display::short(from), display::short(to))
             }
             (_, _, _, Some(reason)) => reason.clone(),
             _ => String::new(),
@@ -314,137 +243,11 @@ fn summary(lines: &[Line]) -> String {
     out
 }
 
-fn update_one(ctx: &Ctx, name: &str) -> std::result::Result<Done, Stop> {
-    let (paths, out) = (ctx.paths, ctx.out);
-    let lock = store::read_lock(paths).map_err(|e| Stop::failed(e.to_string()))?;
-    let slot = lock
-        .get(name)
-        .ok_or_else(|| Stop::failed("it is no longer installed"))?;
-    let entry = slot.typed().map_err(|u| {
-        Stop::failed(format!("its ext.lock entry cannot be read: {}", u.why))
-            .hint(format!("roost ext remove {name}, then install it again"))
-    })?;
-    let pin = match &entry.source {
-        Source::Pinned(pin) => pin,
-        Source::Linked { dir } => {
-            linked(out, name, dir, entry);
-            return Ok(Done::Linked { dir: dir.clone() });
-        }
-    };
-    // ext.lock is untrusted: its values pass the same checks as typed ones.
-    // The source is the one it was installed from; ROOST_EXT_GIT_BASE only
-    // shapes new installs (an entry from before sources were recorded has
-    // none, and is fetched from the base + its OWNER/REPO).
-    let repo = pin.repo.clone();
-    origin::recorded_ids(pin).map_err(|e| {
-        Stop::failed(e.to_string()).hint(format!("roost ext remove {name}, then install it again"))
-    })?;
-    let url = origin::recorded_url(pin).map_err(|e| Stop::failed(e.to_string()))?;
-    let reference = origin::recorded_ref(pin).map_err(|e| Stop::failed(e.to_string()))?;
-    let recorded_ref = pin.git_ref.clone();
-    let old_commit = pin.commit.clone();
-    let old_tree = pin.tree.clone();
-    let old_needs = entry.needs.clone();
-    let mut remote = git::Remote::new(&url);
-    let commit = remote.resolve(reference).map_err(|e| {
-        Stop::from(git::failure::explain(
-            &format!("cannot resolve {recorded_ref} at"),
-            &url,
-            &e,
-        ))
-    })?;
-    if commit == old_commit.as_str() {
-        // Hung up, and the progress line taken away, before the answer.
-        drop(remote);
-        out.say(&format!(
-            "{name}: up to date ({recorded_ref} is still {old_commit})\n"
-        ));
-        // Nothing to fetch, but the files running may not be the pinned ones.
-        if !integrity::check(&paths.ext_clone(name), &old_tree).ok {
-            out.say(&format!(
-                "{name}: its files differ from the tree pinned at install (roost ext verify {name} names them); {}\n",
-                integrity::repair_hint(name)
-            ));
-        }
-        return Ok(Done::Unchanged {
-            reference: recorded_ref,
-            commit: old_commit,
-        });
-    }
-    let fetched = fetch::fetch_commit(paths, remote, &url, commit)?;
-    let manifest = &fetched.manifest;
-    if manifest.name != name {
-        return Err(Stop::refused(format!(
-            "the new commit's manifest names it '{}'; refusing a renamed extension",
-            manifest.name
-        ))
-        .hint(format!(
-            "remove {name}, then install the repository under its new name"
-        )));
-    }
-    if let Some((command, owner)) = repin::claimed_elsewhere(&lock, name, manifest) {
-        return Err(Stop::refused(format!(
-            "the new commit claims {command}, which the installed extension {owner} holds; nothing was changed"
-        )));
-    }
-    let whole = format!("`roost ext update {name} --diff` prints the whole diff");
-    let cut = match ctx.diff {
-        true => diff::Shown::Whole,
-        false => diff::Shown::Capped { whole: &whole },
-    };
-    repin::show_change(out, paths, name, &old_commit, &old_tree, &fetched, cut)?;
-    if ctx.diff {
-        out.say(&format!(
-            "{name}: nothing was changed (--diff); roost ext update {name} asks before it does\n"
-        ));
-        return Ok(Done::Shown);
-    }
-    repin::show_offer(
-        out,
-        &Offer {
-            source: shown::source(&url),
-            reference: &recorded_ref,
-            commit: Some(&fetched.commit),
-            manifest,
-            purpose: Purpose::Update,
-        },
-    );
-    out.say("\n");
-    repin::agree(
-        out,
-        &old_needs,
-        manifest,
-        ctx.yes,
-        ctx.grants,
-        Purpose::Update,
-    )?;
-    let new_pin = Pin {
-        repo,
-        git_ref: recorded_ref,
-        commit: fetched.commit.clone(),
-        tree: fetched.tree.clone(),
-        url: Some(url),
-    };
-    let disabled = swap::swap(paths, name, &old_commit, &fetched, |current| {
-        repin::repinned(&fetched.manifest, new_pin, current)
-    })?;
-    out.say(&format!(
-        "updated {name}: {} -> {}\n",
-        old_commit, fetched.commit
-    ));
-    if disabled {
-        out.say(&format!("{}\n", swap::still_disabled(name)));
-    }
-    Ok(Done::Updated {
-        from: old_commit,
-        to: fetched.commit.clone(),
-    })
-}
-
 /// A linked extension is updated by editing its checkout. Its code is read
 /// at every run, but what it claims and needs was recorded when it was
 /// linked: say so when its manifest now declares otherwise.
-fn linked(out: Out, name: &str, dir: &str, entry: &Entry) {
+fn linked(out: &mut Output, name: &str, entry: &Entry) {
+    let dir = entry.linked().unwrap_or_default();
     let shown = crate::untrusted::printable(dir.as_bytes());
     out.say(&format!(
         "{name}: linked to {shown}; a linked extension is updated by editing it there\n"

@@ -3,10 +3,11 @@
 
 use crate::cli::model::VerifyArgs;
 use crate::error::{Exit, Result};
+use crate::ext::dirs;
+use crate::ext::error::At;
+use crate::ext::installed;
 use crate::ext::integrity::{check, repair_hint, unreadable_granting, Change, INVALID};
 use crate::ext::lock::Source;
-use crate::ext::named;
-use crate::ext::places;
 use crate::ext::store;
 use crate::untrusted::printable;
 use serde::Serialize;
@@ -14,11 +15,11 @@ use serde::Serialize;
 const CMD: &str = "ext verify";
 
 pub fn run(a: VerifyArgs) -> Result<Exit> {
-    let paths = places::paths(CMD)?;
+    let paths = dirs::paths().at(CMD)?;
     let lock = store::read_lock(&paths).map_err(|e| e.at(CMD))?;
     let one = a.name;
     let everything = one.is_none();
-    let names = named::chosen(CMD, &lock, one)?;
+    let names = installed::chosen(&lock, one).at(CMD)?;
     let mut rows = Vec::new();
     if everything {
         for bad in lock.invalid_names() {

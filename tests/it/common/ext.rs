@@ -23,8 +23,10 @@ pub(crate) fn installed(
     f
 }
 
+/// Installs `repo` as a script that has read the consent block does:
+/// `--yes`, granting the authority it asks for by name.
 pub(crate) fn install(env: &TestEnv, repo: &str) {
-    let out = env.run(["ext", "install", repo, "--yes"]);
+    let out = env.run(["ext", "install", repo, "--yes", "--grant", "fleet"]);
     assert!(out.status.success(), "install {repo}: {}", describe(&out));
 }
 

@@ -7,11 +7,16 @@ use crate::common::*;
 use std::ffi::OsStr;
 
 /// An extension NAME claiming the command NAME, committed, pushed and
-/// installed from owner/roost-NAME.
+/// installed from owner/roost-NAME, the authority it asks for granted by
+/// name as a script must.
 pub(crate) fn installed(env: &TestEnv, name: &str, needs: &[&str]) -> Fixture {
     let repo = format!("owner/roost-{name}");
     let f = env.simple_ext(&repo, name, &[name], needs);
-    succeeded(&env.run(["ext", "install", &repo, "--yes"]));
+    let mut args = vec!["ext", "install", &repo, "--yes"];
+    for need in needs {
+        args.extend(["--grant", need]);
+    }
+    succeeded(&env.run(args));
     f
 }
 

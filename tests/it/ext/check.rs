@@ -207,7 +207,7 @@ fn check_of_something_that_is_not_a_directory_is_refused() {
     assert_eq!(
         exits(&out, Exit::Failed),
         format!(
-            "roost ext check: {} is not a directory\n",
+            "roost ext check: {} is not a directory\ngive the directory of an extension's checkout\n",
             env.path("nothing-here").display()
         )
     );

@@ -17,3 +17,56 @@ fn ext_exec_of_a_disabled_extension_says_so_and_names_enable() {
     env.ok(["ext", "enable", "note"]);
     assert_eq!(env.ok(["ext", "exec", "note", "x"]), "note [x]\n");
 }
+
+/// An installed command whose clone is gone cannot run: said so, with the
+/// verb that puts the files back.
+#[test]
+fn ext_exec_of_an_extension_whose_files_are_gone_names_repair() {
+    let env = TestEnv::new();
+    env.simple_ext("owner/roost-note", "note", &["note"], &[]);
+    env.ok(["ext", "install", "owner/roost-note", "--yes"]);
+    std::fs::remove_dir_all(env.path("data/roost/ext/note")).unwrap();
+    let out = env.run(["ext", "exec", "note", "x"]);
+    assert_refusal(
+        &out,
+        Exit::Failed,
+        &format!(
+            "roost ext exec: cannot run 'note': the files of extension note are gone ({} does not exist)\n\
+             roost ext repair note puts back the files pinned in ext.lock\n",
+            env.path("data/roost/ext/note").display()
+        ),
+    );
+    env.ok(["ext", "repair", "note"]);
+    assert_eq!(env.ok(["ext", "exec", "note", "x"]), "note [x]\n");
+}
+
+/// ROOST_NO_EXT turns the seam off in this shell: exec says so and how to
+/// turn it back on, and list and info note it where one would wonder why
+/// an installed command does not run.
+#[test]
+fn with_roost_no_ext_set_exec_list_and_info_say_to_unset_it() {
+    let env = TestEnv::new();
+    env.simple_ext("owner/roost-note", "note", &["note"], &[]);
+    env.ok(["ext", "install", "owner/roost-note", "--yes"]);
+    let off = |args: &[&str]| {
+        let mut cmd = env.roost(args);
+        cmd.env("ROOST_NO_EXT", "1");
+        cmd.output().unwrap()
+    };
+    assert_refusal(
+        &off(&["ext", "exec", "note"]),
+        Exit::Failed,
+        "roost ext exec: cannot run 'note': extensions are turned off (ROOST_NO_EXT is set)\n\
+         ROOST_NO_EXT turns extension commands off in this shell: unset ROOST_NO_EXT to run them\n",
+    );
+    let note =
+        "roost ext list: note: ROOST_NO_EXT is set, so no extension command runs in this shell; \
+                unset ROOST_NO_EXT to run them\n";
+    let out = off(&["ext", "list"]);
+    assert_eq!(exits(&out, Exit::Ok), note);
+    assert!(stdout(&out).contains("note"), "{}", describe(&out));
+    let out = off(&["ext", "info", "note"]);
+    assert_eq!(exits(&out, Exit::Ok), note.replace("ext list", "ext info"));
+    // Not set: nothing said.
+    assert_eq!(exits(&env.run(["ext", "list"]), Exit::Ok), "");
+}

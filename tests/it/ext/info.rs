@@ -124,7 +124,23 @@ fn info_refuses_an_unknown_name_or_one_that_is_not_a_name() {
                     "roost ext info: no such extension: {name}\nroost ext list shows what is installed\n"
                 )
             );
-            assert_eq!(stdout(&out), "");
+            // With --json, stdout says so too, and that it was refused.
+            let said = match json {
+                true => serde_json::json!({"status": "refused", "error": format!("no such extension: {name}"),
+                                           "hint": "roost ext list shows what is installed"})
+                .to_string(),
+                false => String::new(),
+            };
+            let got = stdout(&out);
+            match json {
+                true => assert_eq!(
+                    serde_json::from_str::<serde_json::Value>(&got)
+                        .unwrap()
+                        .to_string(),
+                    said
+                ),
+                false => assert_eq!(got, ""),
+            }
         }
     }
 }
@@ -135,7 +151,14 @@ fn info_of_an_extension_whose_clone_is_gone_still_shows_the_record() {
     installed(&env, "owner/roost-note", "note", &["note"], &[]);
     let clone = clone_dir(&env, "note");
     std::fs::remove_dir_all(&clone).unwrap();
-    let text = env.ok(["ext", "info", "note"]);
+    let out = env.run(["ext", "info", "note"]);
+    // What puts it back is said too.
+    assert_eq!(
+        exits(&out, Exit::Ok),
+        "roost ext info: note: note's files are gone; \
+         roost ext repair note puts back the files pinned in ext.lock\n"
+    );
+    let text = stdout(&out);
     assert!(
         text.contains(
             "manifest (roost-ext.json as found in the clone):\n  (missing or unreadable)\n"

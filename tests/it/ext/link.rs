@@ -445,3 +445,17 @@ fn link_and_ref_together_are_a_usage_error() {
     );
     assert!(!lock_file(&env).exists());
 }
+
+/// A directory that is not there is named as such, with what to give
+/// instead; no raw OS error.
+#[test]
+fn link_of_a_directory_that_is_not_there_says_so_and_what_to_give() {
+    let env = TestEnv::new();
+    let out = env.run(["ext", "install", "--link", "gone", "--yes"]);
+    assert_eq!(
+        exits(&out, Exit::Failed),
+        "roost ext install: cannot link gone: there is no such directory\n\
+         give the directory of an extension's checkout (roost ext new NAME makes one)\n"
+    );
+    assert!(!env.path("state/roost").exists());
+}

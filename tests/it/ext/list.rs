@@ -52,7 +52,12 @@ fn list_marks_an_extension_whose_clone_is_gone() {
     let f = installed(&env, "owner/roost-note", "note", &["note"], &[]);
     std::fs::remove_dir_all(clone_dir(&env, "note")).unwrap();
     let out = env.run(["ext", "list"]);
-    assert_eq!(exits(&out, Exit::Ok), "");
+    // And says what puts it back.
+    assert_eq!(
+        exits(&out, Exit::Ok),
+        "roost ext list: note: note's files are gone; \
+         roost ext repair note puts back the files pinned in ext.lock\n"
+    );
     assert_eq!(
         stdout(&out),
         format!(
@@ -115,6 +120,45 @@ fn list_with_nothing_installed_says_so() {
         serde_json::from_slice::<Value>(&out.stdout).unwrap(),
         serde_json::json!([])
     );
+}
+
+/// A verb asked for JSON that cannot answer says so on stdout too, as
+/// JSON: refused when the state says no (an ext.lock that is not JSON),
+/// failed when something broke (an ext.lock that cannot be read at all);
+/// the message is on stderr as ever.
+#[test]
+fn a_json_verb_that_cannot_answer_says_refused_or_failed_on_stdout() {
+    let env = TestEnv::new();
+    let lock_file = env.path("state/roost/ext.lock");
+    std::fs::create_dir_all(lock_file.parent().unwrap()).unwrap();
+    std::fs::write(&lock_file, "{not json").unwrap();
+    for args in [
+        &["ext", "list", "--json"][..],
+        &["ext", "verify", "--json"],
+        &["ext", "outdated", "--json"],
+        &["ext", "update", "--all", "--json"],
+        &["ext", "info", "note", "--json"],
+    ] {
+        let out = env.run(args);
+        let err = exits(&out, Exit::Failed);
+        let said: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(said["status"], "refused", "{args:?}: {said}");
+        let message = said["error"].as_str().unwrap();
+        assert!(
+            message.contains("ext.lock is not valid JSON"),
+            "{args:?}: {said}"
+        );
+        assert!(err.contains(message), "{args:?}: {err}");
+    }
+    std::fs::remove_file(&lock_file).unwrap();
+    std::fs::create_dir(&lock_file).unwrap();
+    let out = env.run(["ext", "list", "--json"]);
+    let err = exits(&out, Exit::Failed);
+    let said: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(said["status"], "failed", "{said}");
+    assert!(err.starts_with("roost ext list: cannot read "), "{err}");
+    // Without --json, stdout stays empty.
+    assert_eq!(stdout(&env.run(["ext", "list"])), "");
 }
 
 #[test]

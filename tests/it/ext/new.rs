@@ -41,9 +41,18 @@ fn new_commit_people(env: &TestEnv, dir: &Path, set: &[(&str, &str)], unset: &[&
         "note".as_ref(),
         dir.as_os_str(),
     ]);
-    clean(&adjusted(&mut cmd, set, unset).output().unwrap());
+    let said = clean(&adjusted(&mut cmd, set, unset).output().unwrap());
     let people = git(env, dir, &["log", "-1", "--format=%an <%ae>|%cn <%ce>"]);
-    people.trim_end().to_string()
+    let people = people.trim_end().to_string();
+    // It says whom it committed as, and when the placeholder stood in.
+    let author = people.split('|').next().unwrap();
+    assert!(said.contains(&format!("), made as {author}\n")), "{said}");
+    assert_eq!(
+        said.contains("note: git names no author here"),
+        author.contains("roost"),
+        "{said}"
+    );
+    people
 }
 
 /// Whom git itself would name as author and committer of a commit in
@@ -100,14 +109,16 @@ fn ext_new_creates_a_repository_whose_one_commit_holds_the_scaffold() {
     assert_eq!(
         text,
         format!(
-            "created {shown}: a git repository with one commit ({})\n\
+            "created {shown}: a git repository with one commit ({}), made as roost <roost@localhost>\n\
              \x20 roost-ext.json       the manifest: name, contract, commands, needs\n\
              \x20 bin/roost-note       the command (POSIX sh, executable)\n\
              \x20 README.md            the contract in brief\n\
              next:\n\
              \x20 roost ext check {shown}            what install would say\n\
              \x20 roost ext install --link {shown}   use it while you edit it\n\
-             \x20 roost note\n",
+             \x20 roost note\n\
+             note: git names no author here, so `roost <roost@localhost>` stands in; set \
+             user.name and user.email, then in {shown}: git commit --amend --reset-author\n",
             &head[..7]
         )
     );

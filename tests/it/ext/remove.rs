@@ -228,3 +228,23 @@ fn install_under_a_name_whose_data_was_kept_says_whose_data_it_inherits() {
     );
     assert!(!env.path("state/roost/ext/weather.left-by").exists());
 }
+
+/// A name that is not installed is "no such extension", whatever state the
+/// state directory is in: with it unwritable, the lock file that cannot be
+/// taken is not the news.
+#[test]
+fn remove_of_a_name_not_installed_is_no_such_extension_with_an_unwritable_state_dir() {
+    let env = TestEnv::new();
+    installed(&env, "owner/roost-note", "note", &["note"], &[]);
+    let state = env.path("state/roost");
+    std::fs::remove_file(state.join("ext.lock.flock")).ok();
+    let Some(_guard) = Unwritable::new(&state) else {
+        skip_without("a directory that cannot be written (chattr for root)");
+        return;
+    };
+    let out = env.run(["ext", "remove", "foo"]);
+    assert_eq!(
+        exits(&out, Exit::Failed),
+        "roost ext remove: no such extension: foo\nroost ext list shows what is installed\n"
+    );
+}

@@ -109,11 +109,13 @@ fn repair_that_cannot_put_the_pinned_tree_back_changes_nothing() {
     let before = snapshot(&env);
     let err = exits(&env.run(["ext", "repair", "note"]), Exit::Failed);
     assert_eq!(
-        err.lines().next().unwrap(),
+        err,
         format!(
-            "roost ext repair: note: commit {} has tree {tree}, but ext.lock recorded tree {other}; \
-             refusing to put other files in place than the ones agreed to",
-            f.head()
+            "roost ext repair: note: commit {} has tree {tree}, but ext.lock recorded tree {other} for it; \
+             refusing to put other files in place than the ones agreed to\n\
+             nothing was changed; {} is as it was; `roost ext info note` shows what ext.lock records\n",
+            f.head(),
+            env.path("data/roost/ext/note").display()
         )
     );
     assert_eq!(snapshot(&env), before);

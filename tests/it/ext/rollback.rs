@@ -299,9 +299,10 @@ fn rollback_refuses_a_commit_whose_files_are_not_the_recorded_tree() {
     assert_eq!(
         stderr(&out),
         format!(
-            "roost ext rollback: note: commit {v1} has tree {}, but ext.lock recorded tree {other} for it; refusing to install other files than the ones agreed to\n\
-             nothing was changed; `roost ext info note` shows both pins\n",
-            f.tree(&v1)
+            "roost ext rollback: note: commit {v1} has tree {}, but ext.lock recorded tree {other} for it; refusing to put other files in place than the ones agreed to\n\
+             nothing was changed, and note stays at {}; `roost ext info note` shows what ext.lock records\n",
+            f.tree(&v1),
+            &f.head()[..7]
         )
     );
     assert_eq!(seen(&env), before);

@@ -48,7 +48,17 @@ fn the_consent_block_for_a_fleet_extension() {
     f.git(&["tag", "v0.1.0"]);
     f.push();
     let commit = f.head();
-    let out = install(&env, &["owner/roost-note", "--ref", "v0.1.0", "--yes"]);
+    let out = install(
+        &env,
+        &[
+            "owner/roost-note",
+            "--ref",
+            "v0.1.0",
+            "--yes",
+            "--grant",
+            "fleet",
+        ],
+    );
     let url = url_of(&env, "owner/roost-note");
     let want = format!(
         "{}\nInstall? [y/N] yes (--yes)\n\
@@ -60,6 +70,55 @@ fn the_consent_block_for_a_fleet_extension() {
     );
     assert_eq!(succeeded(&out), want);
     assert!(out.stderr.is_empty(), "{}", describe(&out));
+}
+
+/// `--yes` answers the question but grants nothing: an extension that asks
+/// for the fleet is installed from a script only when `--grant fleet` names
+/// it, as update and rollback require of authority that grows. The
+/// refusal gives the command line that would grant it.
+#[test]
+fn yes_installs_an_extension_that_asks_for_the_fleet_only_when_granted() {
+    let env = TestEnv::new();
+    let f = env.simple_ext("owner/roost-note", "note", &["note"], &["fleet"]);
+    f.git(&["tag", "v0.1.0"]);
+    f.push();
+    let before = snapshot(&env);
+    let out = install(&env, &["owner/roost-note", "--ref", "v0.1.0", "--yes"]);
+    assert_eq!(
+        exits(&out, Exit::Failed),
+        "roost ext install: not installed: it asks for fleet, and --yes does not grant authority\n\
+         read the block above; to accept it from a script: \
+         roost ext install owner/roost-note --ref v0.1.0 --yes --grant fleet\n"
+    );
+    let text = stdout(&out);
+    assert!(
+        text.contains("This extension asks to drive your agents."),
+        "{text}"
+    );
+    assert!(!text.contains("Install? [y/N]"), "{text}");
+    assert_eq!(snapshot(&env), before);
+    // The same for a checkout linked in place.
+    let dir = env.path("checkout");
+    f.git(&[
+        "clone",
+        "-q",
+        f.bare.to_str().unwrap(),
+        dir.to_str().unwrap(),
+    ]);
+    let out = install(&env, &["--link", dir.to_str().unwrap(), "-y"]);
+    let err = exits(&out, Exit::Failed);
+    assert!(
+        err.ends_with(&format!(
+            "roost ext install --link {} --yes --grant fleet\n",
+            dir.display()
+        )),
+        "{err}"
+    );
+    assert_eq!(snapshot(&env), before);
+    // Named, it is installed.
+    let out = install(&env, &["owner/roost-note", "--yes", "--grant", "fleet"]);
+    assert!(succeeded(&out).contains("Install? [y/N] yes (--yes)\n"));
+    assert_eq!(read_lock(&env)["note"]["needs"], json!(["fleet"]));
 }
 
 #[test]
@@ -173,11 +232,14 @@ fn without_a_terminal_and_without_yes_it_shows_the_block_and_refuses() {
 #[test]
 fn answering_yes_at_the_terminal_installs() {
     let env = TestEnv::new();
-    let f = env.simple_ext("owner/roost-note", "note", &["note"], &[]);
+    // On a terminal the question is the consent: the authority it asks for
+    // needs no --grant.
+    let f = env.simple_ext("owner/roost-note", "note", &["note"], &["fleet"]);
     let (status, err) = install_in_a_terminal(&env, "y");
     assert_eq!(status, "0", "{err}");
     assert_eq!(err, "");
     assert_eq!(read_lock(&env)["note"]["commit"], f.head());
+    assert_eq!(read_lock(&env)["note"]["needs"], json!(["fleet"]));
     assert_eq!(env.ok(["note"]), "note\n");
 }
 

@@ -56,7 +56,7 @@ fn an_unreachable_ssh_host_is_one_line_naming_the_url_and_never_prompts() {
     assert_eq!(
         err,
         "roost ext install: cannot resolve HEAD at ssh://127.0.0.1:1/owner/roost-note: \
-         127.0.0.1:1 could not be reached (connection refused)\n\
+         127.0.0.1:1 could not be reached (ssh: connect to host 127.0.0.1 port 1: Connection refused)\n\
          check your connection, a proxy or firewall, and the address, then try again\n"
     );
     assert!(took < Duration::from_secs(10));
@@ -87,7 +87,14 @@ fn an_ssh_base_works_and_ssh_never_prompts_nor_waits_forever() {
     let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
     let base = format!("ssh://example.invalid{}/", env.path("remote").display());
     let out = env
-        .roost(["ext", "install", "owner/roost-note", "--yes"])
+        .roost([
+            "ext",
+            "install",
+            "owner/roost-note",
+            "--yes",
+            "--grant",
+            "fleet",
+        ])
         .env("PATH", path)
         .env("ROOST_EXT_GIT_BASE", &base)
         .output()

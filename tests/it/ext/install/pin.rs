@@ -66,7 +66,11 @@ fn default_ref_pins_the_remote_head_and_records_it_exactly() {
     let m = env.simple_ext("owner/roost-mark", "mark", &["mark"], &[]);
 
     let start = utc_now();
-    succeeded(&install(&env, &["owner/roost-note", "--yes"]));
+    let grant = ["--grant", "fleet"];
+    succeeded(&install(
+        &env,
+        &["owner/roost-note", "--yes", grant[0], grant[1]],
+    ));
     succeeded(&install(&env, &["owner/roost-mark", "--yes"]));
     let end = utc_now();
 

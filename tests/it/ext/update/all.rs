@@ -81,6 +81,9 @@ fn update_all_json_is_the_summary_alone_and_refuses_grown_authority() {
         v[0]["reason"],
         "not updated: it asks for fleet now, and --yes does not grant new authority"
     );
+    // Refused, but both ends were known: the pin, and the commit offered.
+    assert_eq!(v[0]["from"], old.as_str());
+    assert_eq!(v[0]["to"], new.as_str());
     assert_eq!(v[1]["name"], "zed");
     assert_eq!(v[1]["status"], "unchanged");
     assert_eq!(v[1]["from"], zed.head().as_str());

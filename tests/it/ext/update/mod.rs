@@ -350,7 +350,8 @@ fn update_refuses_a_commit_that_claims_another_extensions_command() {
     let err = exits(&out, Exit::Failed);
     assert_eq!(
         err,
-        "roost ext update: note: the new commit claims mark, which the installed extension mark holds; nothing was changed\n"
+        "roost ext update: note: the new commit claims mark, which the installed extension mark holds; nothing was changed\n\
+         remove mark first (roost ext remove mark), then update note again\n"
     );
     assert_eq!(snapshot(&env, "note"), before);
     assert_eq!(listing(&clone_dir(&env, "mark")), mark_before);

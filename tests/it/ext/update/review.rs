@@ -233,6 +233,85 @@ fn update_pages_with_less_told_to_leave_the_diff_on_screen() {
     assert_eq!(env.read("pager-saw"), "LESS=[FRX]\nLESS=[-S]\n");
 }
 
+/// With PAGER unset, the diff on a terminal goes through `less`, as git
+/// pages it, with LESS=FRX; with no `less` either, it is printed as it is.
+#[test]
+fn update_pages_with_less_when_pager_is_unset() {
+    let env = TestEnv::new();
+    let f = installed(&env, "owner/roost-note", "note", &["note"], &[]);
+    // A `less` first on PATH that says it ran, and with what, then shows
+    // what it was given; beside it only what the run needs (script(1) for
+    // the terminal, git-upload-pack for the fetch).
+    let bin = env.path("pager-bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    for tool in ["git-upload-pack", "script"] {
+        let Some(found) = std::env::split_paths(&std::env::var_os("PATH").unwrap())
+            .map(|dir| dir.join(tool))
+            .find(|p| p.is_file())
+        else {
+            skip_without(&format!("{tool} is not installed"));
+            return;
+        };
+        std::os::unix::fs::symlink(found, bin.join(tool)).unwrap();
+    }
+    let saw = env.path("less-saw");
+    let less = bin.join("less");
+    std::fs::write(
+        &less,
+        format!(
+            "#!/bin/sh\necho \"LESS=[$LESS] args=[$*]\" >> '{}'\nexec /bin/cat\n",
+            saw.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&less, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let path = bin.to_string_lossy().into_owned();
+    f.exec("bin/roost-note", "#!/bin/sh\necho two\n");
+    f.commit("two");
+    let Some(out) = env.on_a_terminal_with("ext update note --yes", b"", &[("PATH", &path)]) else {
+        return;
+    };
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
+    assert!(stdout(&out).contains("+echo two"), "{}", describe(&out));
+    assert_eq!(env.read("less-saw"), "LESS=[FRX] args=[]\n");
+    // No `less`: the diff is printed all the same.
+    std::fs::remove_file(&less).unwrap();
+    f.exec("bin/roost-note", "#!/bin/sh\necho three\n");
+    f.commit("three");
+    let out = env
+        .on_a_terminal_with("ext update note --yes", b"", &[("PATH", &path)])
+        .unwrap();
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
+    assert!(stdout(&out).contains("+echo three"), "{}", describe(&out));
+    assert_eq!(env.read("less-saw"), "LESS=[FRX] args=[]\n");
+}
+
+/// A pager quit before it has read the whole diff (`q` in less) is no
+/// reason for roost to die of SIGPIPE: the question still comes, and the
+/// answer still counts.
+#[test]
+fn a_pager_quit_early_leaves_the_update_to_go_on() {
+    let env = TestEnv::new();
+    let f = installed(&env, "owner/roost-note", "note", &["note"], &[]);
+    // More than a pipe holds, so the pager's end is met while writing.
+    let long: String = (0..1900)
+        .map(|i| format!("line {i} of a long file, {}\n", "x".repeat(80)))
+        .collect();
+    f.write("LONG", &long);
+    f.commit("long");
+    let Some(out) = env.on_a_terminal_with("ext update note --yes", b"", &[("PAGER", "/bin/true")])
+    else {
+        return;
+    };
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
+    assert!(
+        stdout(&out).contains("updated note: "),
+        "{}",
+        describe(&out)
+    );
+    assert_eq!(lock(&env)["note"]["commit"], f.head());
+}
+
 #[test]
 fn update_caps_a_diff_of_one_huge_line() {
     let env = TestEnv::new();

@@ -1,10 +1,10 @@
 //! What a new install records in ext.lock, and what already recorded (or
 //! already on disk) stands in its way.
 
+use super::display;
+use super::error::{ExtError, Result};
 use super::lock::{utc_timestamp, Contract, Entry, Lock, Source};
 use super::manifest::Manifest;
-use super::shown;
-use crate::error::{Error, Result};
 use crate::paths::Paths;
 
 /// The ext.lock entry for an install of `manifest` from `source`, now.
@@ -21,34 +21,26 @@ pub fn entry_for(manifest: &Manifest, source: Source) -> Entry {
     }
 }
 
-/// What an install (command `cmd`) refuses because of what is already
-/// there. `clone`: the install makes a clone directory, which must not
-/// exist yet.
-pub fn conflicts(
-    cmd: &'static str,
-    lock: &Lock,
-    manifest: &Manifest,
-    paths: &Paths,
-    clone: bool,
-) -> Result<()> {
+/// What an install refuses because of what is already there. `clone`: the
+/// install makes a clone directory, which must not exist yet.
+pub fn conflicts(lock: &Lock, manifest: &Manifest, paths: &Paths, clone: bool) -> Result<()> {
     let name = &manifest.name;
     if let Some(slot) = lock.get(name) {
         let at = match slot.typed().map(|e| &e.source) {
             Ok(Source::Linked { .. }) => "linked",
-            Ok(Source::Pinned(pin)) => shown::short(&pin.commit),
+            Ok(Source::Pinned(pin)) => display::short(&pin.commit),
             Err(_) => "?",
         };
-        return Err(Error::fail(cmd, format!("{name} is already installed (at {at})")).hint(format!(
+        return Err(ExtError::refused(format!("{name} is already installed (at {at})")).hint(format!(
             "update it with `roost ext update {name}`, or remove it first with `roost ext remove {name}`"
         )));
     }
     let claims = lock.claims();
     for command in &manifest.commands {
         if let Some(owner) = claims.get(command.as_str()) {
-            return Err(Error::fail(
-                cmd,
-                format!("command {command} is already claimed by the installed extension {owner}"),
-            )
+            return Err(ExtError::refused(format!(
+                "command {command} is already claimed by the installed extension {owner}"
+            ))
             .hint(format!(
                 "remove {owner} first (roost ext remove {owner}) to install this one"
             )));
@@ -56,13 +48,10 @@ pub fn conflicts(
     }
     let dest = paths.ext_clone(name);
     if clone && (dest.exists() || dest.is_symlink()) {
-        return Err(Error::fail(
-            cmd,
-            format!(
-                "{} exists, but ext.lock has no entry for {name}",
-                dest.display()
-            ),
-        )
+        return Err(ExtError::refused(format!(
+            "{} exists, but ext.lock has no entry for {name}",
+            dest.display()
+        ))
         .hint("move that directory aside or delete it, then install again"));
     }
     Ok(())
