@@ -742,10 +742,29 @@ mod tests {
         std::fs::write(&aider.path, "notifications-command: say hi\n").unwrap();
         let err = install(&aider, &s).unwrap_err().to_string();
         assert!(err.contains("notifications-command"), "{err}");
-        let plugin = w.target(Agent::Opencode, "roost.js");
-        std::fs::write(&plugin.path, "export const Mine = 1;\n").unwrap();
-        assert!(install(&plugin, &s).is_err());
-        assert_eq!(remove(&plugin, &s).unwrap(), Done::Absent);
-        assert!(plugin.path.exists());
+        let mine: &[(Agent, &str, &str)] = &[
+            (Agent::Opencode, "roost.js", "export const Mine = 1;\n"),
+            (
+                Agent::Copilot,
+                "roost.json",
+                "{\"version\": 1, \"hooks\": {\"Stop\": [{\"type\": \"command\", \"bash\": \"say done\"}]}}\n",
+            ),
+            (Agent::Pi, "roost.ts", "export default function (pi) {}\n"),
+        ];
+        for (agent, name, text) in mine {
+            let own = w.target(*agent, name);
+            std::fs::write(&own.path, text).unwrap();
+            let err = install(&own, &s).unwrap_err().to_string();
+            assert!(err.contains("roost did not write"), "{agent:?}: {err}");
+            assert_eq!(remove(&own, &s).unwrap(), Done::Absent, "{agent:?}");
+            assert_eq!(status(&own, &s), Wiring::NotWired, "{agent:?}");
+            assert_eq!(std::fs::read_to_string(&own.path).unwrap(), *text);
+        }
+        // A file of roost's that another roost wrote is stale, and taken.
+        let hooks = w.target(Agent::Copilot, "theirs.json");
+        std::fs::write(&hooks.path, copilot::hooks(&old)).unwrap();
+        assert!(matches!(status(&hooks, &s), Wiring::Stale(_)));
+        assert_eq!(install(&hooks, &s).unwrap(), Done::Written);
+        assert_eq!(status(&hooks, &s), Wiring::Wired);
     }
 }
