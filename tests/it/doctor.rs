@@ -55,9 +55,17 @@ fn doctor(env: &TestEnv, code: Exit) -> Vec<String> {
 fn is_agent_line(line: &str) -> bool {
     let message = line.get(6..).unwrap_or_default();
     message.starts_with("agents: ")
-        || ["claude ", "codex ", "gemini ", "opencode ", "aider "]
-            .iter()
-            .any(|a| message.starts_with(a))
+        || [
+            "claude ",
+            "codex ",
+            "gemini ",
+            "opencode ",
+            "aider ",
+            "copilot ",
+            "pi ",
+        ]
+        .iter()
+        .any(|a| message.starts_with(a))
 }
 
 fn installed(env: &TestEnv, repo: &str, name: &str) -> Fixture {
