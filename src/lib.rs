@@ -19,6 +19,7 @@ mod launch;
 mod locale;
 pub mod man;
 pub mod paths;
+mod procs;
 mod route;
 mod sample;
 mod switch;

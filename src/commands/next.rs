@@ -14,7 +14,7 @@ pub fn next(ctx: &Ctx) -> Result<Exit> {
     if !ctx.tmux.is_running().map_err(|e| ctx.tmux_err(e))? {
         return Err(none());
     }
-    let panes = ctx.tmux.panes().map_err(|e| ctx.tmux_err(e))?;
+    let panes = ctx.tmux.panes_with_dialogs().map_err(|e| ctx.tmux_err(e))?;
     let me = ctx.tmux.caller_pane();
     let at = me
         .as_ref()
@@ -46,7 +46,7 @@ pub fn badge(ctx: &Ctx) -> Result<Exit> {
     if !ctx.tmux.socket_exists() {
         return Ok(Exit::Ok);
     }
-    let Ok(panes) = ctx.tmux.panes() else {
+    let Ok(panes) = ctx.tmux.panes_with_dialogs() else {
         return Ok(Exit::Ok);
     };
     let count = |s: AgentState| {

@@ -11,7 +11,10 @@ use serde::Serialize;
 pub fn run(ctx: &Ctx, a: JsonArgs) -> Result<Exit> {
     let socket = ctx.tmux.socket.value().to_string_lossy().into_owned();
     let fleet = if ctx.tmux.is_running().map_err(|e| ctx.tmux_err(e))? {
-        ctx.tmux.sessions().ok().zip(ctx.tmux.panes().ok())
+        ctx.tmux
+            .sessions()
+            .ok()
+            .zip(ctx.tmux.panes_with_dialogs().ok())
     } else {
         None
     };

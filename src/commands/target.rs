@@ -173,6 +173,8 @@ mod tests {
             state: None,
             command: Default::default(),
             window_name: name.into(),
+            may_ask: false,
+            dialog: None,
         }
     }
 

@@ -220,6 +220,8 @@ mod tests {
             state: None,
             command: Default::default(),
             window_name: window.into(),
+            may_ask: false,
+            dialog: None,
         }
     }
 

@@ -38,6 +38,9 @@ pub struct TypingView {
     pub hooked: bool,
     /// The pane is in copy mode or another mode.
     pub in_mode: bool,
+    /// An agent that may hold a dialog roost knows runs there, and no hook
+    /// has reported from it yet (`dialog::may_ask_format`).
+    pub may_ask: bool,
 }
 
 /// A format that is 1 when an agent's prompt hook reports from the pane.
@@ -49,7 +52,8 @@ fn hooked_format() -> String {
 fn typing_format() -> String {
     let hooked = hooked_format();
     format!(
-        "#{{pane_tty}}\t#{{pane_pid}}\t#{{bracket_paste_flag}}\t#{{?{AGENT},1,{hooked}}}\t{hooked}\t#{{pane_in_mode}}"
+        "#{{pane_tty}}\t#{{pane_pid}}\t#{{bracket_paste_flag}}\t#{{?{AGENT},1,{hooked}}}\t{hooked}\t#{{pane_in_mode}}\t{}",
+        super::dialog::may_ask_format()
     )
 }
 
@@ -69,6 +73,7 @@ impl Tmux {
             agent: f.next() == Some("1"),
             hooked: f.next() == Some("1"),
             in_mode: f.next() == Some("1"),
+            may_ask: f.next() == Some("1"),
         })
     }
 
@@ -134,7 +139,8 @@ mod tests {
         assert_eq!(
             typing_format(),
             "#{pane_tty}\t#{pane_pid}\t#{bracket_paste_flag}\t\
-             #{?@roost-agent,1,#{?@roost-hooked,1,0}}\t#{?@roost-hooked,1,0}\t#{pane_in_mode}"
+             #{?@roost-agent,1,#{?@roost-hooked,1,0}}\t#{?@roost-hooked,1,0}\t#{pane_in_mode}\t\
+             #{?@roost-hooked,0,#{?#{==:#{@roost-agent},codex},1,0}}"
         );
     }
 }

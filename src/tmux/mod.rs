@@ -10,11 +10,13 @@
 //! - `panes`: its sessions and panes; `windows`: windows and panes made,
 //!   closed and shown; `screen`: what a pane shows;
 //! - `pane_option`, `marks`: options read and written; `keys`: typing;
-//! - `agent_state`, `state`: agents' states, stamping and waiting on them.
+//! - `agent_state`, `state`: agents' states, stamping and waiting on them;
+//!   `dialog`: the dialogs an agent holds a person in, known by their look.
 
 mod agent_state;
 mod client;
 mod conf;
+pub mod dialog;
 mod keys;
 pub mod listening;
 pub mod literal;
@@ -34,6 +36,7 @@ mod windows;
 
 pub use agent_state::AgentState;
 pub use client::{installed, version, Tmux, TmuxError, TmuxResult, Version, MISSING};
+pub use dialog::Dialog;
 pub use keys::TypingView;
 pub use marks::Sent;
 pub use panes::{HookView, Pane, Session};

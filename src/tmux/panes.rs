@@ -2,7 +2,8 @@
 //! and `list-panes` describe them, and the pane a command runs in.
 
 use super::agent_state::{self, AgentState};
-use super::client::{Tmux, TmuxResult};
+use super::client::{Tmux, TmuxError, TmuxResult};
+use super::dialog::{self, Dialog};
 use super::options::SESSION_ID;
 use super::socket::{enclosing_socket, same_file};
 use crate::untrusted::Outside;
@@ -23,11 +24,17 @@ pub struct Pane {
     /// The process tmux started in the pane.
     pub pid: Option<i32>,
     /// The agent's state; `None` when unstamped, or stamped with anything
-    /// but a known state's word.
+    /// but a known state's word. `Blocked` for a pane that shows a dialog
+    /// roost knows, once looked at (`Tmux::panes_with_dialogs`).
     pub state: Option<AgentState>,
     /// The program running in the pane now (`pane_current_command`).
     pub command: Outside,
     pub window_name: Outside,
+    /// An agent that may hold a dialog roost knows runs there, and no hook
+    /// has reported from it yet (`dialog::may_ask_format`).
+    pub may_ask: bool,
+    /// The dialog it shows, once looked at.
+    pub dialog: Option<&'static Dialog>,
 }
 
 impl Pane {
@@ -73,12 +80,13 @@ fn pane_format(sep: &str) -> String {
         agent_state::known_format(),
         "#{pane_current_command}".into(),
         "#{window_name}".into(),
+        dialog::may_ask_format(),
     ];
     fields.iter().map(|f| format!("{f}{sep}")).collect()
 }
 
 /// How many fields `pane_format` gives each pane.
-const PANE_FIELDS: usize = 12;
+const PANE_FIELDS: usize = 13;
 
 /// A separator for one `list-panes` call: 128 bits no pane can know,
 /// between TABs (the keys of std's hasher are random for each process,
@@ -151,6 +159,32 @@ impl Tmux {
         Ok(parse_panes(&out, &sep))
     }
 
+    /// Every pane, as a person acts on them: one that shows a dialog roost
+    /// knows (codex asking to trust its hooks) reads as blocked, with that
+    /// dialog. Only a pane that may hold one and has no state is looked at.
+    pub fn panes_with_dialogs(&self) -> TmuxResult<Vec<Pane>> {
+        let mut panes = self.panes()?;
+        for p in panes
+            .iter_mut()
+            .filter(|p| p.may_ask && !p.dead && p.state.is_none())
+        {
+            // A pane closed since the listing shows nothing.
+            if let Ok(Some(d)) = self.dialog(&p.id) {
+                p.dialog = Some(d);
+                p.state = Some(AgentState::Blocked);
+            }
+        }
+        Ok(panes)
+    }
+
+    /// The process id of the server itself.
+    pub fn server_pid(&self) -> TmuxResult<u32> {
+        let out = self.run(&["display-message", "-p", "#{pid}"])?;
+        out.trim()
+            .parse()
+            .map_err(|_| TmuxError(format!("tmux gave {:?} for its process id", out.trim())))
+    }
+
     /// The pane id of the caller when it runs inside a pane of this server.
     pub fn caller_pane(&self) -> Option<String> {
         let pane = std::env::var("TMUX_PANE")
@@ -191,7 +225,7 @@ fn parse_pane(f: &[&str]) -> Option<Pane> {
     };
     let number =
         |s: &str| (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())).then(|| s.to_string());
-    let [pane_id, window_id, session, window_index, pane_index, active, dead, dead_status, pid, state, command, window_name] =
+    let [pane_id, window_id, session, window_index, pane_index, active, dead, dead_status, pid, state, command, window_name, may_ask] =
         f
     else {
         return None;
@@ -213,6 +247,8 @@ fn parse_pane(f: &[&str]) -> Option<Pane> {
         },
         command: Outside::new(*command),
         window_name: Outside::new(*window_name),
+        may_ask: *may_ask == "1",
+        dialog: None,
     })
 }
 
@@ -239,9 +275,10 @@ mod tests {
             "working",
             "x\n%4\t@9",
             "name\twith tab",
+            "1",
         ]);
         let bob = pane(&[
-            "%4", "@3", "main", "2", "0", "1", "1", "3", "4243", "", "", "bob",
+            "%4", "@3", "main", "2", "0", "1", "1", "3", "4243", "", "", "bob", "0",
         ]);
         let panes = parse_panes(&format!("{alice}\n{bob}\n"), &sep);
         assert_eq!(panes.len(), 2, "{panes:?}");
@@ -251,17 +288,18 @@ mod tests {
         assert_eq!(a.address(), "main:1.0");
         assert!(a.active && !a.dead);
         assert_eq!((a.pid, a.state), (Some(4242), Some(AgentState::Working)));
+        assert!(a.may_ask && !b.may_ask);
         assert!(b.dead);
         assert_eq!((b.id.as_str(), b.dead_status), ("%4", Some(3)));
         for forged in [
             pane(&[
-                "x%4", "@3", "main", "2", "0", "1", "1", "3", "4243", "", "", "bob",
+                "x%4", "@3", "main", "2", "0", "1", "1", "3", "4243", "", "", "bob", "0",
             ]),
             pane(&[
-                "%4", "@3", "main", "2", "0", "1", "1", "3", "4243", "done!", "", "bob",
+                "%4", "@3", "main", "2", "0", "1", "1", "3", "4243", "done!", "", "bob", "0",
             ]),
             pane(&[
-                "%4", "3", "main", "2", "0", "1", "1", "3", "4243", "", "", "bob",
+                "%4", "3", "main", "2", "0", "1", "1", "3", "4243", "", "", "bob", "0",
             ]),
         ] {
             assert_eq!(

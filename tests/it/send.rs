@@ -304,7 +304,7 @@ fn a_line_mode_reader_gets_one_line_and_each_line_with_lines() {
     assert_eq!(
         stderr(&out),
         format!(
-            "roost send: 'cat' ({pane}) reads lines in the terminal's line mode and never asks for a bracketed paste, so TEXT of more than one line (or longer than 4095 bytes) would not arrive as one prompt; nothing was typed\n\
+            "roost send: 'cat' ({pane}) reads lines in the terminal's line mode and never asks for a bracketed paste, so TEXT of more than one line would not arrive as one prompt; nothing was typed\n\
              send each line as its own submission with --lines, or TEXT as one line\n"
         )
     );
@@ -700,4 +700,144 @@ fn send_names_an_unreadable_stdin_in_words() {
         String::from_utf8_lossy(&out.stderr),
         "roost send: cannot read standard input: Is a directory\n"
     );
+}
+
+/// A shell takes a command line and hands the terminal to the command it
+/// runs: the job at the terminal is then another one, which has read less
+/// of anything than the shell had. The line was taken all the same: a
+/// command that runs on (`sleep`, `cargo test`) is delivered, at once.
+#[test]
+fn a_command_line_that_runs_on_is_taken_once_the_shell_runs_it() {
+    if !on_path("bash") {
+        skip_without("bash is not installed");
+        return;
+    }
+    let env = TestEnv::new();
+    let shells: Vec<String> = (1..=6)
+        .map(|i| env.spawn(&format!("b{i}"), "bash"))
+        .collect();
+    for pane in &shells {
+        let ok = wait_until(Duration::from_secs(10), || {
+            !env.screen(pane).trim().is_empty()
+        });
+        assert!(ok, "bash never showed its prompt");
+    }
+    for pane in &shells {
+        let started = Instant::now();
+        let out = env.run(["send", pane, "sleep 5"]);
+        assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
+        assert!(
+            started.elapsed() < Duration::from_secs(3),
+            "took {:?}",
+            started.elapsed()
+        );
+        let command = || {
+            env.tmux_ok(&[
+                "display-message",
+                "-p",
+                "-t",
+                pane,
+                "#{pane_current_command}",
+            ])
+        };
+        assert!(
+            wait_until(Duration::from_secs(4), || command().trim() == "sleep"),
+            "the line never ran: {}",
+            command()
+        );
+    }
+}
+
+/// The same, without the race a real shell leaves (it hands the terminal
+/// on a moment after it read the Enter, by when roost may have seen the
+/// read): a program that hands it to a job made beforehand, at once.
+#[test]
+fn an_enter_read_by_a_new_job_at_the_terminal_was_taken() {
+    if !have_python() {
+        return;
+    }
+    let env = TestEnv::new();
+    let (pane, log) = reader(&env, "shell", 0.0, "handoff");
+    let started = Instant::now();
+    let out = env.run(["send", "shell", "sleep 5"]);
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "took {:?}",
+        started.elapsed()
+    );
+    env.wait_for_screen(&pane, "running");
+    assert_eq!(pastes(&log), ["sleep 5"]);
+}
+
+/// A program that reads lines in the terminal's line mode and never asked
+/// for a bracketed paste cannot take text of several lines as one prompt,
+/// nor a line longer than the terminal holds: refused at once (not after
+/// all of --wait), and a line too long is said to be too long for it at
+/// all, with or without --lines. A line of 4095 bytes is the most it takes.
+#[test]
+fn a_line_mode_program_is_refused_at_once_what_cannot_reach_it() {
+    let env = TestEnv::new();
+    let got = env.path("got.txt");
+    let pane = env.spawn("cat", &format!("cat > '{}'", got.display()));
+    env.ok(["send", "cat", "first"]);
+    let refused = |args: &[&str]| {
+        let started = Instant::now();
+        let out = env.run(args);
+        let took = started.elapsed();
+        assert_eq!(exit_of(&out), Exit::NotReady, "{}", describe(&out));
+        assert!(took < Duration::from_secs(5), "refused after {took:?}");
+        stderr(&out)
+    };
+    assert_eq!(
+        refused(&["send", "--wait", "20", "cat", "two\nlines"]),
+        format!(
+            "roost send: 'cat' ({pane}) reads lines in the terminal's line mode and never asks for a bracketed paste, so TEXT of more than one line would not arrive as one prompt; nothing was typed\n\
+             send each line as its own submission with --lines, or TEXT as one line\n"
+        )
+    );
+    let long = "y".repeat(5000);
+    let too_long = format!(
+        "roost send: 'cat' ({pane}) reads lines in the terminal's line mode, which takes at most 4095 bytes in one line: a line of 5000 bytes cannot reach it at all; nothing was typed\n\
+         split it into shorter lines (--lines submits each on its own)\n"
+    );
+    assert_eq!(refused(&["send", "--wait", "20", "cat", &long]), too_long);
+    // With --lines, the line too long is found before any line is typed.
+    let lines = format!("short\n{long}");
+    assert_eq!(
+        refused(&["send", "--lines", "--wait", "20", "cat", &lines]),
+        too_long.replace(
+            "a line of 5000 bytes cannot",
+            "line 2 of 2 is 5000 bytes and cannot"
+        )
+    );
+    let most = "z".repeat(4095);
+    env.ok(["send", "cat", &most]);
+    let want = format!("first\n{most}\n");
+    let ok = wait_until(Duration::from_secs(10), || {
+        std::fs::read_to_string(&got).unwrap_or_default() == want
+    });
+    assert!(ok, "{:?}", std::fs::read_to_string(&got).map(|s| s.len()));
+}
+
+/// `--when-idle` on a pane that stays blocked says it was still blocked
+/// when the time ran out, and does not recommend --when-idle.
+#[test]
+fn when_idle_that_runs_out_says_the_pane_was_still_blocked() {
+    let env = TestEnv::new();
+    let pane = env.spawn("agent", "cat");
+    env.tmux_ok(&["set-option", "-p", "-t", &pane, "@agent_state", "blocked"]);
+    let started = Instant::now();
+    let out = env.run(["send", "--when-idle", "--wait", "1", "agent", "hello"]);
+    assert!(started.elapsed() >= Duration::from_secs(1));
+    assert_eq!(exit_of(&out), Exit::Blocked, "{}", describe(&out));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "roost send: 'agent' ({pane}) was still blocked after 1s: it is waiting for a person; nothing was typed\n\
+             answer it there first (roost screen {pane} shows it), or send anyway with --force\n"
+        )
+    );
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(!env.screen(&pane).contains("hello"), "text was delivered");
 }

@@ -30,7 +30,7 @@ pub struct SpawnArgs {
 
 #[derive(Debug, Args)]
 pub struct SendArgs {
-    /// send even when the target is blocked
+    /// send even when the target is blocked (never into a dialog)
     #[arg(long)]
     pub force: bool,
     /// first wait until the target is neither working nor blocked
@@ -183,12 +183,12 @@ pub struct JsonArgs {
 #[derive(Debug, Args)]
 pub struct KillArgs {
     /// the agent to end: a pane, a window, or a session's name
-    #[arg(value_name = ValueKind::Target.name(), conflicts_with_all = ["session", "all"])]
+    #[arg(value_name = ValueKind::Target.name(), conflicts_with = "session")]
     pub target: Option<String>,
     /// end this session and every agent in it
-    #[arg(long, value_name = ValueKind::Session.name(), conflicts_with = "all")]
+    #[arg(long, value_name = ValueKind::Session.name())]
     pub session: Option<String>,
-    /// end the whole server without asking
+    /// end the whole server without asking (alone, or as TARGET's end)
     #[arg(long)]
     pub all: bool,
 }

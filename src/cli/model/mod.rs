@@ -96,26 +96,34 @@ pub enum Command {
     /// still starting (in raw mode with nothing drawn yet, or in the
     /// terminal's line mode with nothing reading), or busy, is waited for up
     /// to --wait SECONDS (30), which also bounds the wait for another
-    /// sender. Text of more than one line, or longer than 4095 bytes, goes
-    /// only to a program that asked for bracketed paste: tmux 3.7 and later
-    /// say so; with an older tmux, only an agent roost knows (spawned by
-    /// name, or reporting through `roost hook`) counts as having asked, or
-    /// any program in raw mode when --paste says it asks. Use --lines to
-    /// submit each line on its own instead (cat, a shell's read loop, a
-    /// REPL that does not ask; a blank line is Enter alone); a failure part
-    /// way says which lines were already submitted. A pane in copy mode or
-    /// another mode is taken out of it, also when one is entered during the
-    /// wait. The text counts as taken once the program has read
-    /// every byte of it (the kernel tells), never because the terminal
-    /// echoed it. Enter waits for a raw-mode program's screen to stand still
-    /// for 300 ms (600 ms for an agent roost knows; at most 5 s), and counts once it was read too; where an agent's
-    /// prompt hook is wired, only once that hook reports this very prompt.
-    /// The target's recorded reply and state are cleared as Enter is
-    /// pressed. A blocked target is refused unless --force is given;
-    /// --when-idle first waits until the target is neither working nor
-    /// blocked (it never answers a dialog). Exit 0 delivered; 1 failed,
-    /// nothing typed; 2 no such target or a dead pane; 3 the target is
-    /// blocked; 4 the program could not take TEXT in time, nothing typed; 5
+    /// sender. Text of more than one line goes in as one paste only to a
+    /// program that asked for bracketed paste: tmux 3.7 and later say so;
+    /// with an older tmux, only an agent roost knows (spawned by name, or
+    /// reporting through `roost hook`) counts as having asked, or any
+    /// program in raw mode when --paste says it asks. Use --lines to submit
+    /// each line on its own instead (cat, a shell's read loop, a REPL that
+    /// does not ask; a blank line is Enter alone); a failure part way says
+    /// which lines were already submitted. A program that reads lines in
+    /// the terminal's line mode takes one line of at most 4095 bytes: more
+    /// lines, or a longer line (which it cannot take at all), are refused at
+    /// once, before anything is typed. A pane in copy mode or another mode
+    /// is taken out of it, also when one is entered during the wait. The
+    /// text counts as taken once the program has read every byte of it
+    /// (the kernel tells), never because the terminal echoed it. Enter waits
+    /// for a raw-mode program's screen to stand still for 300 ms (600 ms
+    /// for an agent roost knows; at most 5 s), and counts once it was read
+    /// too, or once another job holds the terminal (a shell running the
+    /// command line it read); where an agent's prompt hook is wired, only
+    /// once that hook reports this very prompt. The target's recorded reply
+    /// and state are cleared as Enter is pressed. A blocked target is
+    /// refused unless --force is given; --when-idle first waits until the
+    /// target is neither working nor blocked (it never answers a dialog). A
+    /// pane showing a dialog roost knows (codex's "Hooks need review",
+    /// which asks a person to trust new hooks) is waiting for a person too:
+    /// nothing is typed into it, even with --force. Exit 0 delivered; 1
+    /// failed, nothing typed; 2 no such target or a dead pane; 3 the target
+    /// is blocked or shows such a dialog (still, after --when-idle's wait);
+    /// 4 the program cannot take TEXT, or did not in time, nothing typed; 5
     /// the text was typed but the program did not take it, so Enter was not
     /// pressed (do not send it again); 6 the text and Enter were typed but
     /// not confirmed taken (do not send it again: look first).
@@ -220,11 +228,17 @@ pub enum Command {
     /// SESSION:WINDOW, @N) TARGET names; a word that names no window but a
     /// session ends that session, as --session does. Without either, end the
     /// whole server: on a terminal it asks first unless --all is given; with
-    /// stdin not a terminal it does not ask. An agent ended by TARGET or
-    /// --session is forgotten by `roost resume`; ending the whole server
-    /// forgets nothing (as after a crash, resume brings every agent back).
-    /// Exit 0 also when nothing runs; 1 when the question is answered no; 2
-    /// when there is no such target or session.
+    /// stdin not a terminal it does not ask. A TARGET or session that is the
+    /// last of the server ends the whole server: asked the same on a
+    /// terminal, refused without one unless --all is given. Every process
+    /// of what ends goes with it: SIGTERM after tmux closes it, SIGKILL for
+    /// what is left 3 s later. One line on stderr says what was ended. An
+    /// agent ended by TARGET or --session is forgotten by `roost resume`;
+    /// ending the whole server forgets nothing (as after a crash, resume
+    /// brings every agent back). Exit 0 also when nothing runs; 1 when the
+    /// question is answered no, when the whole server would end without a
+    /// terminal to ask on, or when a process would not end; 2 when there is
+    /// no such target or session.
     #[command(visible_aliases = ["down", "stop"])]
     Kill(KillArgs),
     #[command(verbatim_doc_comment)]

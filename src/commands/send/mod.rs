@@ -1,13 +1,17 @@
 //! `send [--force] [--when-idle] [--lines] [--wait SECONDS] TARGET TEXT...`:
 //! TEXT delivered exactly once, as one bracketed paste followed by one Enter
 //! that the program took, or a failure that says what was typed. One sender
-//! at a time per pane (lock.rs); TEXT is made harmless first (text.rs);
-//! typing waits until the program reads (ready.rs), and "took" is what the
-//! kernel or the agent's own prompt hook says, never the terminal's echo
-//! (tty.rs).
+//! at a time per pane (lock.rs); --when-idle waits for the agent first
+//! (idle.rs); TEXT is made harmless first (text.rs); typing waits until the
+//! program reads (ready.rs), Enter until its screen stands still (still.rs),
+//! and "took" is what the kernel or the agent's own prompt hook says, never
+//! the terminal's echo (tty.rs). Nothing is ever typed into a dialog that
+//! waits for a person.
 
+mod idle;
 mod lock;
 mod ready;
+mod still;
 mod text;
 mod tty;
 
@@ -15,35 +19,19 @@ use super::{ctx::Ctx, target};
 use crate::cli::model::SendArgs;
 use crate::error::{Error, Exit, Result};
 use crate::tmux::options::prompt_key;
-use crate::tmux::{AgentState, Pane, Tmux};
+use crate::tmux::{AgentState, Dialog, Pane, Tmux};
 use ready::Reading;
 use std::io::Read;
 use std::os::unix::ffi::OsStrExt;
 use std::time::{Duration, Instant};
+use still::{STILL, STILL_AGENT};
+use text::Shape;
 
 /// How long the program may take to read what was typed.
 const ARRIVAL: Duration = Duration::from_secs(3);
 
-/// After a program in raw mode has read the text, Enter waits until its
-/// screen has stood still this long: a TUI handles what it read after
-/// reading it, and one still starting (an agent that gathers keys typed
-/// before its prompt is drawn) would drop an Enter that came first.
-const STILL: Duration = Duration::from_millis(300);
-
-/// The same for an agent roost knows: their TUIs redraw in bursts, and
-/// under load a burst can come after 300 ms of stillness.
-const STILL_AGENT: Duration = Duration::from_millis(600);
-
-/// The longest Enter waits for a still screen (a program that streams
-/// output never stands still).
-const STILL_AT_MOST: Duration = Duration::from_secs(5);
-
 /// How long an agent's prompt hook may take to report the prompt.
 const HOOK_REPORT: Duration = Duration::from_secs(15);
-
-/// The longest line a terminal in canonical mode takes whole (Linux's
-/// N_TTY buffer is 4096 bytes, the newline included).
-const MAX_LINE: usize = 4095;
 
 /// The most `send TARGET -` reads from standard input.
 const MAX_STDIN: u64 = 1 << 20;
@@ -167,6 +155,7 @@ pub fn run(ctx: &Ctx, a: SendArgs) -> Result<Exit> {
     send.leave_modes()?;
     if req.lines {
         let lines: Vec<&str> = text.split('\n').collect();
+        send.fits_line_by_line(&lines)?;
         for (done, line) in lines.iter().enumerate() {
             send.deliver(line).map_err(|e| match done {
                 0 => e,
@@ -203,41 +192,50 @@ impl Send<'_> {
         self.fail(format!("{}; nothing was typed into {}", e.0, self.who))
     }
 
-    /// Waits until the agent is neither working nor waiting for a person
-    /// (its hooks say so), sleeping until its state changes.
-    fn until_idle(&self, force: bool) -> Result<()> {
-        loop {
-            let now = self
-                .tmux
-                .agent_state(&self.pane.id)
-                .map_err(|e| self.untyped(e))?;
-            let busy = match now {
-                Some(AgentState::Working) => true,
-                Some(AgentState::Blocked) => !force,
-                _ => false,
-            };
-            if !busy {
-                return Ok(());
-            }
-            let left = self.deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                if now == Some(AgentState::Blocked) {
-                    return Err(blocked(self.ctx, &self.who));
-                }
-                return Err(self
-                    .fail(format!(
-                        "{} was still {} after {}s; nothing was typed",
-                        self.who,
-                        now.map_or("", AgentState::word),
-                        self.wait
-                    ))
-                    .code(Exit::NotReady)
-                    .hint("give it longer with --wait SECONDS"));
-            }
-            self.tmux
-                .sleep_while_unfinished(&self.pane.id, None, left.min(Duration::from_secs(1)))
-                .map_err(|e| self.untyped(e))?;
+    /// Refused with nothing typed: the pane shows a dialog roost knows.
+    fn in_dialog(&self, dialog: &Dialog, still: Option<u64>) -> Error {
+        let shows = match still {
+            Some(seconds) => format!("was still showing {} after {seconds}s", dialog.what),
+            None => format!("shows {}", dialog.what),
+        };
+        self.fail(format!(
+            "{} {shows}: it is waiting for a person, and what is typed there would answer the dialog, not reach the prompt; nothing was typed",
+            self.who
+        ))
+        .code(Exit::Blocked)
+        .hint(format!(
+            "answer it in the pane first (roost screen {} shows it): {}",
+            self.pane.id, dialog.answer
+        ))
+    }
+
+    /// With --lines, before any line is typed: a line longer than a
+    /// terminal's line mode takes is refused at once when the program reads
+    /// in that mode (and will not ask for a paste).
+    fn fits_line_by_line(&self, lines: &[&str]) -> Result<()> {
+        let Some(at) = lines.iter().position(|l| !Shape::of(l).fits_a_line()) else {
+            return Ok(());
+        };
+        let look = ready::look(self.tmux, &self.pane.id, self.asks).map_err(|e| self.untyped(e))?;
+        if look.reading != Reading::Line || look.agent || self.asks {
+            return Ok(());
         }
+        Err(self.refused(
+            Reading::Line,
+            Shape::of(lines[at]),
+            Some((at + 1, lines.len())),
+        ))
+    }
+
+    /// Refused with nothing typed (exit 4): the program cannot take text
+    /// of this shape, or did not within --wait.
+    fn refused(&self, reading: Reading, shape: Shape, of: Option<(usize, usize)>) -> Error {
+        let version = crate::tmux::version().unwrap_or_default();
+        let version = version.trim_start_matches("tmux ");
+        let (why, what) = ready::refusal(reading, shape, of, self.wait, version);
+        self.fail(format!("{} {why}; nothing was typed", self.who))
+            .code(Exit::NotReady)
+            .hint(what)
     }
 
     /// Takes the pane out of copy mode or any other mode, so the paste and
@@ -258,20 +256,13 @@ impl Send<'_> {
         // One line a terminal's line discipline takes whole is one
         // submission whatever the program does; anything else must go in as
         // one paste, which only a program that asked for it gets.
-        let one_line = !text.contains('\n') && text.len() < MAX_LINE;
-        let look = match ready::wait(self.tmux, &self.pane.id, self.deadline, one_line, self.asks)
+        let shape = Shape::of(text);
+        let look = match ready::wait(self.tmux, &self.pane.id, self.deadline, shape, self.asks)
             .map_err(|e| self.untyped(e))?
         {
             Ok(look) => look,
-            Err(reading) => {
-                let version = crate::tmux::version().unwrap_or_default();
-                let version = version.trim_start_matches("tmux ");
-                let (why, what) = ready::refusal(reading, self.wait, version);
-                return Err(self
-                    .fail(format!("{} {why}; nothing was typed", self.who))
-                    .code(Exit::NotReady)
-                    .hint(what));
-            }
+            Err(Reading::Dialog(dialog)) => return Err(self.in_dialog(dialog, None)),
+            Err(reading) => return Err(self.refused(reading, shape, None)),
         };
         let screen_before = match look.reading {
             Reading::Unknown => Some(self.shown(text)?),
@@ -302,7 +293,23 @@ impl Send<'_> {
                 .hint("do not send it again: look at the pane (roost screen TARGET), then press Enter there or clear the line"));
         }
         if look.reading.raw() {
-            self.until_still(if look.agent { STILL_AGENT } else { STILL });
+            let still = if look.agent { STILL_AGENT } else { STILL };
+            let end = Instant::now() + still::STILL_AT_MOST;
+            let screen = still::until_still(self.tmux, &self.pane.id, still, end);
+            // An agent still starting may have put a dialog over its prompt
+            // meanwhile: Enter would answer it.
+            if let Some(dialog) = screen.as_deref().and_then(crate::tmux::dialog::recognise) {
+                return Err(self
+                    .fail(format!(
+                        "the text was typed into {}, but it then showed {}, so Enter was not pressed",
+                        self.who, dialog.what
+                    ))
+                    .code(Exit::TypedNotSubmitted)
+                    .hint(format!(
+                        "do not send it again: answer the dialog in the pane first (roost screen {} shows it), then look whether the text still waits in its prompt",
+                        self.pane.id
+                    )));
+            }
         }
         let reads = self.reads(look.tty.as_ref());
         self.tmux.submit(&self.pane.id).map_err(|e| {
@@ -316,7 +323,7 @@ impl Send<'_> {
     }
 
     /// What the pane's foreground job has read so far, where that shows.
-    fn reads(&self, tty: Option<&tty::PaneTty>) -> Option<u64> {
+    fn reads(&self, tty: Option<&tty::PaneTty>) -> Option<tty::JobReads> {
         let pid = u32::try_from(self.pane.pid?).ok()?;
         tty?.job_reads(pid)
     }
@@ -325,14 +332,14 @@ impl Send<'_> {
     /// had read `before` bytes: its input queue is empty, after being seen
     /// full or once the program has read more (an empty queue alone may
     /// only mean that tmux has not written the text yet).
-    fn until_read(&self, tty: &tty::PaneTty, before: Option<u64>) -> bool {
+    fn until_read(&self, tty: &tty::PaneTty, before: Option<tty::JobReads>) -> bool {
         let end = Instant::now() + ARRIVAL;
         let mut seen_full = false;
         loop {
             match tty.unread() {
                 Some(0) => {
                     let more = match before {
-                        Some(b) => self.reads(Some(tty)).is_none_or(|now| now > b),
+                        Some(b) => self.reads(Some(tty)).is_none_or(|now| now.since(b)),
                         None => true,
                     };
                     if seen_full || more {
@@ -346,24 +353,6 @@ impl Send<'_> {
                 return false;
             }
             std::thread::sleep(Duration::from_millis(5));
-        }
-    }
-
-    /// Waits until the pane's screen has not changed for `still`, or
-    /// `STILL_AT_MOST` has passed.
-    fn until_still(&self, still: Duration) {
-        let end = Instant::now() + STILL_AT_MOST;
-        let mut last = self.tmux.screen_now(&self.pane.id).ok();
-        let mut since = Instant::now();
-        while Instant::now() < end {
-            std::thread::sleep(Duration::from_millis(30));
-            let now = self.tmux.screen_now(&self.pane.id).ok();
-            if now != last {
-                last = now;
-                since = Instant::now();
-            } else if since.elapsed() >= still {
-                return;
-            }
         }
     }
 
@@ -399,7 +388,12 @@ impl Send<'_> {
 
     /// After Enter: the agent's prompt hook reports the prompt, where one
     /// is wired; else the program read the Enter, where that can be seen.
-    fn confirmed(&self, text: &str, look: &ready::Look, reads: Option<u64>) -> Result<()> {
+    fn confirmed(
+        &self,
+        text: &str,
+        look: &ready::Look,
+        reads: Option<tty::JobReads>,
+    ) -> Result<()> {
         let unconfirmed = |why: String| {
             self.fail(format!(
                 "the text and Enter were typed into {}, but {why}",

@@ -1,8 +1,12 @@
 //! When the pane's program can take what `send` types: what its terminal
 //! says of it (tty.rs) together with what tmux says (did it ask for a
-//! bracketed paste), looked at until it can or the time runs out.
+//! bracketed paste) and what its screen shows (a dialog roost knows),
+//! looked at until it can, or it never will, or the time runs out.
 
+use super::still::{until_still, STILL_AGENT};
+use super::text::{Shape, MAX_LINE};
 use super::tty::PaneTty;
+use crate::tmux::dialog::{self, Dialog};
 use crate::tmux::{Tmux, TmuxResult};
 use std::time::{Duration, Instant};
 
@@ -25,6 +29,9 @@ pub enum Reading {
     Away,
     /// The terminal cannot be looked at (another user's pane).
     Unknown,
+    /// Raw mode, and the screen shows a dialog roost knows: the program
+    /// waits for a person, and keys typed now would answer the dialog.
+    Dialog(&'static Dialog),
 }
 
 impl Reading {
@@ -33,14 +40,16 @@ impl Reading {
         matches!(self, Reading::Asked | Reading::Keys | Reading::KeysUnasked)
     }
 
-    /// Whether text of this kind may be typed now: anything goes in as one
-    /// paste only where the program asked for it; one line goes to any
-    /// program that reads.
-    pub fn takes(self, one_line: bool) -> bool {
+    /// Whether text of this shape may be typed now: anything goes in as
+    /// one paste only where the program asked for it; one line goes to a
+    /// program that takes keys, and to one that reads lines only if the
+    /// line fits the terminal's line buffer.
+    pub fn takes(self, shape: Shape) -> bool {
         match self {
             Reading::Asked => true,
-            Reading::Away => false,
-            _ => one_line,
+            Reading::Away | Reading::Dialog(_) => false,
+            Reading::Keys | Reading::KeysUnasked => shape.one_line(),
+            Reading::Line | Reading::Unknown => shape.one_line() && shape.fits_a_line(),
         }
     }
 }
@@ -58,6 +67,9 @@ pub struct Look {
     /// it stood when the program could take the text: an agent's start
     /// hook sets it while `send` waits for the program.
     pub hooked: bool,
+    /// An agent that may put a dialog over its prompt as it starts runs
+    /// there, and no hook of it has reported yet.
+    pub may_ask: bool,
 }
 
 /// One look at the pane; `asks`: the user says its program asks for
@@ -75,16 +87,20 @@ pub fn look(tmux: &Tmux, pane: &str, asks: bool) -> TmuxResult<Look> {
                 Some(false) => Reading::Away,
             }
         }
-        // A program that took raw mode and has drawn nothing yet is still
-        // starting (an agent gathers keys before its prompt is drawn, and
-        // drops an Enter that comes first).
-        (Some(_), Some(_)) if blank(tmux, pane)? => Reading::Away,
-        (Some(_), Some(_)) => match flag {
-            Some(true) => Reading::Asked,
-            Some(false) => Reading::Keys,
-            _ if known || asks => Reading::Asked,
-            _ => Reading::KeysUnasked,
-        },
+        (Some(_), Some(_)) => {
+            let screen = tmux.visible_screen(pane)?;
+            match (flag, dialog::recognise(&screen)) {
+                // A program that took raw mode and has drawn nothing yet is
+                // still starting (an agent gathers keys before its prompt is
+                // drawn, and drops an Enter that comes first).
+                _ if screen.chars().all(char::is_whitespace) => Reading::Away,
+                (_, Some(shown)) => Reading::Dialog(shown),
+                (Some(true), None) => Reading::Asked,
+                (Some(false), None) => Reading::Keys,
+                _ if known || asks => Reading::Asked,
+                _ => Reading::KeysUnasked,
+            }
+        }
         _ if flag == Some(true) => Reading::Asked,
         _ => Reading::Unknown,
     };
@@ -94,23 +110,22 @@ pub fn look(tmux: &Tmux, pane: &str, asks: bool) -> TmuxResult<Look> {
         agent: known,
         in_mode: now.in_mode,
         hooked: now.hooked,
+        may_ask: now.may_ask,
     })
 }
 
-/// Whether the pane's screen shows nothing but blanks.
-fn blank(tmux: &Tmux, pane: &str) -> TmuxResult<bool> {
-    Ok(tmux.visible_screen(pane)?.chars().all(char::is_whitespace))
-}
-
-/// Looks until the program can take the text (`Ok(Ok(look))`) or the
-/// deadline passes (`Ok(Err(last))`, what the last look found).
+/// Looks until the program can take text of this shape (`Ok(Ok(look))`),
+/// or it never will (`Ok(Err(reading))` at once: it shows a dialog, or it
+/// reads lines and TEXT is not one that fits), or the deadline passes
+/// (`Ok(Err(last))`, what the last look found).
 pub fn wait(
     tmux: &Tmux,
     pane: &str,
     deadline: Instant,
-    one_line: bool,
+    shape: Shape,
     asks: bool,
 ) -> TmuxResult<std::result::Result<Look, Reading>> {
+    let mut settled = false;
     loop {
         let now = look(tmux, pane, asks)?;
         // A mode entered during the wait (one scroll of the wheel) hides
@@ -118,30 +133,70 @@ pub fn wait(
         if now.in_mode && tmux.leave_mode(pane)?.is_none() {
             continue;
         }
-        if now.reading.takes(one_line) {
+        if now.reading.takes(shape) {
+            // codex draws its prompt, then its hooks' dialog over it: what
+            // it shows counts once its screen has stood still.
+            if now.may_ask && !settled {
+                until_still(tmux, pane, STILL_AGENT, deadline);
+                settled = true;
+                continue;
+            }
             // Asked again now that the program is seen to read: an agent's
             // start hook marks the pane before it draws, which may be after
             // this look's question to tmux and before its look at the screen.
             let hooked = tmux.is_hooked(pane)?;
             return Ok(Ok(Look { hooked, ..now }));
         }
-        if Instant::now() >= deadline {
+        if never(now.reading, now.agent || asks) || Instant::now() >= deadline {
             return Ok(Err(now.reading));
         }
         std::thread::sleep(Duration::from_millis(20));
     }
 }
 
+/// Whether what the look found will not change by waiting: a person must
+/// answer a dialog first; a program that reads lines, and is not an agent
+/// (which takes raw mode and asks for a paste once it starts) nor said to
+/// ask (`--paste`), will never take a paste.
+fn never(reading: Reading, will_ask: bool) -> bool {
+    match reading {
+        Reading::Dialog(_) => true,
+        Reading::Line => !will_ask,
+        _ => false,
+    }
+}
+
 /// Why nothing was typed, for the message of exit 4, and what to do.
-pub fn refusal(reading: Reading, seconds: u64, version: &str) -> (String, &'static str) {
+/// `of`: which line of how many TEXT is, when it is sent line by line.
+pub fn refusal(
+    reading: Reading,
+    shape: Shape,
+    of: Option<(usize, usize)>,
+    seconds: u64,
+    version: &str,
+) -> (String, &'static str) {
     let lines = "send each line as its own submission with --lines, or TEXT as one line";
     match reading {
         Reading::Away => (
             format!("is not reading its terminal (busy, or still starting) after {seconds}s"),
             "wait for it (roost wait-done TARGET), or give it longer with --wait SECONDS",
         ),
+        Reading::Line if !shape.fits_a_line() => {
+            let line = match of {
+                Some((n, total)) => format!("line {n} of {total} is {} bytes and", shape.longest),
+                None if shape.one_line() => format!("a line of {} bytes", shape.longest),
+                None => format!(
+                    "line {} of TEXT is {} bytes and",
+                    shape.longest_at, shape.longest
+                ),
+            };
+            (
+                format!("reads lines in the terminal's line mode, which takes at most {MAX_LINE} bytes in one line: {line} cannot reach it at all"),
+                "split it into shorter lines (--lines submits each on its own)",
+            )
+        }
         Reading::Line => (
-            "reads lines in the terminal's line mode and never asks for a bracketed paste, so TEXT of more than one line (or longer than 4095 bytes) would not arrive as one prompt".to_string(),
+            "reads lines in the terminal's line mode and never asks for a bracketed paste, so TEXT of more than one line would not arrive as one prompt".to_string(),
             lines,
         ),
         Reading::Keys => (
@@ -154,6 +209,6 @@ pub fn refusal(reading: Reading, seconds: u64, version: &str) -> (String, &'stat
             ),
             "if its program asks for bracketed paste (most agents' prompts do), say so with --paste; or submit each line on its own with --lines",
         ),
-        Reading::Asked => (String::new(), ""),
+        Reading::Asked | Reading::Dialog(_) => (String::new(), ""),
     }
 }

@@ -1,6 +1,50 @@
 //! What `send` types: TEXT with every control character that could end the
-//! paste or act as a key made visible, and the piece of it that shows the
-//! text arrived on the pane's screen.
+//! paste or act as a key made visible, its shape (what a terminal's line
+//! mode can take of it), and the piece of it that shows the text arrived
+//! on the pane's screen.
+
+/// The longest line a terminal in canonical mode takes whole: Linux's
+/// N_TTY buffer holds 4096 bytes, the newline included; a longer line is
+/// cut there.
+pub const MAX_LINE: usize = 4095;
+
+/// What matters of TEXT to a program that reads its terminal: how many
+/// lines it has, and how long its longest is, in bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shape {
+    pub lines: usize,
+    pub longest: usize,
+    /// Which line is the longest (1 for the first).
+    pub longest_at: usize,
+}
+
+impl Shape {
+    pub fn of(text: &str) -> Shape {
+        let mut shape = Shape {
+            lines: 0,
+            longest: 0,
+            longest_at: 1,
+        };
+        for (n, line) in text.split('\n').enumerate() {
+            shape.lines += 1;
+            if line.len() > shape.longest {
+                shape.longest = line.len();
+                shape.longest_at = n + 1;
+            }
+        }
+        shape
+    }
+
+    /// One line, without a newline in it.
+    pub fn one_line(self) -> bool {
+        self.lines == 1
+    }
+
+    /// Whether a terminal in line mode takes every line whole.
+    pub fn fits_a_line(self) -> bool {
+        self.longest <= MAX_LINE
+    }
+}
 
 /// TEXT as it is pasted. Newline and tab keep their meaning inside the
 /// paste; a carriage return (alone or before a newline) becomes a newline.
@@ -79,6 +123,25 @@ mod tests {
         assert!(!out
             .chars()
             .any(|c| c.is_control() && c != '\n' && c != '\t'));
+    }
+
+    #[test]
+    fn the_shape_counts_lines_and_the_bytes_of_the_longest() {
+        let s = Shape::of("a\nbcd\n\u{e9}\u{e9}");
+        assert_eq!((s.lines, s.longest, s.longest_at), (3, 4, 3));
+        assert!(!s.one_line() && s.fits_a_line());
+        let most = "x".repeat(MAX_LINE);
+        assert!(Shape::of(&most).one_line() && Shape::of(&most).fits_a_line());
+        let over = Shape::of(&format!("{most}x"));
+        assert!(over.one_line() && !over.fits_a_line());
+        assert_eq!(
+            Shape::of(""),
+            Shape {
+                lines: 1,
+                longest: 0,
+                longest_at: 1
+            }
+        );
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! it. This is how `send` knows the program took what was typed, where the
 //! screen can only show that the terminal echoed it.
 
+use crate::procs::Stat;
 use std::fs::File;
 use std::os::fd::AsRawFd;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
@@ -14,6 +15,24 @@ pub struct PaneTty {
     file: File,
     /// The device number in the form `/proc/PID/stat` gives it (`tty_nr`).
     tty_nr: u64,
+}
+
+/// What a terminal's foreground job has read so far.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct JobReads {
+    /// The job (process group) at the terminal.
+    job: u32,
+    /// The bytes its processes have read, from anything.
+    read: u64,
+}
+
+impl JobReads {
+    /// Whether the job at the terminal read something since `before`: it
+    /// has read more, or another job holds the terminal now (a shell hands
+    /// it to the command line it read, and hands it back when that ends).
+    pub fn since(self, before: JobReads) -> bool {
+        self.job != before.job || self.read > before.read
+    }
 }
 
 /// What the line discipline does with what is typed.
@@ -63,51 +82,42 @@ impl PaneTty {
         (rc == 0).then_some(usize::try_from(n).unwrap_or(0))
     }
 
-    /// How many bytes the processes of the terminal's foreground job have
-    /// read so far, from anything (`None`: cannot tell). It grows when the
-    /// program reads what was typed, where the input queue alone cannot
-    /// show it: a program that reads at once empties the queue before it
-    /// can be seen full, and the queue is also empty before tmux has
-    /// written anything into it.
-    pub fn job_reads(&self, pane_pid: u32) -> Option<u64> {
-        let mut total = 0;
-        for pid in self.job(pane_pid)? {
+    /// What the terminal's foreground job has read so far, from anything
+    /// (`None`: cannot tell). It grows when the program reads what was
+    /// typed, where the input queue alone cannot show it: a program that
+    /// reads at once empties the queue before it can be seen full, and the
+    /// queue is also empty before tmux has written anything into it.
+    pub fn job_reads(&self, pane_pid: u32) -> Option<JobReads> {
+        let (job, pids) = self.job(pane_pid)?;
+        let mut read = 0;
+        for pid in pids {
             let io = std::fs::read_to_string(format!("/proc/{pid}/io")).ok()?;
             let rchar = io.lines().find_map(|l| l.strip_prefix("rchar:"))?;
-            total += rchar.trim().parse::<u64>().ok()?;
+            read += rchar.trim().parse::<u64>().ok()?;
         }
-        Some(total)
+        Some(JobReads { job, read })
     }
 
-    /// The processes of the terminal's foreground job, given the pane's
+    /// The terminal's foreground job and its processes, given the pane's
     /// first process (`None`: cannot tell).
-    fn job(&self, pane_pid: u32) -> Option<Vec<u32>> {
+    fn job(&self, pane_pid: u32) -> Option<(u32, Vec<u32>)> {
         let leader = Stat::of(pane_pid)?;
         if leader.tty_nr != self.tty_nr || leader.tpgid <= 0 {
             return None;
         }
         let job = leader.tpgid as u32;
-        let mut found = Vec::new();
-        for entry in std::fs::read_dir("/proc").ok()?.flatten() {
-            let Some(pid) = entry
-                .file_name()
-                .to_str()
-                .and_then(|s| s.parse::<u32>().ok())
-            else {
-                continue;
-            };
-            let Some(stat) = Stat::of(pid) else { continue };
-            if stat.pgrp == job && stat.tty_nr == self.tty_nr {
-                found.push(pid);
-            }
-        }
-        (!found.is_empty()).then_some(found)
+        let found: Vec<u32> = crate::procs::all()
+            .into_iter()
+            .filter(|(_, s)| s.pgrp == job && s.tty_nr == self.tty_nr)
+            .map(|(pid, _)| pid)
+            .collect();
+        (!found.is_empty()).then_some((job, found))
     }
 
     /// Whether a process of the terminal's foreground job is asleep in a
     /// read of it, given the pane's first process (`None`: cannot tell).
     pub fn reader_waiting(&self, pane_pid: u32) -> Option<bool> {
-        let job = self.job(pane_pid)?;
+        let (_, job) = self.job(pane_pid)?;
         Some(
             job.into_iter()
                 .any(|pid| Stat::of(pid).is_some_and(|s| s.state == 'S') && in_terminal_read(pid)),
@@ -119,37 +129,6 @@ impl PaneTty {
 fn in_terminal_read(pid: u32) -> bool {
     let wchan = std::fs::read_to_string(format!("/proc/{pid}/wchan")).unwrap_or_default();
     matches!(wchan.trim(), "n_tty_read" | "wait_woken")
-}
-
-/// The fields of `/proc/PID/stat` that say which job of which terminal a
-/// process belongs to.
-struct Stat {
-    state: char,
-    pgrp: u32,
-    tty_nr: u64,
-    tpgid: i64,
-}
-
-impl Stat {
-    fn of(pid: u32) -> Option<Stat> {
-        let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-        // The command name is in parentheses and may hold anything: the
-        // fields start after the last ')'.
-        let rest = &text[text.rfind(')')? + 1..];
-        let mut f = rest.split_ascii_whitespace();
-        let state = f.next()?.chars().next()?;
-        let _ppid = f.next()?;
-        let pgrp = f.next()?.parse().ok()?;
-        let _session = f.next()?;
-        let tty_nr = f.next()?.parse().ok()?;
-        let tpgid = f.next()?.parse().ok()?;
-        Some(Stat {
-            state,
-            pgrp,
-            tty_nr,
-            tpgid,
-        })
-    }
 }
 
 /// A device number as `stat(2)` gives it, in the encoding of `tty_nr`.
@@ -173,9 +152,12 @@ mod tests {
     }
 
     #[test]
-    fn this_process_reads_its_own_stat() {
-        let me = Stat::of(std::process::id()).unwrap();
-        assert!(me.state.is_ascii_uppercase());
-        assert!(me.pgrp > 0);
+    fn another_job_at_the_terminal_has_taken_what_was_typed() {
+        let before = JobReads { job: 10, read: 500 };
+        assert!(!JobReads { job: 10, read: 500 }.since(before));
+        assert!(JobReads { job: 10, read: 501 }.since(before));
+        // The shell read the line and handed the terminal to the command
+        // it runs, which has read less of anything so far.
+        assert!(JobReads { job: 11, read: 40 }.since(before));
     }
 }

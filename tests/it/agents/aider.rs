@@ -134,3 +134,12 @@ fn hooks_remove_restores_the_configuration() {
     let user = "# mine\nmodel: openai/stand-in\ndark-mode: true\n";
     super::hooks_remove_restores_the_configuration(&AIDER, &[("home/.aider.conf.yml", user)]);
 }
+
+#[test]
+#[cfg_attr(
+    not(roost_agent = "aider"),
+    ignore = "aider is not installed: scripts/install-agents puts it in target/agents (or $ROOST_TEST_AGENTS)"
+)]
+fn kill_leaves_no_process_of_the_pane() {
+    super::kill_leaves_no_process_of_the_pane(&AIDER);
+}

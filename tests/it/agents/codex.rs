@@ -178,14 +178,20 @@ fn two_panes_at_once_each_report_through_their_own_hooks() {
 
 /// Trusts roost's new hooks in codex's own dialog, as a person does once
 /// after `roost hooks install codex` (codex keeps the trust in its home).
-/// A key pressed while codex draws the dialog can be lost, so each key is
-/// pressed again until the screen shows it took: the cursor on "Trust
-/// all", then the dialog gone.
 pub fn trust_hooks(rig: &Rig) {
     let pane = rig.spawn("trust", &[]);
+    answer_trust_dialog(rig, &pane);
+    rig.env.tmux_ok(&["kill-window", "-t", &pane]);
+}
+
+/// Chooses "Trust all and continue" in the dialog codex opens `pane` with.
+/// A key pressed while codex draws the dialog can be lost, so each key is
+/// pressed again until the screen shows it took: the cursor on "Trust
+/// all", then the dialog gone and codex at its prompt.
+fn answer_trust_dialog(rig: &Rig, pane: &str) {
     let mut screen = String::new();
     let asked = wait_until(Duration::from_secs(120), || {
-        screen = rig.env.screen(&pane);
+        screen = rig.env.screen(pane);
         screen.contains("Trust all and continue")
     });
     assert!(
@@ -193,7 +199,7 @@ pub fn trust_hooks(rig: &Rig) {
         "codex never asked to trust the hooks; screen:\n{screen}"
     );
     let trusted = wait_until(Duration::from_secs(60), || {
-        screen = rig.env.screen(&pane);
+        screen = rig.env.screen(pane);
         let key = if !screen.contains("Trust all and continue") {
             return true;
         } else if screen.contains("\u{203a} 2. Trust all") {
@@ -201,7 +207,7 @@ pub fn trust_hooks(rig: &Rig) {
         } else {
             "Down"
         };
-        rig.env.tmux_ok(&["send-keys", "-t", &pane, key]);
+        rig.env.tmux_ok(&["send-keys", "-t", pane, key]);
         // Time for codex to draw what the key did before looking again.
         std::thread::sleep(Duration::from_millis(700));
         false
@@ -211,8 +217,72 @@ pub fn trust_hooks(rig: &Rig) {
         "codex's trust dialog never took the keys; screen:\n{screen}"
     );
     let t = std::time::Instant::now();
-    rig.ready(&pane, t);
-    rig.env.tmux_ok(&["kill-window", "-t", &pane]);
+    rig.ready(pane, t);
+}
+
+/// With roost's hooks installed and not yet trusted, codex opens with its
+/// "Hooks need review" dialog. A send, even right after spawn and with
+/// --force, types nothing into it and exits 3 saying what the dialog is
+/// and what the person does; `status` shows the pane blocked and `next`
+/// names it; --when-idle waits for the answer and says the dialog still
+/// showed when the time ran out. Once a person has trusted the hooks, the
+/// same prompt is delivered, confirmed by the hook, and answered.
+#[test]
+#[cfg_attr(
+    not(roost_agent = "codex"),
+    ignore = "codex is not installed: scripts/install-agents puts it in target/agents (or $ROOST_TEST_AGENTS)"
+)]
+fn a_pane_in_codex_hooks_dialog_waits_for_a_person() {
+    let rig = Rig::new(&CODEX);
+    rig.ok(["hooks", "install", "codex"]);
+    let pane = rig.spawn("alice", &[]);
+    let told = format!(
+        "roost send: '{pane}' shows codex's \"Hooks need review\" dialog: it is waiting for a person, \
+         and what is typed there would answer the dialog, not reach the prompt; nothing was typed\n\
+         answer it in the pane first (roost screen {pane} shows it): trust the hooks there \
+         (Trust all and continue) so they run, or continue without them\n"
+    );
+    let out = rig.run(["send", "--wait", "120", &pane, "Never typed"]);
+    assert_eq!(
+        exit_of(&out),
+        Exit::Blocked,
+        "{}\nscreen:\n{}",
+        describe(&out),
+        rig.env.screen(&pane)
+    );
+    assert_eq!(stderr(&out), told);
+    let out = rig.run(["send", "--force", &pane, "Never typed"]);
+    assert_eq!(exit_of(&out), Exit::Blocked, "{}", describe(&out));
+    let screen = rig.env.screen(&pane);
+    assert!(
+        screen.contains("\u{203a} 1. Review hooks") && !screen.contains("Never typed"),
+        "the dialog was typed into:\n{screen}"
+    );
+    let status: serde_json::Value = serde_json::from_str(&rig.ok(["status", "--json"])).unwrap();
+    let shown = status["sessions"][0]["panes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["id"] == pane.as_str())
+        .cloned()
+        .unwrap();
+    assert_eq!(shown["state"], "blocked", "{status}");
+    assert!(rig.ok(["next"]).starts_with(&format!("{pane} ")));
+    let out = rig.run(["send", "--when-idle", "--wait", "2", &pane, "Never typed"]);
+    assert_eq!(exit_of(&out), Exit::Blocked, "{}", describe(&out));
+    assert!(
+        stderr(&out).starts_with(&format!(
+            "roost send: '{pane}' was still showing codex's \"Hooks need review\" dialog after 2s:"
+        )),
+        "{}",
+        describe(&out)
+    );
+    // A person trusts the hooks; the pane is an agent's prompt again.
+    answer_trust_dialog(&rig, &pane);
+    let prompt = "Now that the hooks are trusted";
+    rig.turn(&pane, prompt);
+    assert!(!rig.env.screen(&pane).contains("Never typed"));
+    rig.stayed_local();
 }
 
 /// `roost ARGS` as codex's own sandbox runs a command of the agent's (its
@@ -326,4 +396,13 @@ fn blocked_while_a_command_waits_for_a_person() {
     let results = rig.server.log().iter().filter(|l| l.tool_result).count();
     assert_eq!(results, 1, "{}", rig.server.describe());
     rig.stayed_local();
+}
+
+#[test]
+#[cfg_attr(
+    not(roost_agent = "codex"),
+    ignore = "codex is not installed: scripts/install-agents puts it in target/agents (or $ROOST_TEST_AGENTS)"
+)]
+fn kill_leaves_no_process_of_the_pane() {
+    super::kill_leaves_no_process_of_the_pane(&CODEX);
 }

@@ -118,3 +118,12 @@ fn hooks_remove_restores_the_configuration() {
         &[("home/.gemini/settings.json", user)],
     );
 }
+
+#[test]
+#[cfg_attr(
+    not(roost_agent = "gemini"),
+    ignore = "Gemini CLI is not installed: scripts/install-agents puts it in target/agents (or $ROOST_TEST_AGENTS)"
+)]
+fn kill_leaves_no_process_of_the_pane() {
+    super::kill_leaves_no_process_of_the_pane(&GEMINI);
+}

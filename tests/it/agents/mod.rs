@@ -23,6 +23,7 @@ mod opencode;
 mod pi;
 
 use crate::common::model_server::ModelServer;
+use crate::common::procs::{pane_pid, processes_of, Proc};
 use crate::common::*;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -679,4 +680,47 @@ pub fn hooks_remove_restores_the_configuration(agent: &'static Agent, user: &[(&
             "{rel} after hooks remove"
         );
     }
+}
+
+/// After a turn, `roost kill NAME` leaves no process of the agent's pane
+/// running, and touches no other pane's; then plain `roost kill` (the whole
+/// server, as a script runs it) leaves none of any pane.
+pub fn kill_leaves_no_process_of_the_pane(agent: &'static Agent) {
+    let rig = Rig::new(agent);
+    rig.install_hooks();
+    let other = rig.ok(["spawn", "other", "sleep 1000"]).trim().to_string();
+    let t = Instant::now();
+    let pane = rig.spawn("alice", &[]);
+    rig.ready(&pane, t);
+    rig.turn(&pane, "Say hello before you go");
+    let theirs = processes_of(pane_pid(&rig.env, &other));
+    let before = processes_of(pane_pid(&rig.env, &pane));
+    assert!(!before.is_empty(), "{} runs no process", agent.name);
+    let out = rig.run(["kill", "alice"]);
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
+    let left: Vec<&Proc> = before.iter().filter(|p| p.alive()).collect();
+    assert!(
+        left.is_empty(),
+        "roost kill alice left {left:?} of {}",
+        agent.name
+    );
+    assert!(
+        theirs.iter().all(Proc::alive),
+        "roost kill alice ended another pane's process: {theirs:?}"
+    );
+    // The whole server: every pane's processes end with it.
+    let t = Instant::now();
+    let pane = rig.spawn("bob", &[]);
+    rig.ready(&pane, t);
+    let mut before = processes_of(pane_pid(&rig.env, &pane));
+    before.extend(theirs);
+    let out = rig.run(["kill"]);
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
+    assert!(!rig.env.server_running());
+    let left: Vec<&Proc> = before.iter().filter(|p| p.alive()).collect();
+    assert!(
+        left.is_empty(),
+        "roost kill left {left:?} of {}",
+        agent.name
+    );
 }

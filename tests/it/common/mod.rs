@@ -6,6 +6,7 @@ pub mod ext;
 pub mod hostile;
 pub mod model_server;
 mod outcome;
+pub mod procs;
 mod repo;
 pub mod sources;
 pub mod versions;

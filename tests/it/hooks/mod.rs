@@ -513,7 +513,9 @@ fn resume_gives_back_the_spawn_arguments_in_the_spawn_directory_and_not_a_killed
         env.wait_for_screen(&pane, &format!("args: {args}\n"));
         env.wait_for_screen(&pane, &format!("cwd: {dir}\n"));
     }
-    // Ending a session forgets its agents too.
+    // Ending a session forgets its agents too (a session that is not the
+    // last: the last one is the whole server, which forgets nothing).
+    roost(&["session", "other"]);
     roost(&["kill", "--session", "main"]);
     assert_eq!(
         roost(&["resume"]),
