@@ -1,9 +1,10 @@
-//! Link-time layout of the `roost` binary: the functions of the dispatch hot
-//! path (listed in link/hot-path.order by scripts/hot-path-order) are placed
-//! together, so starting roost touches few pages of its code. Only with lld,
-//! which rustc uses by default on x86_64-unknown-linux-gnu since 1.90; any
-//! other build links as usual.
-//!
+//! Three things the build fixes. The commit the binary is built from, for
+//! `roost --version` (`ROOST_LONG_VERSION`, a compile-time constant;
+//! src/built_from.rs finds it). The link-time layout: the functions of the
+//! dispatch hot path (listed in link/hot-path.order by
+//! scripts/hot-path-order) are placed together, so starting roost touches
+//! few pages of its code; only with lld, which rustc uses by default on
+//! x86_64-unknown-linux-gnu since 1.90; any other build links as usual.
 //! And which agent tests run (tests/it/agents/): `roost_agent = "NAME"` is
 //! set for each agent CLI installed where the tests look for it, or for
 //! all seven under ROOST_TEST_REQUIRE_ALL=1; the tests of the others are
@@ -13,20 +14,22 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+#[path = "src/built_from.rs"]
+mod built_from;
+
 fn main() {
     println!("cargo::rerun-if-changed=link/hot-path.order");
     println!("cargo::rerun-if-changed=build.rs");
     agent_tests();
+    let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default());
+    long_version(&root);
     let target = std::env::var("TARGET").unwrap_or_default();
     if target != "x86_64-unknown-linux-gnu" || !rustc_links_with_lld() {
         return;
     }
     // Where the package is as this build runs (not where the build script
     // was compiled: a target directory can outlive a moved checkout).
-    let Ok(root) = std::env::var("CARGO_MANIFEST_DIR") else {
-        return;
-    };
-    let order = std::path::Path::new(&root).join("link/hot-path.order");
+    let order = root.join("link/hot-path.order");
     if order.is_file() {
         println!(
             "cargo::rustc-link-arg-bin=roost=-Wl,--symbol-ordering-file={}",
@@ -36,6 +39,25 @@ fn main() {
         // toolchain or version) is skipped, not reported.
         println!("cargo::rustc-link-arg-bin=roost=-Wl,--no-warn-symbol-ordering");
     }
+}
+
+/// `roost 0.1.0 (480250f)`, as git and cargo name their builds; the
+/// version alone when no commit can be found (a source tree without its
+/// history). Every file read to find it is watched, so a new commit or
+/// another branch builds again.
+fn long_version(root: &Path) {
+    let version = std::env::var("CARGO_PKG_VERSION").unwrap_or_default();
+    let found = built_from::commit(root);
+    for path in found.read.iter().filter(|p| p.exists()) {
+        // (Only what exists: cargo runs the script again every build for a
+        // path that does not.)
+        println!("cargo::rerun-if-changed={}", path.display());
+    }
+    let long = match found.commit {
+        Some(id) => format!("roost {version} ({})", &id[..7]),
+        None => format!("roost {version}"),
+    };
+    println!("cargo::rustc-env=ROOST_LONG_VERSION={long}");
 }
 
 /// rustc 1.90 and later link x86_64-unknown-linux-gnu with its own lld.

@@ -2,58 +2,7 @@
 
 use std::fmt;
 
-/// How roost exits: every status it documents (README, roost(1)), in one
-/// type. An extension's command replaces roost, so its statuses are its own.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Exit {
-    /// 0: done.
-    Ok,
-    /// 1: refused or failed, with a message saying what to do; also a check
-    /// (`doctor`, `ext verify`, `ext check`) that found a problem.
-    Failed,
-    /// 2: a malformed command line, or an unknown command.
-    Usage,
-    /// 2: the target pane, window or session does not exist, or is gone.
-    NoTarget,
-    /// 3: `send`: the target is blocked; nothing was typed.
-    Blocked,
-    /// 4: `send`: the program did not ask for a paste in time; nothing was
-    /// typed.
-    NotReady,
-    /// 5: `send`: the text was typed but the program did not take it, so
-    /// Enter was not pressed.
-    TypedNotSubmitted,
-    /// 6: `send`: the text and Enter were typed, but the program did not
-    /// read the Enter, or its prompt hook did not report the prompt.
-    NotConfirmed,
-    /// 130: interrupted (Ctrl-C) at a question or while working; what was
-    /// begun is undone.
-    Interrupted,
-}
-
-impl Exit {
-    pub fn code(self) -> u8 {
-        match self {
-            Exit::Ok => 0,
-            Exit::Failed => 1,
-            Exit::Usage | Exit::NoTarget => 2,
-            Exit::Blocked => 3,
-            Exit::NotReady => 4,
-            Exit::TypedNotSubmitted => 5,
-            Exit::NotConfirmed => 6,
-            Exit::Interrupted => 130,
-        }
-    }
-
-    /// 0 when `ok`, else 1: a check's verdict.
-    pub fn check(ok: bool) -> Exit {
-        if ok {
-            Exit::Ok
-        } else {
-            Exit::Failed
-        }
-    }
-}
+pub use crate::exit::Exit;
 
 /// The commands agents' hooks run: they never exit 2 (see `exit_code`).
 pub use crate::cli::table::HOOK_COMMANDS;

@@ -3,6 +3,8 @@
 //! what a command line is, and `dispatch` is the hot path to an extension.
 
 mod agents;
+#[cfg(test)]
+mod built_from;
 mod child;
 pub mod cli;
 mod colour;
@@ -11,6 +13,7 @@ mod complete;
 pub mod contract;
 mod dispatch;
 pub mod error;
+pub mod exit;
 mod ext;
 mod fsutil;
 mod home;
@@ -37,6 +40,10 @@ pub mod testing {
 
 /// The product version (semver, from Cargo.toml).
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// What `--version` prints: `roost 0.1.0 (480250f)`, with the commit roost
+/// was built from (found by build.rs, when there is one).
+pub const LONG_VERSION: &str = env!("ROOST_LONG_VERSION");
 
 /// The extension contract this roost speaks (`ROOST_CONTRACT`).
 pub const CONTRACT: u32 = contract::NUMBER;

@@ -136,6 +136,23 @@ fn escaped(bytes: &[u8], lines: bool, ascii: bool) -> String {
     out
 }
 
+/// `text` as one word of a command line a person may copy into a POSIX
+/// shell: as it is when every character is plainly part of a word
+/// (`alice`, `%3`, `main:1.0`), else in single quotes (a quote inside as
+/// `'\''`); and printable, so a name holding an escape cannot act on the
+/// terminal (such a name is then shown, not copied whole).
+pub fn shell_word(text: &str) -> String {
+    let plain = !text.is_empty()
+        && !text.starts_with(['-', '~', '#', '='])
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "%@_+:,./-=".contains(c));
+    if plain {
+        return text.to_string();
+    }
+    printable(format!("'{}'", text.replace('\'', "'\\''")).as_bytes())
+}
+
 /// Pretty JSON that is safe to print and means the same to a JSON reader:
 /// serde_json escapes C0 inside strings; DEL, C1 and bidi controls (only
 /// ever inside strings) become `\uXXXX` too. Keys come out sorted at every
@@ -201,6 +218,20 @@ mod tests {
             super::json(&v),
             "{\n  \"a\": \"\\u001b\",\n  \"z\": {\n    \"alpha\": null,\n    \"zed\": 1\n  }\n}"
         );
+    }
+
+    #[test]
+    fn a_shell_word_is_plain_or_single_quoted_and_printable() {
+        use super::shell_word;
+        for plain in ["alice", "%3", "@2", "main:1.0", "my-agent_2"] {
+            assert_eq!(shell_word(plain), plain);
+        }
+        assert_eq!(shell_word("my agent"), "'my agent'");
+        assert_eq!(shell_word("it's"), "'it'\\''s'");
+        assert_eq!(shell_word("$(x)"), "'$(x)'");
+        assert_eq!(shell_word(""), "''");
+        assert_eq!(shell_word("-x"), "'-x'");
+        assert_eq!(shell_word("a\u{1b}[2J"), "'a\\x1b[2J'");
     }
 
     #[test]

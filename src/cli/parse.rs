@@ -130,11 +130,11 @@ fn matches_word(cmd: &clap::Command, word: &str) -> bool {
     cmd.get_name() == word
         || cmd.get_all_aliases().any(|a| a == word)
         || cmd
-            .get_long_flag()
-            .is_some_and(|f| word.strip_prefix("--") == Some(f))
+            .get_all_long_flag_aliases()
+            .any(|f| word.strip_prefix("--") == Some(f))
         || cmd
-            .get_short_flag()
-            .is_some_and(|f| word.strip_prefix('-') == Some(f.encode_utf8(&mut [0; 4])))
+            .get_all_short_flag_aliases()
+            .any(|f| word.strip_prefix('-') == Some(f.encode_utf8(&mut [0; 4])))
 }
 
 fn shown_or_error(
@@ -210,9 +210,9 @@ fn message(e: &clap::Error) -> String {
             if arg.starts_with('-') && arg.len() > 1 {
                 match e.get(ContextKind::SuggestedArg) {
                     Some(ContextValue::String(near)) if near.starts_with("--") => {
-                        format!("unknown option {arg}; did you mean {near}?")
+                        format!("unknown option '{arg}'; did you mean '{near}'?")
                     }
-                    _ => format!("unknown option {arg}"),
+                    _ => format!("unknown option '{arg}'"),
                 }
             } else {
                 format!("unexpected argument '{arg}'")

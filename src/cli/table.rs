@@ -194,8 +194,8 @@ mod tests {
             .get_subcommands()
             .map(|c| {
                 let mut words: Vec<String> = c.get_all_aliases().map(String::from).collect();
-                words.extend(c.get_long_flag().map(|f| format!("--{f}")));
-                words.extend(c.get_short_flag().map(|f| format!("-{f}")));
+                words.extend(c.get_all_long_flag_aliases().map(|f| format!("--{f}")));
+                words.extend(c.get_all_short_flag_aliases().map(|f| format!("-{f}")));
                 // roost's own -h/--help (clap's flag) is the help command.
                 if c.get_name() == "help" {
                     words.extend(["-h".to_string(), "--help".to_string()]);

@@ -75,7 +75,7 @@ impl Ctx {
         match self.tmux.ensure_session(name, &start) {
             Ok(None) => Ok(()),
             Ok(Some(warning)) => {
-                conf_warning(&start.user_conf, warning);
+                conf_warning(self.cmd, &start.user_conf, warning);
                 Ok(())
             }
             Err(e) if e.0 == crate::tmux::MISSING => Err(self.tmux_err(e)),
@@ -89,14 +89,14 @@ impl Ctx {
 
 /// roost.conf's errors at a server start, each with its line when it can be
 /// found (a throwaway server loads the file again to find it).
-fn conf_warning(conf: &std::path::Path, raw: String) {
+fn conf_warning(cmd: &str, conf: &std::path::Path, raw: String) {
     let errors = match crate::tmux::check_conf(crate::home::BASE_CONF, conf) {
         Ok(errors) if !errors.is_empty() => errors,
         _ => raw.lines().map(str::to_string).collect(),
     };
     for e in errors {
         eprintln!(
-            "roost: warning: {}: {}",
+            "roost {cmd}: warning: {}: {}",
             crate::untrusted::path(conf),
             crate::untrusted::printable(e.as_bytes())
         );

@@ -12,6 +12,7 @@ const EXAMPLE_MANIFEST: &str = include_str!("../../share/example-ext/roost-ext.j
 const EXAMPLE_COMMAND: &str = include_str!("../../share/example-ext/bin/roost-tally");
 
 pub fn run() -> Result<Exit> {
+    prerequisites()?;
     let fail = |what: &str, e: &dyn std::fmt::Display| Error::fail("demo", format!("{what}: {e}"));
     let sandbox = Sandbox::new().map_err(|e| fail("cannot make the sandbox", &e))?;
     println!(
@@ -22,8 +23,50 @@ pub fn run() -> Result<Exit> {
     let outcome = tour(&sandbox);
     sandbox.teardown();
     outcome?;
-    println!("\nThe sandbox and its server are gone. Next: `roost` starts your own fleet.");
+    println!("\nThe sandbox and its server are gone. {}", next_step());
     Ok(Exit::Ok)
+}
+
+/// What the tour needs of this machine, checked before it says anything:
+/// tmux for its server, and git for the local repository its extension is
+/// installed from (a file:// source runs git's `git-upload-pack`).
+fn prerequisites() -> Result<()> {
+    crate::tmux::installed().map_err(|e| Error::fail("demo", e.0))?;
+    let git = crate::ext::git::url::requirements("file:///demo/").and_then(|r| r.program);
+    if git.is_some_and(|p| !p.found) {
+        return Err(Error::fail(
+            "demo",
+            "git is not installed (not found on PATH); the tour installs an extension from a local repository, which runs git's git-upload-pack",
+        )
+        .hint("install git (apt-get install git, dnf install git, brew install git), then run the tour again"));
+    }
+    Ok(())
+}
+
+/// How to start your own fleet from here: `roost`, when that is this very
+/// binary; else this binary by its path, and how to put roost on PATH
+/// (a tour run with `cargo run` has not installed it).
+fn next_step() -> String {
+    let install = "from roost's source tree, cargo install --locked --path . puts it on your PATH";
+    let Some(exe) = std::env::current_exe()
+        .ok()
+        .and_then(|e| e.canonicalize().ok())
+    else {
+        return format!(
+            "Next: `roost` starts your own fleet, once roost is on your PATH ({install})."
+        );
+    };
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let found = crate::fsutil::find_program("roost", &path).and_then(|p| p.canonicalize().ok());
+    let here = crate::untrusted::shell_word(&exe.to_string_lossy());
+    match found {
+        Some(p) if p == exe => "Next: `roost` starts your own fleet.".to_string(),
+        Some(p) => format!(
+            "Next: `{here}` starts your own fleet (the roost first on your PATH is another one, {}; {install}).",
+            crate::untrusted::shell_word(&p.to_string_lossy())
+        ),
+        None => format!("Next: `{here}` starts your own fleet (roost is not on your PATH yet: {install})."),
+    }
 }
 
 fn tour(s: &Sandbox) -> Result<()> {

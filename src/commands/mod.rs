@@ -64,6 +64,6 @@ pub fn run(word: &OsString, rest: &[OsString]) -> Result<Exit> {
         }
         Command::Completions(a) => help::completions(a),
         Command::Help(a) => help::help(a),
-        Command::Version => help::version(),
+        Command::Version => help::version(word),
     }
 }

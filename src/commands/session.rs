@@ -10,7 +10,8 @@ pub fn up(ctx: &Ctx, name: &str) -> Result<Exit> {
     ctx.ensure_session(name)?;
     if !(std::io::stdin().is_terminal() && std::io::stdout().is_terminal()) {
         eprintln!(
-            "roost: session {name} is running (socket={}); not attaching without a terminal",
+            "roost {}: session {name} is running (socket={}); not attaching without a terminal",
+            ctx.cmd,
             ctx.tmux.socket.value().to_string_lossy()
         );
         return Ok(Exit::Ok);
@@ -24,10 +25,10 @@ pub fn up(ctx: &Ctx, name: &str) -> Result<Exit> {
     // Inside the user's own tmux (another server): tmux has no way to
     // switch a client across servers, so the client attaches nested; say so.
     if std::env::var_os("TMUX").is_some_and(|v| !v.is_empty()) {
-        eprintln!("{NESTED}");
+        eprintln!("roost {}: {NESTED}", ctx.cmd);
     }
     Err(ctx.tmux_err(ctx.tmux.attach(name)))
 }
 
 /// What `roost` says before it attaches inside another tmux server.
-const NESTED: &str = "roost: attaching roost's own tmux server inside your tmux (nested); with tmux's default keys, press the prefix twice to reach roost's (prefix prefix d detaches from roost)";
+const NESTED: &str = "attaching roost's own tmux server inside your tmux (nested); with tmux's default keys, press the prefix twice to reach roost's (prefix prefix d detaches from roost)";

@@ -22,6 +22,8 @@ pub fn run(ctx: &Ctx, a: WaitArgs) -> Result<Exit> {
     let (target, seconds) = (a.target, a.seconds.unwrap_or(DEFAULT_SECONDS));
     let pane = target::resolve(ctx, &target)?;
     let who = target::describe(&target, &pane.id);
+    // The target as the user may type it again, in a hint.
+    let again = crate::untrusted::shell_word(&target);
     let deadline = Instant::now() + Duration::from_secs(seconds);
     // When the pane's program was seen to end.
     let mut ended: Option<Instant> = None;
@@ -56,7 +58,7 @@ pub fn run(ctx: &Ctx, a: WaitArgs) -> Result<Exit> {
                 };
                 return Err(Error::fail(ctx.cmd, how)
                     .code(Exit::NoTarget)
-                    .hint("roost read shows its last output"));
+                    .hint(format!("roost read {again} shows its last output")));
             }
             _ => {}
         }
@@ -66,10 +68,10 @@ pub fn run(ctx: &Ctx, a: WaitArgs) -> Result<Exit> {
             let (since, hint) = match sent {
                 Some(Sent::Typed) => (
                     "has reported no state since text was typed into it, whose Enter was never pressed",
-                    "look at the pane (roost screen TARGET), then press Enter there or clear the line",
+                    format!("look at the pane (roost screen {again}), then press Enter there or clear the line"),
                 ),
-                Some(_) => ("has reported no state since its last prompt was sent", hooks),
-                None => ("has never reported a state", hooks),
+                Some(_) => ("has reported no state since its last prompt was sent", hooks.to_string()),
+                None => ("has never reported a state", hooks.to_string()),
             };
             return Err(Error::fail(
                 ctx.cmd,

@@ -58,8 +58,8 @@ pub fn position<'a>(root: &'a Command, before: &[&'a str]) -> Position<'a> {
 pub fn names(cmd: &Command) -> impl Iterator<Item = String> + '_ {
     std::iter::once(cmd.get_name().to_string())
         .chain(cmd.get_all_aliases().map(String::from))
-        .chain(cmd.get_short_flag().map(|f| format!("-{f}")))
-        .chain(cmd.get_long_flag().map(|f| format!("--{f}")))
+        .chain(cmd.get_all_short_flag_aliases().map(|f| format!("-{f}")))
+        .chain(cmd.get_all_long_flag_aliases().map(|f| format!("--{f}")))
 }
 
 /// The options of `cmd` a user is shown (not `--help`).

@@ -208,35 +208,35 @@ pub fn ask(question: &str, yes: bool, out: &mut dyn Write) -> Answer {
     }
     let _ = write!(out, "{question} [y/N] ");
     let _ = out.flush();
-    match read_line()
-        .as_deref()
-        .map(|l| l.trim().to_ascii_lowercase())
-    {
+    let read = read_line();
+    // Enter echoes its newline; the end of input (Ctrl-D) and an interrupt
+    // do not, so the line is ended here and what follows starts on its own.
+    if !matches!(read, Some((_, true))) {
+        let _ = writeln!(out);
+    }
+    match read.map(|(l, _)| l.trim().to_ascii_lowercase()) {
         Some(answer) if answer == "y" || answer == "yes" => Answer::Yes,
-        Some(_) => Answer::No,
-        None => {
-            let _ = writeln!(out);
-            Answer::No
-        }
+        _ => Answer::No,
     }
 }
 
 /// One line from stdin, read unbuffered so that an interrupt ends the wait
-/// (std's reader retries through it); `None` when interrupted or unreadable.
-fn read_line() -> Option<String> {
+/// (std's reader retries through it), and whether a newline ended it (not
+/// the end of input); `None` when interrupted or unreadable.
+fn read_line() -> Option<(String, bool)> {
     let stdin = std::io::stdin();
     let mut line = Vec::new();
     let mut byte = [0u8; 1];
-    loop {
+    let ended = loop {
         match nix::unistd::read(&stdin, &mut byte) {
-            Ok(0) => break,
-            Ok(_) if byte[0] == b'\n' => break,
+            Ok(0) => break false,
+            Ok(_) if byte[0] == b'\n' => break true,
             Ok(_) => line.push(byte[0]),
             Err(nix::errno::Errno::EINTR) if !INTERRUPTED.load(Ordering::SeqCst) => {}
             Err(_) => return None,
         }
-    }
-    Some(String::from_utf8_lossy(&line).into_owned())
+    };
+    Some((String::from_utf8_lossy(&line).into_owned(), ended))
 }
 
 /// What install says of a manifest's roost range this roost is outside of,

@@ -4,12 +4,14 @@
 //! `man/` holds their output, and tests/it/man.rs fails when it is stale. Pure
 //! text: nothing here touches the system.
 
-use crate::cli::{self, synopsis};
+use crate::cli::model::exits;
+use crate::cli::{self, fill, synopsis};
+use crate::exit::Exit;
 use clap::Command;
 
 /// The date on every page: when their text last changed. Bump it with the
 /// prose.
-const DATE: &str = "2026-12-01";
+const DATE: &str = "2026-12-05";
 
 /// Every page: its file name under `man/`, and its roff (man(7) macros).
 pub fn pages() -> Vec<(&'static str, String)> {
@@ -22,7 +24,8 @@ pub fn pages() -> Vec<(&'static str, String)> {
                 ("ROOST", 1, "User Commands"),
                 include_str!("roost.1.top.roff"),
                 &section("COMMANDS", &root, &[]),
-                include_str!("roost.1.bottom.roff"),
+                &include_str!("roost.1.bottom.roff")
+                    .replace("@EXIT_STATUS@\n", &exit_status(&root, &[])),
             ),
         ),
         (
@@ -31,7 +34,8 @@ pub fn pages() -> Vec<(&'static str, String)> {
                 ("ROOST-EXT", 1, "User Commands"),
                 include_str!("roost-ext.1.top.roff"),
                 &section("VERBS", ext, &["ext"]),
-                include_str!("roost-ext.1.bottom.roff"),
+                &include_str!("roost-ext.1.bottom.roff")
+                    .replace("@EXIT_STATUS@\n", &exit_status(ext, &["ext"])),
             ),
         ),
         (
@@ -55,9 +59,14 @@ fn page(title: (&str, u8, &str), top: &str, middle: &str, bottom: &str) -> Strin
          .TH {name} {section} {DATE} \"roost {}\" \"{volume}\"\n\
          .\\\" No hyphenation: a path or a command copied from the page is\n\
          .\\\" what was meant (groff's man macros hyphenate again at each\n\
-         .\\\" paragraph unless HY is 0).\n\
+         .\\\" paragraph unless HY is 0). Lines are left ragged, not\n\
+         .\\\" justified: a long URL or path cannot be spread to fill a\n\
+         .\\\" line, and groff would warn at each (newer man macros adjust\n\
+         .\\\" again at each tag, as AD says).\n\
          .nr HY 0\n\
-         .nh\n{top}{middle}{bottom}",
+         .nh\n\
+         .ad l\n\
+         .ds AD l\n{top}{middle}{bottom}",
         crate::VERSION
     )
 }
@@ -80,17 +89,23 @@ fn section(title: &str, parent: &Command, path: &[&str]) -> String {
         let body = text
             .split_once("\n\n")
             .map_or(text.as_str(), |(_, rest)| rest);
-        out.push_str(&prose(body));
+        let paragraphs: Vec<String> = body.split("\n\n").map(prose).collect();
+        out.push_str(&paragraphs.join(".IP\n"));
         let aliases: Vec<String> = cmd
             .get_visible_aliases()
             .map(String::from)
-            .chain(cmd.get_long_flag().map(|f| format!("--{f}")))
-            .chain(cmd.get_short_flag().map(|f| format!("-{f}")))
+            .chain(cmd.get_all_long_flag_aliases().map(|f| format!("--{f}")))
+            .chain(cmd.get_all_short_flag_aliases().map(|f| format!("-{f}")))
             .map(|a| format!("\\fB{}\\fR", escape(&a)))
             .collect();
         if !aliases.is_empty() {
             out.push_str(&format!("Also: {}.\n", aliases.join(", ")));
         }
+        let statuses = format!("Exit status: {}.", exits::line(&sub_path.join(" ")));
+        out.push_str(&format!(
+            ".IP\n{}",
+            prose(&fill::fill(&statuses, fill::PROSE))
+        ));
         let options: Vec<_> = synopsis::visible(cmd)
             .filter(|a| !a.is_positional())
             .collect();
@@ -103,6 +118,53 @@ fn section(title: &str, parent: &Command, path: &[&str]) -> String {
             }
             out.push_str(".RE\n");
         }
+    }
+    out
+}
+
+/// The statuses the subcommands of `parent` (reached by `path`) document,
+/// each code once, with what it means and, for one only some of them
+/// exit with, which: the page's EXIT STATUS up to its last entry (`other`,
+/// in the roff).
+fn exit_status(parent: &Command, path: &[&str]) -> String {
+    let paths: Vec<String> = parent
+        .get_subcommands()
+        .map(|c| {
+            path.iter()
+                .copied()
+                .chain([c.get_name()])
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    let mut out = String::from(".SH EXIT STATUS\n");
+    let mut last = None;
+    for exit in Exit::ALL {
+        let users: Vec<&String> = paths
+            .iter()
+            .filter(|p| exits::of(p).iter().any(|(e, _)| *e == exit))
+            .collect();
+        let everyone = matches!(exit, Exit::Ok | Exit::Failed | Exit::Usage);
+        if users.is_empty() && !everyone {
+            continue;
+        }
+        if last != Some(exit.code()) {
+            out.push_str(&format!(".TP\n{}\n", exit.code()));
+        }
+        last = Some(exit.code());
+        let mut text = exits::general(exit);
+        if !everyone {
+            let named: Vec<String> = users.iter().map(|u| format!("`{u}`")).collect();
+            let mut chars = text.chars();
+            let first = chars.next().map(|c| c.to_lowercase().to_string());
+            text = format!(
+                "For {}: {}{}",
+                crate::words::list(&named),
+                first.unwrap_or_default(),
+                chars.as_str()
+            );
+        }
+        out.push_str(&prose(&fill::fill(&text, fill::PROSE)));
     }
     out
 }

@@ -109,7 +109,7 @@ fn an_unknown_option_names_the_command_at_its_depth_with_its_usage_line() {
         };
         assert_eq!(
             String::from_utf8_lossy(&out.stderr),
-            format!("roost {joined}: unknown option --bogus{hint}\nusage: {usage}\n"),
+            format!("roost {joined}: unknown option '--bogus'{hint}\nusage: {usage}\n"),
             "{joined}"
         );
     }
@@ -249,7 +249,7 @@ fn options_take_their_value_either_way_and_double_dash_ends_them() {
             .stderr("roost send: no such target 'alice': roost is not running\n");
     }
     env.cmd(["send", "-x", "alice", "hi"]).assert().code(exit_code(Exit::Usage)).stderr(
-        "roost send: unknown option -x\n\
+        "roost send: unknown option '-x'\n\
          usage: roost send [--force] [--when-idle] [--lines] [--paste] [--wait SECONDS] TARGET TEXT...\n",
     );
     // `--help` is text once TEXT has begun.
@@ -329,15 +329,15 @@ fn a_mistyped_option_gets_the_close_one_not_the_text_hint() {
     for (args, first) in [
         (
             &["send", "--forc", "alice", "x"][..],
-            "roost send: unknown option --forc; did you mean --force?",
+            "roost send: unknown option '--forc'; did you mean '--force'?",
         ),
         (
             &["status", "--jsn"],
-            "roost status: unknown option --jsn; did you mean --json?",
+            "roost status: unknown option '--jsn'; did you mean '--json'?",
         ),
         (
             &["ext", "update", "--al"],
-            "roost ext update: unknown option --al; did you mean --all?",
+            "roost ext update: unknown option '--al'; did you mean '--all'?",
         ),
     ] {
         let out = env.run(args);
@@ -384,6 +384,67 @@ fn help_passes_on_to_an_installed_extension_and_lists_its_commands() {
     assert_eq!(exit_of(&out), Exit::Usage);
 }
 
+/// Plain `roost help` lists each extension command with what its
+/// manifest says the extension is for, escaped and cut to fit 80 columns;
+/// without a description, or with a manifest that is not a regular file
+/// (read without blocking), which extension it is from.
+#[test]
+fn help_lists_extension_commands_with_their_manifests_description() {
+    let env = TestEnv::new();
+    let manifest = |name: &str, commands: &[&str], about: &str| {
+        serde_json::json!({"name": name, "contract": 1, "commands": commands,
+                           "needs": [], "description": about})
+    };
+    crate::ext::install::ext_with(
+        &env,
+        "owner/roost-mark",
+        manifest(
+            "mark",
+            &["mark", "marks"],
+            "Bookmarks for panes \u{2014} caf\u{e9}",
+        ),
+        &["mark", "marks"],
+    );
+    let long = "a long description ".repeat(10);
+    crate::ext::install::ext_with(
+        &env,
+        "owner/roost-tally",
+        manifest("tally", &["tally"], long.trim()),
+        &["tally"],
+    );
+    env.simple_ext("owner/roost-note", "note", &["note"], &[]);
+    for repo in ["owner/roost-mark", "owner/roost-tally", "owner/roost-note"] {
+        env.ok(["ext", "install", repo, "--yes"]);
+    }
+    let text = env.ok(["help"]);
+    let listed = text
+        .split_once("\nExtension commands (roost help CMD runs roost CMD --help):\n")
+        .map(|(_, l)| l.to_string())
+        .unwrap_or_else(|| panic!("{text}"));
+    let tally = format!(
+        "  tally  {}... (extension tally)",
+        &long[..80 - "  tally  ".len() - "... (extension tally)".len()].trim_end()
+    );
+    assert_eq!(
+        listed,
+        format!(
+            "  mark   Bookmarks for panes \u{2014} caf\u{e9} (extension mark)\n\
+             \x20 marks  Bookmarks for panes \u{2014} caf\u{e9} (extension mark)\n\
+             \x20 note   from extension note\n\
+             {tally}\n"
+        )
+    );
+    assert!(listed.lines().all(|l| l.chars().count() <= 80), "{listed}");
+    // A manifest swapped for a FIFO nobody writes: named, not waited on.
+    let manifest = env.path("data/roost/ext/mark/roost-ext.json");
+    std::fs::remove_file(&manifest).unwrap();
+    nix::unistd::mkfifo(&manifest, nix::sys::stat::Mode::S_IRWXU).unwrap();
+    let started = std::time::Instant::now();
+    let text = env.ok(["help"]);
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    assert!(text.contains("\n  mark   from extension mark\n"), "{text}");
+}
+
 /// The footer of `roost --help` states send's rule as the parser has it:
 /// every word after TARGET is text, a dashed one too.
 #[test]
@@ -397,4 +458,207 @@ fn the_top_level_help_footer_states_send_s_text_rule() {
     let out = env.run(["send", "nosuchagent", "-v"]);
     assert_eq!(exit_of(&out), Exit::Usage, "{}", describe(&out));
     assert!(!describe(&out).contains("option"), "{}", describe(&out));
+}
+
+/// What help prints for `path`: `roost help PATH`, and for a command with
+/// verbs also `roost PATH` alone (its list of verbs).
+fn helps(env: &TestEnv) -> Vec<(String, String)> {
+    let mut out = vec![("roost --help".to_string(), env.ok(["--help"]))];
+    for path in paths() {
+        let joined = path.join(" ");
+        out.push((
+            format!("roost help {joined}"),
+            env.ok(std::iter::once("help".to_string()).chain(path.clone())),
+        ));
+    }
+    for parent in ["ext", "hooks"] {
+        out.push((format!("roost {parent}"), env.ok([parent])));
+    }
+    out
+}
+
+#[test]
+fn every_help_fits_80_columns() {
+    let env = TestEnv::new();
+    let mut wide = Vec::new();
+    for (what, text) in helps(&env) {
+        for line in text.lines().filter(|l| l.chars().count() > 80) {
+            wide.push(format!("{what}: {} columns: {line}", line.chars().count()));
+        }
+    }
+    assert!(
+        wide.is_empty(),
+        "lines past 80 columns:\n{}",
+        wide.join("\n")
+    );
+}
+
+/// The words of a paragraph as help fills it: a `quoted span` is one.
+fn units(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let (mut word, mut quoted) = (String::new(), false);
+    for c in text.chars() {
+        if c == '`' {
+            quoted = !quoted;
+        }
+        if c.is_whitespace() && !quoted {
+            if !word.is_empty() {
+                out.push(std::mem::take(&mut word));
+            }
+        } else {
+            word.push(if c.is_whitespace() { ' ' } else { c });
+        }
+    }
+    if !word.is_empty() {
+        out.push(word);
+    }
+    out
+}
+
+/// A command's description (what help prints above `Usage:`) is filled
+/// evenly to 76 columns: no line past it but a lone long word, and none
+/// that leaves room for the next line's first word (ragged reflow).
+#[test]
+fn every_commands_description_is_filled_evenly() {
+    let env = TestEnv::new();
+    let mut ragged = Vec::new();
+    for (what, text) in helps(&env).into_iter().skip(1) {
+        let Some((description, _)) = text.split_once("\nUsage: ") else {
+            continue;
+        };
+        for paragraph in description.split("\n\n") {
+            let lines: Vec<&str> = paragraph.lines().collect();
+            for (i, line) in lines.iter().enumerate() {
+                let width = line.chars().count();
+                if width > 76 && units(line).len() > 1 {
+                    ragged.push(format!("{what}: past 76 columns: {line}"));
+                }
+                if let Some(next) = lines.get(i + 1) {
+                    let first = units(next).into_iter().next().unwrap_or_default();
+                    if width + 1 + first.chars().count() <= 76 {
+                        ragged.push(format!("{what}: room for '{first}' after: {line}"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(ragged.is_empty(), "ragged help:\n{}", ragged.join("\n"));
+}
+
+/// No help says one thing twice: no run of eight words comes back in its
+/// description or its exit statuses.
+#[test]
+fn no_help_says_one_thing_twice() {
+    let env = TestEnv::new();
+    let mut twice = Vec::new();
+    for (what, text) in helps(&env).into_iter().skip(1) {
+        let Some((description, rest)) = text.split_once("\nUsage: ") else {
+            continue;
+        };
+        let statuses = rest.split_once("\nExit status:").map_or("", |(_, s)| s);
+        let words: Vec<&str> = description
+            .split_whitespace()
+            .chain(statuses.split_whitespace())
+            .collect();
+        let mut seen = std::collections::HashMap::new();
+        for (i, run) in words.windows(8).enumerate() {
+            match seen.get(run) {
+                Some(&first) if i - first >= 8 => {
+                    twice.push(format!("{what}: \"{}\"", run.join(" ")));
+                    break;
+                }
+                Some(_) => {}
+                None => {
+                    seen.insert(run, i);
+                }
+            }
+        }
+    }
+    assert!(twice.is_empty(), "said twice:\n{}", twice.join("\n"));
+}
+
+/// The options `--help` lists, in its order: `--ref`, `-y`, … (without
+/// `--help`), by their long names.
+fn options_in_help(text: &str) -> Vec<String> {
+    let Some((_, options)) = text.split_once("\nOptions:\n") else {
+        return Vec::new();
+    };
+    options
+        .lines()
+        .take_while(|l| !l.starts_with(|c: char| c.is_alphabetic()))
+        // An option's own line; its help is indented 10 columns below it.
+        .filter(|l| {
+            let text = l.trim_start();
+            text.starts_with('-') && l.len() - text.len() < 10
+        })
+        .filter_map(|l| l.split_whitespace().find(|w| w.starts_with("--")))
+        .map(|w| w.trim_end_matches(',').to_string())
+        .filter(|w| w != "--help")
+        .collect()
+}
+
+/// The options a man entry lists, in its order.
+fn options_in_man(page: &str, path: &str) -> Vec<String> {
+    let tag = format!(".TP\n\\fBroost {}\\fR", path.replace('-', "\\-"));
+    let Some(entry) = page
+        .split(&tag)
+        .skip(1)
+        .find(|e| e.starts_with([' ', '\n']))
+    else {
+        panic!("no man entry for roost {path}");
+    };
+    let entry = entry.split("\n.TP\n\\fBroost ").next().unwrap();
+    let Some((_, options)) = entry.split_once("\n.RS\n") else {
+        return Vec::new();
+    };
+    options
+        .split("\n.RE\n")
+        .next()
+        .unwrap()
+        .split(".TP\n")
+        .filter_map(|item| {
+            let first = item
+                .lines()
+                .next()?
+                .replace("\\-", "-")
+                .replace("\\fB", " ");
+            first
+                .split(|c: char| c.is_whitespace() || c == '\\')
+                .find(|w| w.starts_with("--"))
+                .map(|w| w.trim_end_matches(',').to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn help_lists_options_in_the_order_of_the_man_entry() {
+    let env = TestEnv::new();
+    let root =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/man/roost.1")).unwrap();
+    let ext =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/man/roost-ext.1")).unwrap();
+    let mut checked = 0;
+    for path in paths() {
+        let joined = path.join(" ");
+        let page = if path[0] == "ext" && path.len() > 1 {
+            &ext
+        } else {
+            &root
+        };
+        if path.len() > 1 && path[0] != "ext" {
+            continue; // hooks' verbs have no entry of their own
+        }
+        let help = env.ok(std::iter::once("help".to_string()).chain(path.clone()));
+        let in_help = options_in_help(&help);
+        let in_man = options_in_man(page, &joined);
+        assert_eq!(
+            in_help, in_man,
+            "roost {joined}: --help, then the man entry"
+        );
+        checked += usize::from(in_help.len() > 1);
+    }
+    assert!(
+        checked >= 8,
+        "only {checked} commands with two options or more"
+    );
 }

@@ -5,6 +5,9 @@
 //! and a remote's failure classified by its typed error, not its words.
 //! Read from the source itself, so a change that breaks a rule names the
 //! files that break it.
+//!
+//! The tests themselves keep one rule: every command and every `ext` verb
+//! has its own test module.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -825,4 +828,71 @@ fn a_path_printed_raw_is_seen_across_lines() {
     assert_eq!(raw_path_prints(broken).len(), 1);
     let fine = "fn f(p: &Path) {\n    eprintln!(\"kept {}\", shown(p));\n}\n";
     assert!(raw_path_prints(fine).is_empty());
+}
+
+const TESTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/it");
+
+/// The test module a command or verb's tests live in, under `dir`: `NAME.rs`
+/// or `NAME/mod.rs`, with a dash read as an underscore.
+fn module_file(dir: &Path, word: &str) -> Option<PathBuf> {
+    let name = word.replace('-', "_");
+    [
+        dir.join(format!("{name}.rs")),
+        dir.join(&name).join("mod.rs"),
+    ]
+    .into_iter()
+    .find(|p| p.is_file())
+}
+
+/// The commands and verbs that have no test module of their own: every
+/// built-in command in `core/` (`ext` is the `ext/` suite itself), every
+/// `ext` verb in `ext/`.
+fn without_a_test_module(tests: &Path, commands: &[&str], verbs: &[&str]) -> Vec<String> {
+    let mut missing = Vec::new();
+    for command in commands {
+        let found = if *command == "ext" {
+            module_file(tests, "ext")
+        } else {
+            module_file(&tests.join("core"), command)
+        };
+        if found.is_none() {
+            missing.push(format!("roost {command}: no tests/it/core/{command}.rs"));
+        }
+    }
+    for verb in verbs {
+        if module_file(&tests.join("ext"), verb).is_none() {
+            missing.push(format!("roost ext {verb}: no tests/it/ext/{verb}.rs"));
+        }
+    }
+    missing
+}
+
+#[test]
+fn every_command_and_every_ext_verb_has_its_test_module() {
+    let commands: Vec<&str> = roost::cli::table::COMMANDS.iter().map(|c| c.name).collect();
+    let missing = without_a_test_module(Path::new(TESTS), &commands, roost::cli::table::EXT_VERBS);
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
+}
+
+#[test]
+fn a_command_without_a_test_module_is_seen() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("core/wait_done")).unwrap();
+    std::fs::create_dir_all(dir.path().join("ext")).unwrap();
+    std::fs::write(dir.path().join("core/spawn.rs"), "").unwrap();
+    std::fs::write(dir.path().join("core/wait_done/mod.rs"), "").unwrap();
+    std::fs::write(dir.path().join("ext/mod.rs"), "").unwrap();
+    std::fs::write(dir.path().join("ext/list.rs"), "").unwrap();
+    let missing = without_a_test_module(
+        dir.path(),
+        &["spawn", "wait-done", "ext", "badge"],
+        &["list", "sync"],
+    );
+    assert_eq!(
+        missing,
+        [
+            "roost badge: no tests/it/core/badge.rs",
+            "roost ext sync: no tests/it/ext/sync.rs"
+        ]
+    );
 }

@@ -206,3 +206,37 @@ fn pages_render_silently_and_unhyphenated_in_c_and_utf8() {
         }
     }
 }
+
+/// groff itself, at its default line length and the ones a terminal
+/// commonly has (groff 1.23's man macros default to 80 columns), warns of
+/// nothing: no line it cannot adjust or break.
+#[test]
+fn groff_warns_of_nothing_at_any_common_line_length() {
+    if !crate::common::on_path("groff") {
+        crate::common::skip_without("groff is not installed");
+        return;
+    }
+    for file in PAGES {
+        for length in [None, Some(78), Some(80), Some(100), Some(120)] {
+            let mut cmd = std::process::Command::new("groff");
+            cmd.args(["-man", "-Tutf8", "-ww"]);
+            if let Some(n) = length {
+                cmd.arg(format!("-rLL={n}n"));
+            }
+            let out = cmd
+                .arg(Path::new(MAN).join(file))
+                .env_clear()
+                .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+                .env("LC_ALL", "C.UTF-8")
+                .stdin(std::process::Stdio::null())
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "groff man/{file}: {out:?}");
+            assert!(
+                out.stderr.is_empty(),
+                "groff -man -Tutf8 -ww (line length {length:?}) man/{file}:\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+    }
+}

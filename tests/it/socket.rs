@@ -310,7 +310,7 @@ fn roost_inside_another_tmux_says_it_attaches_nested() {
         "no client attached to roost's server; stderr: {said:?}"
     );
     assert!(
-        said.starts_with("roost: attaching roost's own tmux server inside your tmux (nested)"),
+        said.starts_with("roost up: attaching roost's own tmux server inside your tmux (nested)"),
         "{said:?}"
     );
     assert_eq!(said.lines().count(), 1, "{said:?}");

@@ -1,6 +1,6 @@
 //! The built-in commands' arguments, as the model's `Command` holds them.
 
-use super::values::{positive, ValueKind};
+use super::values::{positive, seconds, ValueKind};
 use crate::agents::agent::{Agent, HookAgent};
 use clap::{Args, Subcommand, ValueEnum, ValueHint};
 use std::ffi::OsString;
@@ -43,7 +43,7 @@ pub struct SendArgs {
     #[arg(long)]
     pub paste: bool,
     /// how long to wait for the pane's lock, for the target to be idle, and for the program to read
-    #[arg(long, value_name = "SECONDS", default_value_t = 30, value_parser = positive, hide_default_value = true)]
+    #[arg(long, value_name = "SECONDS", default_value_t = 30, value_parser = seconds, hide_default_value = true)]
     pub wait: u64,
     /// the pane: %N, @N, SESSION:WINDOW[.PANE] or a window name
     #[arg(value_name = ValueKind::Target.name())]
@@ -80,7 +80,9 @@ pub struct StateArgs {
 #[derive(Debug, Args)]
 pub struct HookArgs {
     /// claude, codex, gemini, opencode, aider, copilot, pi or generic
-    #[arg(value_name = "AGENT")]
+    // The line above names them all; clap's own list of them would run past
+    // 80 columns.
+    #[arg(value_name = "AGENT", hide_possible_values = true)]
     pub agent: HookAgent,
     /// the event, and for codex's notify the JSON payload
     #[arg(value_name = "EVENT", trailing_var_arg = true)]
@@ -128,7 +130,7 @@ pub enum HooksVerb {
     /// directory's. --json prints the same as JSON.
     Status(JsonArgs),
     #[command(verbatim_doc_comment)]
-    /// print what AGENT's hooks run (generic: for any CLI that runs a command)
+    /// print what AGENT's hooks run (generic: for any other CLI)
     ///
     /// Print the file roost would write for AGENT and the command each event
     /// runs. With generic, the four commands to wire into any CLI that can
@@ -149,7 +151,9 @@ pub struct HooksTarget {
 #[derive(Debug, Args)]
 pub struct HooksShowArgs {
     /// claude, codex, gemini, opencode, aider, copilot, pi or generic
-    #[arg(value_name = "AGENT")]
+    // The line above names them all; clap's own list of them would run past
+    // 80 columns.
+    #[arg(value_name = "AGENT", hide_possible_values = true)]
     pub agent: HookAgent,
 }
 
@@ -159,7 +163,7 @@ pub struct WaitArgs {
     #[arg(value_name = ValueKind::Target.name())]
     pub target: String,
     /// how long to wait (600)
-    #[arg(value_parser = positive)]
+    #[arg(value_parser = seconds)]
     pub seconds: Option<u64>,
 }
 

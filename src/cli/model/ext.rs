@@ -31,7 +31,8 @@ pub enum ExtVerb {
     /// fragment, percent-escapes, spaces, control characters or anything
     /// but ASCII, `.`, `..` or empty path segments, a host, user or path
     /// segment starting with `-`, or a scheme other than https and ssh (a
-    /// local repository is reached through a file:// ROOST_EXT_GIT_BASE).
+    /// local repository DIR/OWNER/REPO is installed as OWNER/REPO with
+    /// ROOST_EXT_GIT_BASE=DIR, a directory or its file:// URL).
     /// The extension's name is its manifest's; ext.lock records the source
     /// as OWNER/REPO or HOST/PATH, and the URL fetched. Resolve REF (default:
     /// the remote's HEAD) to a full commit; a commit given in full must be
@@ -103,9 +104,8 @@ pub enum ExtVerb {
     /// asks); for an unchanged ref, `same`. A ref that is a full commit id
     /// cannot move and is not asked about. Linked extensions are listed as
     /// linked, not checked. --json prints the rows as JSON (needs_grow:
-    /// false, or null when unknown). Exit 0 when every check ran; 1 when a
-    /// source could not be reached or answered without the ref (the others
-    /// are still listed, and each failure is named on stderr).
+    /// false, or null when unknown). Each source that fails is named on
+    /// stderr, and the others are still listed.
     Outdated(OutdatedArgs),
     #[command(verbatim_doc_comment)]
     /// move the pin: shows the diff and asks again
@@ -120,7 +120,7 @@ pub enum ExtVerb {
     /// of it and changes nothing), run every install check again, call out on its
     /// own line, directly above the question, any authority that grew and
     /// what it lets the code do, and ask again. With --yes, an authority that
-    /// grew is refused (exit 1, nothing changed) unless it is named with
+    /// grew is refused (nothing changed) unless it is named with
     /// --grant AUTHORITY: a script never grants new authority by accident.
     /// ext.lock keeps the pin it replaced, for rollback. A disabled extension
     /// is updated all the same and stays disabled.
@@ -131,10 +131,10 @@ pub enum ExtVerb {
     /// said no) or failed (the record, the source or the disk stood in the
     /// way), with the reason.
     /// --json prints the summary as JSON on stdout, and everything else on
-    /// stderr. Exit 1 when any was refused or failed.
+    /// stderr.
     Update(UpdateArgs),
     #[command(verbatim_doc_comment)]
-    /// back to the pin before the last update: shows the diff and asks again
+    /// back to the pin before the last update: shows the diff, asks again
     ///
     /// Return NAME to the pin ext.lock recorded when `update` last moved it:
     /// the same repository, ref, commit and tree, fetched again by its commit
@@ -145,8 +145,8 @@ pub enum ExtVerb {
     /// and the diff (--diff: all of it, and nothing changed), run every install check again, call out any authority
     /// that grows, and ask. With --yes, grown authority is refused unless it
     /// is named with --grant AUTHORITY. The pin it leaves becomes the one
-    /// recorded, so a second rollback returns. Refused (exit 1, nothing
-    /// changed) when no earlier pin is recorded, when NAME is linked, or when
+    /// recorded, so a second rollback returns. Refused (nothing changed)
+    /// when no earlier pin is recorded, when NAME is linked, or when
     /// the commit cannot be fetched. A disabled extension stays disabled.
     Rollback(RollbackArgs),
     #[command(verbatim_doc_comment)]
@@ -162,7 +162,7 @@ pub enum ExtVerb {
     /// clone that matches is left alone and nothing is fetched; a linked
     /// extension has nothing pinned to put back. A fetch that fails, or a
     /// commit whose files do not hash to the recorded tree, changes nothing
-    /// for that extension (exit 1); the others are still repaired.
+    /// for that extension; the others are still repaired.
     Repair(RepairArgs),
     #[command(verbatim_doc_comment)]
     /// turn one extension off, keeping its pin, clone and data
@@ -179,7 +179,7 @@ pub enum ExtVerb {
     /// turn a disabled extension back on
     ///
     /// Clear NAME's disabled mark and rewrite ext.index with its commands
-    /// again, at the pin it has now. Refused (exit 1, nothing changed) when
+    /// again, at the pin it has now. Refused (nothing changed) when
     /// another extension has claimed one of its commands meanwhile: disable
     /// or remove that one first. Already enabled: say so and write nothing.
     Enable(ExtNameArgs),
@@ -213,7 +213,7 @@ pub enum ExtVerb {
     /// fetched tree (the manifest, names, links, modes, sizes), and print the
     /// commands it would add and the authority they would get, or every
     /// problem install would refuse. Nothing is fetched, written or run.
-    /// Exit 1 when install would refuse. --json prints the same as JSON.
+    /// --json prints the same as JSON.
     Check(CheckArgs),
     #[command(verbatim_doc_comment)]
     /// run an extension's command, even where a built-in has its name
@@ -223,8 +223,7 @@ pub enum ExtVerb {
     /// built-in command of that name exists: a newer roost may add a command
     /// an extension already had. Everything after CMD is the extension's,
     /// `--help` included. ROOST_NO_EXT and @roost-ext-enabled still turn it
-    /// off. Exit 1 when CMD cannot run; otherwise the status is the
-    /// extension's own.
+    /// off. Once CMD runs, its exit status is its own.
     Exec(ExecArgs),
 }
 

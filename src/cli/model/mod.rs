@@ -5,6 +5,7 @@
 //! step.
 
 mod args;
+pub mod exits;
 mod ext;
 mod values;
 
@@ -17,9 +18,9 @@ use clap::{Parser, Subcommand};
 /// What follows the command list in `roost --help`.
 const AFTER_HELP: &str = "\
 Any other word runs an installed extension's command (roost ext list).
-Targets: %N (pane), @N (window), SESSION:WINDOW[.PANE], or a window name in session main.
-Environment: ROOST_SOCKET (socket name or path), ROOST_NO_EXT (non-empty: no extensions).
-Options go before send's TARGET: every word after it is text, so roost send alice -v sends -v.";
+Targets: %N (pane), @N (window), SESSION:WINDOW[.PANE], or a window of main.
+Environment: ROOST_SOCKET (the server's socket), ROOST_NO_EXT (no extensions).
+Words after send's TARGET are text: roost send alice -v sends -v.";
 
 #[derive(Debug, Parser)]
 #[command(
@@ -40,7 +41,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     #[command(verbatim_doc_comment)]
-    /// ensure session main exists and attach to it (also plain `roost`)
+    /// ensure session main, attach (also plain `roost`)
     ///
     /// Ensure session main exists, starting roost's server if none runs, and
     /// attach to it. Inside a roost pane, switch to it instead; inside your
@@ -50,7 +51,7 @@ pub enum Command {
     #[command(visible_alias = "start")]
     Up,
     #[command(verbatim_doc_comment)]
-    /// ensure session SESSION exists and attach to it
+    /// ensure session SESSION and attach
     ///
     /// Ensure session SESSION exists and attach to it, as `roost up` does for
     /// main. A session name follows the rules of a window name (see spawn),
@@ -69,7 +70,7 @@ pub enum Command {
     /// invisible characters, must not start with `%`, `@`, `=` or `-`, and
     /// must not be digits alone (a target reads those as an index). A CMD whose
     /// program cannot be found or executed on the pane's PATH is refused
-    /// (exit 1) before any window exists. When the program exits, its window
+    /// before any window exists. When the program exits, its window
     /// stays: `roost status` lists it as exited with its exit status, and
     /// `roost screen` and `roost read` still show its last output, until
     /// `roost kill` or a new `roost spawn` of the same name replaces it. A
@@ -87,10 +88,10 @@ pub enum Command {
     /// is dropped); `-` alone reads TEXT from standard input. One send at a
     /// time per pane, across processes and users: a second waits for the
     /// first. A pane in copy mode or another mode is taken out of it, in the
-    /// same tmux command as the paste and as the Enter. Control characters
-    /// in TEXT that could end the paste or act as keys are made visible (ESC
-    /// becomes the symbol for escape, U+241B); newline and tab keep their
-    /// meaning.
+    /// same tmux command as the paste and as the Enter, also when one is
+    /// entered while send waits. Control characters in TEXT that could end
+    /// the paste or act as keys are made visible (ESC becomes the symbol for
+    /// escape, U+241B); newline and tab keep their meaning.
     ///
     /// Nothing is typed until the program reads its terminal: a program
     /// still starting (in raw mode with nothing drawn yet, or in the
@@ -106,27 +107,21 @@ pub enum Command {
     /// which lines were already submitted. A program that reads lines in
     /// the terminal's line mode takes one line of at most 4095 bytes: more
     /// lines, or a longer line (which it cannot take at all), are refused at
-    /// once, before anything is typed. A pane in copy mode or another mode
-    /// is taken out of it, also when one is entered during the wait. The
-    /// text counts as taken once the program has read every byte of it
+    /// once, before anything is typed.
+    ///
+    /// The text counts as taken once the program has read every byte of it
     /// (the kernel tells), never because the terminal echoed it. Enter waits
-    /// for a raw-mode program's screen to stand still for 300 ms (600 ms
-    /// for an agent roost knows; at most 5 s), and counts once it was read
-    /// too, or once another job holds the terminal (a shell running the
-    /// command line it read); where an agent's prompt hook is wired, only
-    /// once that hook reports this very prompt. The target's recorded reply
-    /// and state are cleared as Enter is pressed. A blocked target is
-    /// refused unless --force is given; --when-idle first waits until the
-    /// target is neither working nor blocked (it never answers a dialog). A
-    /// pane showing a dialog roost knows (codex's "Hooks need review",
-    /// which asks a person to trust new hooks) is waiting for a person too:
-    /// nothing is typed into it, even with --force. Exit 0 delivered; 1
-    /// failed, nothing typed; 2 no such target or a dead pane; 3 the target
-    /// is blocked or shows such a dialog (still, after --when-idle's wait);
-    /// 4 the program cannot take TEXT, or did not in time, nothing typed; 5
-    /// the text was typed but the program did not take it, so Enter was not
-    /// pressed (do not send it again); 6 the text and Enter were typed but
-    /// not confirmed taken (do not send it again: look first).
+    /// for a raw-mode program's screen to stand still for 300 ms (600 ms for
+    /// an agent roost knows; at most 5 s), and counts once it was read too,
+    /// or once another job holds the terminal (a shell running the command
+    /// line it read); where an agent's prompt hook is wired, only once that
+    /// hook reports this very prompt. The target's recorded reply and state
+    /// are cleared as Enter is pressed. A blocked target is refused unless
+    /// --force is given; --when-idle first waits until the target is neither
+    /// working nor blocked (it never answers a dialog). A pane showing a
+    /// dialog roost knows (codex's "Hooks need review", which asks a person
+    /// to trust new hooks) is waiting for a person too: nothing is typed
+    /// into it, even with --force.
     Send(SendArgs),
     #[command(verbatim_doc_comment)]
     /// the agent's recorded reply, else the last N lines of its screen
@@ -137,35 +132,35 @@ pub enum Command {
     /// sequences included), direction controls and invisible characters in
     /// the text are shown escaped (`\x1b`, `\u{202e}`); newlines and TABs
     /// stay. To a pipe or a file the text is written byte for byte, so
-    /// roost send b "$(roost read a)" passes a reply on unchanged. Exit 2
-    /// when there is no such target.
+    /// roost send b "$(roost read a)" passes a reply on unchanged.
     Read(LinesArgs),
     #[command(verbatim_doc_comment)]
     /// the last N (40) non-blank lines of TARGET's screen
     ///
     /// Print the last N (40) non-blank lines of the pane's screen, shown as
-    /// read shows text: escaped on a terminal, byte for byte elsewhere. Exit
-    /// 2 when there is no such target.
+    /// read shows text: escaped on a terminal, byte for byte elsewhere.
     Screen(LinesArgs),
     #[command(verbatim_doc_comment)]
     /// inside a roost pane: record TEXT (or stdin) as this pane's reply
     ///
     /// Inside a roost pane, record TEXT (or standard input, with `-`) as this
-    /// pane's reply, which `roost read` prints. Text that starts with `-` goes
-    /// after `--`. A reply keeps its first 1 MiB (1048576 bytes, cut before
-    /// a UTF-8 character the bound falls in); the rest is read and dropped,
-    /// with a note on stderr, and the exit status stays 0. Elsewhere a
-    /// silent no-op, so agent hooks can call it unconditionally.
+    /// pane's reply, which `roost read` prints. TEXT is taken as it comes,
+    /// even when it starts with `-` (hooks pass whatever an agent wrote):
+    /// only `-h` or `--help` alone asks for help. A reply keeps its first
+    /// 1 MiB (1048576 bytes, cut before a UTF-8 character the bound falls
+    /// in); the rest is read and dropped, with a note on stderr, and the
+    /// exit status stays 0. Elsewhere a silent no-op, so agent hooks can
+    /// call it unconditionally.
     Reply(ReplyArgs),
     #[command(verbatim_doc_comment)]
     /// stamp this pane: idle, working, blocked, done or error
     ///
     /// Stamp this pane's @agent_state: idle, working, blocked, done or error.
-    /// Any other word is refused (exit 1) and nothing is stamped. A no-op
-    /// outside roost.
+    /// Any other word is refused and nothing is stamped. A no-op outside
+    /// roost.
     State(StateArgs),
     #[command(verbatim_doc_comment)]
-    /// run by an agent's hooks: report its state, reply and session to roost
+    /// what agents' hooks run: report state, reply and session to roost
     ///
     /// What the hooks `roost hooks install` writes run: read AGENT's JSON
     /// payload on stdin (codex's notify: the last argument) and record it on
@@ -176,16 +171,16 @@ pub enum Command {
     /// summaries) are ignored. AGENT is claude, codex, gemini, opencode,
     /// aider, copilot, pi or generic; EVENT names the event when the
     /// payload does not (generic: working, blocked, done or error). Outside
-    /// a roost pane a silent no-op. Never exits 2: a payload that is not a
-    /// JSON object exits 1 with one line on stderr, and nothing is recorded.
+    /// a roost pane a silent no-op. A payload that is not a JSON object is
+    /// one line on stderr, and nothing is recorded.
     Hook(HookArgs),
     #[command(verbatim_doc_comment)]
     /// wait until TARGET is done or idle (1: error or timeout, 2: gone)
     ///
-    /// Wait until the target's state is done or idle (exit 0); error, or
-    /// SECONDS (600) passing, exits 1 (saying so when the target never
-    /// reported any state); a target that is gone, exited or never existed
-    /// exits 2.
+    /// Wait until the target's state is done or idle, for at most SECONDS
+    /// (600). On error, it names the first line of the agent's last reply,
+    /// where its hooks keep the error; on a timeout, it says so when the
+    /// target never reported any state.
     WaitDone(WaitArgs),
     #[command(verbatim_doc_comment)]
     /// the server, its sessions and every pane with its state
@@ -200,8 +195,7 @@ pub enum Command {
     /// `\u{202e}`), to a terminal and a pipe alike, and
     /// outside a UTF-8 locale the output is ASCII (`-` for the dash, `\xe9`
     /// for é). With --json, the same facts as JSON (no command; strings
-    /// byte for byte, JSON-escaped). Exit 0 either way; exit 1 when tmux is
-    /// not installed.
+    /// byte for byte, JSON-escaped).
     Status(JsonArgs),
     #[command(verbatim_doc_comment)]
     /// ask TARGET's agent to exit the way it exits, then end its pane
@@ -218,11 +212,9 @@ pub enum Command {
     /// agent roost does not know (see spawn) is refused, exit 1: roost kill
     /// ends it. A closed agent is forgotten by `roost resume`, as after kill
     /// TARGET (the agent's own resume by that session id brings it back).
-    /// Exit 0 once the pane is ended; 1 refused or failed; 2 no such
-    /// target; 3 blocked.
     Close(CloseArgs),
     #[command(verbatim_doc_comment)]
-    /// end one agent, one session, or the whole roost server
+    /// end an agent, a session or the whole server
     ///
     /// kill TARGET ends the pane (%N, WINDOW.PANE) or the window (NAME,
     /// SESSION:WINDOW, @N) TARGET names; a word that names no window but a
@@ -235,16 +227,13 @@ pub enum Command {
     /// what is left 3 s later. One line on stderr says what was ended. An
     /// agent ended by TARGET or --session is forgotten by `roost resume`;
     /// ending the whole server forgets nothing (as after a crash, resume
-    /// brings every agent back). Exit 0 also when nothing runs; 1 when the
-    /// question is answered no, when the whole server would end without a
-    /// terminal to ask on, or when a process would not end; 2 when there is
-    /// no such target or session.
+    /// brings every agent back).
     #[command(visible_aliases = ["down", "stop"])]
     Kill(KillArgs),
     #[command(verbatim_doc_comment)]
     /// the pane id of the caller (inside roost only)
     ///
-    /// Print the caller's pane id. Outside roost, an error (exit 1).
+    /// Print the caller's pane id. Outside roost, an error.
     Whoami,
     #[command(verbatim_doc_comment)]
     /// check tmux, the socket, paths, roost.conf and extensions
@@ -254,8 +243,8 @@ pub enum Command {
     /// configuration into a throwaway server, as roost's server will load it,
     /// so what it runs outside tmux runs then too), git for the kind of
     /// source installs use, whether extension commands run and what decides
-    /// it, and the installed extensions. Exit 1 when a check fails; each
-    /// failure says what to do. With --json, the checks as one JSON object:
+    /// it, and the installed extensions. Each failure says what to do. With
+    /// --json, the checks as one JSON object:
     /// each check's name, verdict (ok, note or problem), message and fix.
     Doctor(JsonArgs),
     #[command(verbatim_doc_comment)]
@@ -268,24 +257,24 @@ pub enum Command {
     #[command(subcommand_value_name = "VERB", subcommand_help_heading = "Verbs")]
     Hooks(HooksArgs),
     #[command(verbatim_doc_comment)]
-    /// start again the recorded agents of this server, each by its session id
+    /// reopen this server's recorded agents, each by its session id
     ///
     /// Open a window again for every agent roost spawned on this server (by
     /// socket) whose window is gone and that was not ended by `roost kill
     /// TARGET` or `--session`, in its session and working directory, with
     /// the arguments it was spawned with, resuming the exact session its
-    /// hooks reported (claude ARGS --resume ID, codex resume ID ARGS,
-    /// opencode ARGS --session ID, gemini ARGS --resume ID, copilot ARGS
-    /// --resume=ID, pi ARGS --session ID; aider ARGS --restore-chat-history,
-    /// which restores its chat history). An agent whose session id was
-    /// never reported is named and skipped. Prints one line per agent.
+    /// hooks reported (claude ARGS --resume ID, codex --no-daemon resume ID
+    /// ARGS, gemini ARGS --resume ID, opencode ARGS --session ID, copilot
+    /// ARGS --resume=ID, pi ARGS --session ID; aider ARGS
+    /// --restore-chat-history, which restores its chat history). An agent
+    /// whose session id was never reported is named and skipped. Prints one
+    /// line per agent.
     Resume,
     #[command(verbatim_doc_comment)]
     /// switch to the next agent waiting for a person (blocked)
     ///
     /// Print the next blocked pane after the current one (by pane order,
-    /// wrapping), and inside roost switch the client to it. Exit 1 when no
-    /// agent is blocked.
+    /// wrapping), and inside roost switch the client to it.
     Next,
     #[command(verbatim_doc_comment)]
     /// a tmux status-line segment: how many agents are blocked and done
@@ -295,7 +284,7 @@ pub enum Command {
     /// `set -g status-right '#(roost badge)'` in roost.conf.
     Badge,
     #[command(verbatim_doc_comment)]
-    /// manage extensions: install, list, outdated, update, rollback, repair, disable, remove and more
+    /// manage extensions: install, list, update, remove and more
     ///
     /// The extension manager. Without a verb, this list of verbs; roost-ext(1)
     /// has the whole story.
@@ -324,10 +313,15 @@ pub enum Command {
     /// word is a usage error.
     Help(HelpArgs),
     #[command(verbatim_doc_comment)]
-    /// the product version
+    /// the product version (-V, --version: with its commit)
     ///
-    /// Print the product version (semver) alone on stdout.
-    #[command(short_flag = 'V', long_flag = "version")]
+    /// Print the product version (semver) alone on stdout, as scripts read
+    /// it (extensions get the same as ROOST_VERSION). -V and --version
+    /// print roost's name, the version and the commit roost was built from,
+    /// as git and cargo print theirs (`roost 0.1.0 (480250f)`; without the
+    /// commit when roost was built from a tree without its git history):
+    /// what a bug report needs.
+    #[command(short_flag_alias = 'V', long_flag_alias = "version")]
     Version,
 }
 

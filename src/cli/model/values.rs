@@ -49,10 +49,20 @@ impl ValueKind {
     }
 }
 
-/// A count or a number of seconds: a whole number above zero.
+/// The longest wait a command takes: a year, in seconds. Far beyond any
+/// real wait, and far below what a clock can add without overflowing.
+pub const MAX_SECONDS: u64 = 365 * 24 * 60 * 60;
+
+/// A count (of lines): a whole number above zero. One too large to hold
+/// is refused naming the bound, not as if it were no number at all.
 pub(super) fn positive(text: &str) -> Result<u64, String> {
     match text.parse::<u64>() {
         Ok(n) if n > 0 => Ok(n),
+        _ if text.bytes().all(|b| b.is_ascii_digit())
+            && !text.trim_start_matches('0').is_empty() =>
+        {
+            Err(format!("must be at most {}, not '{text}'", u64::MAX))
+        }
         _ => Err(format!("must be a positive whole number, not '{text}'")),
     }
 }
@@ -81,3 +91,37 @@ impl std::fmt::Display for UnknownAuthority {
 }
 
 impl std::error::Error for UnknownAuthority {}
+
+/// A number of seconds: a whole number from 1 to `MAX_SECONDS`.
+pub(super) fn seconds(text: &str) -> Result<u64, String> {
+    match positive(text) {
+        Ok(n) if n <= MAX_SECONDS => Ok(n),
+        Err(e) if !e.starts_with("must be at most") => Err(e),
+        _ => Err(format!(
+            "must be at most {MAX_SECONDS} (a year), not '{text}'"
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{positive, seconds, MAX_SECONDS};
+
+    #[test]
+    fn counts_and_seconds_are_whole_numbers_above_zero_and_seconds_bounded() {
+        assert_eq!(positive("40"), Ok(40));
+        assert_eq!(
+            positive("99999999999999999999"),
+            Err("must be at most 18446744073709551615, not '99999999999999999999'".into())
+        );
+        for bad in ["0", "000", "", "-1", "1.5", "x"] {
+            assert!(positive(bad).is_err(), "{bad}");
+            assert!(seconds(bad).is_err(), "{bad}");
+        }
+        assert_eq!(seconds("31536000"), Ok(MAX_SECONDS));
+        assert_eq!(
+            seconds("99999999999999999999"),
+            Err("must be at most 31536000 (a year), not '99999999999999999999'".into())
+        );
+    }
+}

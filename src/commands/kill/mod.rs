@@ -46,7 +46,7 @@ pub fn run(ctx: &Ctx, a: KillArgs) -> Result<Exit> {
         if let Some(what) = a.session.as_ref().or(a.target.as_ref()) {
             return Err(missing(ctx, what, "roost is not running"));
         }
-        eprintln!("roost: not running");
+        eprintln!("roost {}: not running", ctx.cmd);
         return Ok(Exit::Ok);
     }
     let panes = ctx.tmux.panes().map_err(|e| ctx.tmux_err(e))?;

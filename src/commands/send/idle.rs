@@ -45,7 +45,7 @@ impl Send<'_> {
                         .code(Exit::Blocked)
                         .hint(format!(
                             "answer it there first (roost screen {} shows it), or send anyway with --force",
-                            self.pane.id
+                            self.again
                         )));
                 }
                 return Err(self

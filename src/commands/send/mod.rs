@@ -100,6 +100,8 @@ struct Send<'a> {
     tmux: &'a Tmux,
     pane: Pane,
     who: String,
+    /// The target as the user may type it again, in a hint.
+    again: String,
     deadline: Instant,
     wait: u64,
     /// The user says the program asks for bracketed paste.
@@ -117,7 +119,11 @@ pub fn run(ctx: &Ctx, a: SendArgs) -> Result<Exit> {
         );
     }
     if pane.state == Some(AgentState::Blocked) && !req.force && !req.when_idle {
-        return Err(blocked(ctx, &who));
+        return Err(blocked(
+            ctx,
+            &who,
+            &crate::untrusted::shell_word(&req.target),
+        ));
     }
     let text = text::neutralise(&req.text);
     let deadline = Instant::now() + Duration::from_secs(req.wait);
@@ -145,6 +151,7 @@ pub fn run(ctx: &Ctx, a: SendArgs) -> Result<Exit> {
         tmux,
         pane,
         who,
+        again: crate::untrusted::shell_word(&req.target),
         deadline,
         wait: req.wait,
         asks: req.paste,
@@ -176,10 +183,11 @@ pub fn run(ctx: &Ctx, a: SendArgs) -> Result<Exit> {
     Ok(Exit::Ok)
 }
 
-fn blocked(ctx: &Ctx, who: &str) -> Error {
+/// `again`: the target as the user may type it again.
+fn blocked(ctx: &Ctx, who: &str, again: &str) -> Error {
     Error::fail(ctx.cmd, format!("{who} is blocked: it is waiting for a person"))
         .code(Exit::Blocked)
-        .hint("look at it first (roost screen TARGET); --when-idle waits until it is answered, --force sends anyway")
+        .hint(format!("look at it first (roost screen {again}); --when-idle waits until it is answered, --force sends anyway"))
 }
 
 impl Send<'_> {
@@ -205,7 +213,7 @@ impl Send<'_> {
         .code(Exit::Blocked)
         .hint(format!(
             "answer it in the pane first (roost screen {} shows it): {}",
-            self.pane.id, dialog.answer
+            self.again, dialog.answer
         ))
     }
 
@@ -232,7 +240,7 @@ impl Send<'_> {
     fn refused(&self, reading: Reading, shape: Shape, of: Option<(usize, usize)>) -> Error {
         let version = crate::tmux::version().unwrap_or_default();
         let version = version.trim_start_matches("tmux ");
-        let (why, what) = ready::refusal(reading, shape, of, self.wait, version);
+        let (why, what) = ready::refusal(reading, shape, of, self.wait, version, &self.again);
         self.fail(format!("{} {why}; nothing was typed", self.who))
             .code(Exit::NotReady)
             .hint(what)
@@ -290,7 +298,7 @@ impl Send<'_> {
                     ARRIVAL.as_secs()
                 ))
                 .code(Exit::TypedNotSubmitted)
-                .hint("do not send it again: look at the pane (roost screen TARGET), then press Enter there or clear the line"));
+                .hint(format!("do not send it again: look at the pane (roost screen {}), then press Enter there or clear the line", self.again)));
         }
         if look.reading.raw() {
             let still = if look.agent { STILL_AGENT } else { STILL };
@@ -307,7 +315,7 @@ impl Send<'_> {
                     .code(Exit::TypedNotSubmitted)
                     .hint(format!(
                         "do not send it again: answer the dialog in the pane first (roost screen {} shows it), then look whether the text still waits in its prompt",
-                        self.pane.id
+                        self.again
                     )));
             }
         }
@@ -400,7 +408,10 @@ impl Send<'_> {
                 self.who
             ))
             .code(Exit::NotConfirmed)
-            .hint("do not send it again: look at the pane (roost screen TARGET) first")
+            .hint(format!(
+                "do not send it again: look at the pane (roost screen {}) first",
+                self.again
+            ))
         };
         if look.hooked {
             let want = prompt_key(text);

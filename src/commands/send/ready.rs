@@ -167,19 +167,21 @@ fn never(reading: Reading, will_ask: bool) -> bool {
 }
 
 /// Why nothing was typed, for the message of exit 4, and what to do.
-/// `of`: which line of how many TEXT is, when it is sent line by line.
+/// `of`: which line of how many TEXT is, when it is sent line by line;
+/// `again`: the target as the user may type it again, for a hint.
 pub fn refusal(
     reading: Reading,
     shape: Shape,
     of: Option<(usize, usize)>,
     seconds: u64,
     version: &str,
-) -> (String, &'static str) {
+    again: &str,
+) -> (String, String) {
     let lines = "send each line as its own submission with --lines, or TEXT as one line";
     match reading {
         Reading::Away => (
             format!("is not reading its terminal (busy, or still starting) after {seconds}s"),
-            "wait for it (roost wait-done TARGET), or give it longer with --wait SECONDS",
+            format!("wait for it (roost wait-done {again}), or give it longer with --wait SECONDS"),
         ),
         Reading::Line if !shape.fits_a_line() => {
             let line = match of {
@@ -192,23 +194,23 @@ pub fn refusal(
             };
             (
                 format!("reads lines in the terminal's line mode, which takes at most {MAX_LINE} bytes in one line: {line} cannot reach it at all"),
-                "split it into shorter lines (--lines submits each on its own)",
+                "split it into shorter lines (--lines submits each on its own)".to_string(),
             )
         }
         Reading::Line => (
             "reads lines in the terminal's line mode and never asks for a bracketed paste, so TEXT of more than one line would not arrive as one prompt".to_string(),
-            lines,
+            lines.to_string(),
         ),
         Reading::Keys => (
             "takes keys and did not ask for a bracketed paste, so each newline of TEXT would act as Enter".to_string(),
-            lines,
+            lines.to_string(),
         ),
         Reading::KeysUnasked | Reading::Unknown => (
             format!(
                 "cannot be seen to have asked for a bracketed paste (tmux {version} does not say; 3.7 and later do), so each newline of TEXT could act as Enter"
             ),
-            "if its program asks for bracketed paste (most agents' prompts do), say so with --paste; or submit each line on its own with --lines",
+            "if its program asks for bracketed paste (most agents' prompts do), say so with --paste; or submit each line on its own with --lines".to_string(),
         ),
-        Reading::Asked | Reading::Dialog(_) => (String::new(), ""),
+        Reading::Asked | Reading::Dialog(_) => (String::new(), String::new()),
     }
 }

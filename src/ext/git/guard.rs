@@ -44,7 +44,7 @@ pub(super) struct Network {
 impl Network {
     pub(super) fn begin() -> Network {
         // Fails only when a provider is already installed: that one serves.
-        let _ = rustls::crypto::ring::default_provider().install_default();
+        let _ = ring_provider().install_default();
         super::progress::prepare();
         Network {
             _watchdog: super::watchdog::Watchdog::start(),
@@ -52,6 +52,16 @@ impl Network {
             _stderr: StderrFilter::begin(),
         }
     }
+}
+
+/// rustls's ring provider. rustls 0.23.48 deprecates it, for want of a
+/// post-quantum key exchange, in favour of aws-lc-rs, whose C constructor
+/// probes the CPU at every roost start, typos included (see Cargo.toml):
+/// roost keeps ring on purpose (SECURITY.md says what it gives up), and a
+/// `cargo update` must not turn that choice into a failed build.
+#[allow(deprecated)]
+fn ring_provider() -> rustls::crypto::CryptoProvider {
+    rustls::crypto::ring::default_provider()
 }
 
 /// While alive, roost's stderr is a pipe, and a thread copies what arrives

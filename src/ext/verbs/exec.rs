@@ -13,7 +13,7 @@ pub fn run(a: ExecArgs) -> Result<Exit> {
     // Every word after CMD is the extension's; before it, a dash is an
     // option of exec's own, and it has none but --help.
     if command.as_bytes().starts_with(b"-") {
-        return Err(Error::usage(CMD, format!("unknown option {shown}")));
+        return Err(Error::usage(CMD, format!("unknown option '{shown}'")));
     }
     if !crate::index::valid_name(command.as_bytes()) {
         return Err(

@@ -1,23 +1,38 @@
 //! The built-in commands, run as the real binary against a throwaway tmux
-//! server per test: one module per command, with the pane and server
-//! helpers they share here.
+//! server per test: one module per command (the house test holds that
+//! every command of the table has one), with the pane and server helpers
+//! they share here.
 
+mod badge;
 mod close;
+mod completions;
+mod demo;
+mod doctor;
+mod help;
+mod hook;
+mod hooks;
 mod kill;
+mod next;
 mod read;
 mod reply;
+mod resume;
+mod screen;
 mod send;
-mod server;
+mod session;
 mod spawn;
 mod state;
 mod status;
-mod wait;
+mod up;
+mod version;
+mod wait_done;
 mod whoami;
 mod words;
 
 use crate::common::*;
 
+use std::io::Write;
 use std::path::Path;
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
 pub(crate) fn pane_option(env: &TestEnv, pane: &str, name: &str) -> String {
@@ -51,4 +66,32 @@ pub(crate) fn pane_ids(env: &TestEnv) -> Vec<String> {
         .lines()
         .map(str::to_string)
         .collect()
+}
+
+/// `roost hook ARGS` as the agent runs it inside `pane`, `payload` on stdin.
+pub(crate) fn hook_in(
+    env: &TestEnv,
+    pane: &str,
+    args: &[&str],
+    payload: &str,
+) -> std::process::Output {
+    let tmux_var = format!(
+        "{},{},0",
+        env.socket,
+        env.tmux_ok(&["display-message", "-p", "#{pid}"]).trim()
+    );
+    let mut cmd: Command = env.roost(["hook"].iter().chain(args));
+    cmd.env("TMUX", tmux_var)
+        .env("TMUX_PANE", pane)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(payload.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
 }

@@ -1,27 +1,10 @@
-//! The words themselves: `--version`, unknown and disabled words, `help`
+//! The words themselves: `version` and `--version`, unknown and disabled words, `help`
 //! and a command's usage line, and bad input that must never panic.
 
 use crate::common::*;
-
 use std::ffi::OsStr;
+
 use std::os::unix::ffi::OsStrExt;
-
-// ---- version, usage, help ----------------------------------------------
-
-#[test]
-fn version_words_print_the_bare_version_alone_on_stdout() {
-    let env = TestEnv::new();
-    for word in ["--version", "-V", "version"] {
-        let out = env.run([word]);
-        assert_eq!(exit_of(&out), Exit::Ok, "{word}: {}", describe(&out));
-        assert_eq!(
-            stdout(&out),
-            concat!(env!("CARGO_PKG_VERSION"), "\n"),
-            "{word}"
-        );
-        assert_eq!(stderr(&out), "", "{word}");
-    }
-}
 
 #[test]
 fn unknown_words_name_the_word_suggest_a_close_built_in_and_exit_2() {
@@ -80,44 +63,6 @@ fn a_disabled_extension_command_gets_what_a_never_installed_word_gets() {
     assert_eq!(exit_of(&removed), Exit::Usage);
 }
 
-#[test]
-fn help_lists_every_command_of_the_table() {
-    let env = TestEnv::new();
-    let text = env.ok(["help"]);
-    for c in roost::cli::COMMANDS {
-        assert!(
-            text.contains(&format!("  {}", c.name)),
-            "{} missing:\n{text}",
-            c.name
-        );
-        for alias in c.aliases.iter().filter(|a| !a.starts_with('-')) {
-            assert!(text.contains(alias), "alias {alias} missing:\n{text}");
-        }
-    }
-    for word in ["-h", "--help"] {
-        let out = env.run([word]);
-        assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
-        assert_eq!(stdout(&out), text, "{word} differs from help");
-        assert_eq!(stderr(&out), "");
-    }
-}
-
-#[test]
-fn help_for_one_command_prints_its_usage_line() {
-    let env = TestEnv::new();
-    let text = env.ok(["help", "spawn"]);
-    assert!(
-        text.contains("\nUsage: roost spawn [--cwd DIR] [--session SESSION] NAME [CMD...]\n"),
-        "{text}"
-    );
-    let out = env.run(["help", "nope"]);
-    assert_refusal(
-        &out,
-        Exit::Usage,
-        "roost help: 'nope' is not a built-in command (roost ext list shows extension commands)\n",
-    );
-}
-
 // ---- bad input ---------------------------------------------------------------
 
 #[test]
@@ -144,7 +89,7 @@ fn bad_input_gets_a_short_message_and_never_a_panic() {
         (
             &["read", "-x", "alice"],
             Exit::Usage,
-            "roost read: unknown option -x",
+            "roost read: unknown option '-x'",
         ),
         (&["screen"], Exit::Usage, "roost screen: missing TARGET"),
         (
@@ -176,7 +121,7 @@ fn bad_input_gets_a_short_message_and_never_a_panic() {
         (
             &["status", "--bogus"],
             Exit::Usage,
-            "roost status: unknown option --bogus",
+            "roost status: unknown option '--bogus'",
         ),
         (
             &["status", "x"],
@@ -186,12 +131,12 @@ fn bad_input_gets_a_short_message_and_never_a_panic() {
         (
             &["spawn", "--bogus", "x"],
             Exit::Usage,
-            "roost spawn: unknown option --bogus",
+            "roost spawn: unknown option '--bogus'",
         ),
         (
             &["spawn", "-x"],
             Exit::Usage,
-            "roost spawn: unknown option -x",
+            "roost spawn: unknown option '-x'",
         ),
         (
             &["spawn", "%1"],
@@ -206,12 +151,12 @@ fn bad_input_gets_a_short_message_and_never_a_panic() {
         (
             &["session", "-x"],
             Exit::Usage,
-            "roost session: unknown option -x",
+            "roost session: unknown option '-x'",
         ),
         (
             &["kill", "--al"],
             Exit::Usage,
-            "roost kill: unknown option --al",
+            "roost kill: unknown option '--al'",
         ),
         (
             &["version", "x"],

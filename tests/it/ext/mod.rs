@@ -3,7 +3,8 @@
 //! `common::versions` and `common::sources`).
 
 mod check;
-mod disable;
+pub(crate) mod disable;
+mod enable;
 mod exec;
 mod info;
 pub(crate) mod install;

@@ -773,3 +773,59 @@ fn doctor_ends_what_an_agents_version_leaves_running() {
     });
     assert!(ended, "still running of {listed}");
 }
+
+#[test]
+fn doctor_checks_the_version_and_the_wiring_of_the_agents_on_path() {
+    let env = TestEnv::new();
+    let bin = env.path("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    for (name, version) in [
+        ("claude", "2.1.332 (Claude Code)"),
+        ("codex", "codex-cli 0.99.0"),
+    ] {
+        let fake = bin.join(name);
+        std::fs::write(&fake, format!("#!/bin/sh\necho '{version}'\n")).unwrap();
+        std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    let doctor = || {
+        let out = env.roost(["doctor"]).env("PATH", &path).output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let (_, text) = doctor();
+    let claude = bin.join("claude");
+    assert!(
+        text.contains(&format!(
+            "ok    claude 2.1.332 at {} (a version roost knows)\n",
+            claude.display()
+        )),
+        "{text}"
+    );
+    assert!(text.contains("note  codex 0.99.0 at "), "{text}");
+    assert!(
+        text.contains("roost's wiring was checked against 0.171.0"),
+        "{text}"
+    );
+    assert!(text.contains("note  claude hooks not wired"), "{text}");
+    env.ok(["hooks", "install", "claude"]);
+    let (_, text) = doctor();
+    assert!(text.contains("ok    claude hooks in "), "{text}");
+    // Hooks that run another roost are a problem, with the fix.
+    let settings = env.path("home/.claude/settings.json");
+    let moved = std::fs::read_to_string(&settings).unwrap().replace(
+        assert_cmd::cargo::cargo_bin("roost").to_str().unwrap(),
+        "/old/roost",
+    );
+    std::fs::write(&settings, moved).unwrap();
+    let (code, text) = doctor();
+    assert_eq!(code, exited(Exit::Failed), "{text}");
+    assert!(text.contains("FAIL  claude hooks in "), "{text}");
+    assert!(
+        text.contains("      run roost hooks install claude\n"),
+        "{text}"
+    );
+}

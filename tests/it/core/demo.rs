@@ -162,3 +162,69 @@ fn demo_refuses_arguments() {
         "{err}"
     );
 }
+
+/// The real PATH less every directory that holds a `roost`.
+fn path_without_roost() -> std::ffi::OsString {
+    let real = std::env::var_os("PATH").unwrap_or_default();
+    let dirs: Vec<PathBuf> = std::env::split_paths(&real)
+        .filter(|d| !d.join("roost").exists())
+        .collect();
+    std::env::join_paths(dirs).unwrap()
+}
+
+fn last_line(out: &std::process::Output) -> String {
+    assert_eq!(exit_of(out), Exit::Ok, "{}", describe(out));
+    stdout(out).lines().last().unwrap_or_default().to_string()
+}
+
+/// The tour's last line says what starts your own fleet from where you
+/// are: `roost` only when that is this binary; else this binary by its
+/// path, and how to put roost on PATH (the tour was run with `cargo run`).
+#[test]
+fn the_demo_ends_with_a_next_step_that_works_from_where_it_ran() {
+    let env = TestEnv::new();
+    let exe = std::fs::canonicalize(ROOST).unwrap();
+    let exe = exe.to_str().unwrap();
+    assert!(!exe.contains(['\'', ' ']), "{exe}");
+    let out = env
+        .roost(["demo"])
+        .env("PATH", path_without_roost())
+        .output()
+        .unwrap();
+    assert_eq!(
+        last_line(&out),
+        format!(
+            "The sandbox and its server are gone. Next: `{exe}` starts your own fleet \
+             (roost is not on your PATH yet: from roost's source tree, \
+             cargo install --locked --path . puts it on your PATH)."
+        )
+    );
+    let bin = env.path("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(ROOST, bin.join("roost")).unwrap();
+    let mut path = std::ffi::OsString::from(&bin);
+    path.push(":");
+    path.push(path_without_roost());
+    let out = env.roost(["demo"]).env("PATH", path).output().unwrap();
+    assert_eq!(
+        last_line(&out),
+        "The sandbox and its server are gone. Next: `roost` starts your own fleet."
+    );
+}
+
+/// Without tmux the tour says so and nothing else: no banner, no step.
+#[test]
+fn without_tmux_the_demo_says_so_before_it_starts() {
+    let env = TestEnv::new();
+    let bin = env.path("only-sh");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink("/bin/sh", bin.join("sh")).unwrap();
+    let out = env.roost(["demo"]).env("PATH", &bin).output().unwrap();
+    assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
+    assert_eq!(stdout(&out), "");
+    assert_eq!(
+        stderr(&out),
+        "roost demo: tmux is not installed (not found on PATH); roost runs its fleet in tmux 3.0 \
+         or later: install it (apt-get install tmux, dnf install tmux, brew install tmux)\n"
+    );
+}

@@ -1,6 +1,8 @@
 //! `roost reply` from inside a pane: any text, stdin, a reply too long for
 //! one tmux command, and a silent no-op outside roost.
 
+mod bound;
+
 use crate::common::*;
 use crate::core::{wait_for_file, wait_for_reply};
 

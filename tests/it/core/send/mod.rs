@@ -1,6 +1,8 @@
 //! `roost send`: words joined, a blocked pane, `--force`, and a target
 //! that is missing, dead or on no server.
 
+mod delivery;
+
 use crate::common::*;
 use crate::core::pane_option;
 
@@ -101,6 +103,6 @@ fn send_without_text_is_a_usage_error_with_exit_2() {
     assert_refusal(
         &env.run(["send", "--bogus", "alice", "x"]),
         Exit::Usage,
-        "roost send: unknown option --bogus\n",
+        "roost send: unknown option '--bogus'\n",
     );
 }

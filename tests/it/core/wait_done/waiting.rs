@@ -96,7 +96,7 @@ fn a_program_that_ends_while_waited_on_is_exit_2_at_once() {
     assert_eq!(
         stderr(&out),
         format!(
-            "roost wait-done: 'alice' ({pane}) has exited{how}\nroost read shows its last output\n"
+            "roost wait-done: 'alice' ({pane}) has exited{how}\nroost read alice shows its last output\n"
         ),
         "{}",
         describe(&out)
@@ -232,7 +232,7 @@ fn after_a_send_that_typed_without_enter_a_pane_is_not_said_never_to_have_report
         stderr(&out),
         format!(
             "roost wait-done: 'alice' ({pane}) has reported no state since text was typed into it, whose Enter was never pressed, so roost cannot tell when it is done (waited 1s)\n\
-             look at the pane (roost screen TARGET), then press Enter there or clear the line\n"
+             look at the pane (roost screen alice), then press Enter there or clear the line\n"
         )
     );
 }

@@ -1,6 +1,8 @@
 //! `roost wait-done`: done, idle, an error, a timeout, a target that goes
 //! away or never was.
 
+mod waiting;
+
 use crate::common::*;
 
 use std::process::Stdio;

@@ -206,7 +206,7 @@ fn a_program_that_is_not_reading_gets_nothing_and_exit_4() {
             stderr(&out),
             format!(
                 "roost send: 'agent' ({pane}) is not reading its terminal (busy, or still starting) after 1s; nothing was typed\n\
-                 wait for it (roost wait-done TARGET), or give it longer with --wait SECONDS\n"
+                 wait for it (roost wait-done agent), or give it longer with --wait SECONDS\n"
             )
         );
     }
@@ -358,7 +358,7 @@ fn where_a_prompt_hook_is_wired_only_its_report_counts() {
         stderr(&out),
         format!(
             "roost send: the text and Enter were typed into 'silent' ({pane}), but its agent's prompt hook did not report it within 15s\n\
-             do not send it again: look at the pane (roost screen TARGET) first\n"
+             do not send it again: look at the pane (roost screen silent) first\n"
         )
     );
 }
@@ -506,7 +506,7 @@ fn a_program_that_reads_nothing_is_no_success() {
         stderr(&out),
         format!(
             "roost send: the text was typed into 'ticker' ({pane}) but its program did not take it within 3s, so Enter was not pressed\n\
-             do not send it again: look at the pane (roost screen TARGET), then press Enter there or clear the line\n"
+             do not send it again: look at the pane (roost screen ticker), then press Enter there or clear the line\n"
         )
     );
 }
@@ -621,7 +621,7 @@ fn lines_that_stop_part_way_say_which_were_submitted() {
         stderr(&out),
         format!(
             "roost send: 'once' ({pane}) is not reading its terminal (busy, or still starting) after 1s; nothing was typed (line 2 of 2; line 1 was submitted)\n\
-             wait for it (roost wait-done TARGET), or give it longer with --wait SECONDS\n"
+             wait for it (roost wait-done once), or give it longer with --wait SECONDS\n"
         )
     );
     assert_eq!(std::fs::read_to_string(&got).unwrap(), "first\n");
@@ -835,7 +835,7 @@ fn when_idle_that_runs_out_says_the_pane_was_still_blocked() {
         stderr(&out),
         format!(
             "roost send: 'agent' ({pane}) was still blocked after 1s: it is waiting for a person; nothing was typed\n\
-             answer it there first (roost screen {pane} shows it), or send anyway with --force\n"
+             answer it there first (roost screen agent shows it), or send anyway with --force\n"
         )
     );
     std::thread::sleep(Duration::from_millis(200));

@@ -1,5 +1,7 @@
 //! `roost status` (text and JSON) and `roost session` without a terminal.
 
+mod view;
+
 use crate::common::*;
 
 /// main: the first window, alice (working), bob (no state), both running
@@ -144,28 +146,5 @@ fn status_json_carries_the_same_facts() {
             false,
             vec![p(&work, "work:0.0", "sh", none)]
         )
-    );
-}
-
-#[test]
-fn session_without_a_terminal_ensures_the_session_and_exits_0() {
-    let env = TestEnv::new();
-    let out = env.run(["session", "work"]);
-    quiet(&out, Exit::Ok);
-    assert_eq!(
-        env.tmux_ok(&["list-sessions", "-F", "#{session_name}"]),
-        "work\n"
-    );
-    // Again: the session exists already, still no attach.
-    assert_eq!(exit_of(&env.run(["session", "work"])), Exit::Ok);
-    assert_refusal(
-        &env.run(["session"]),
-        Exit::Usage,
-        "roost session: missing SESSION\n",
-    );
-    assert_refusal(
-        &env.run(["session", "a:b"]),
-        Exit::Failed,
-        "roost session: invalid session name",
     );
 }

@@ -45,9 +45,9 @@ fn errors_in_roost_conf_are_a_warning_naming_file_and_line_at_server_start() {
         assert_eq!(
             stderr(&out),
             format!(
-                "roost: warning: {}: {line}\n\
+                "roost up: warning: {}: {line}\n\
                  the server started without it: fix roost.conf, then roost kill and roost to load it again (roost doctor checks it)\n\
-                 roost: session main is running (socket={}); not attaching without a terminal\n",
+                 roost up: session main is running (socket={}); not attaching without a terminal\n",
                 conf.display(),
                 env.socket
             ),
