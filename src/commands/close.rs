@@ -7,7 +7,8 @@
 //! a hangup may not (Gemini CLI ignores one).
 //!
 //! Nothing is typed into a dialog: an agent waiting for a person
-//! (`blocked`) is refused as `send` refuses it (exit 3), and so is a pane
+//! (`blocked`, or showing a dialog roost knows: codex's hooks, copilot's
+//! folder trust) is refused as `send` refuses it (exit 3), and so is a pane
 //! where text `send` typed still waits for its Enter (the exit command
 //! would be submitted with it). A pane whose agent roost does not know is
 //! refused: roost cannot tell how it exits, and `roost kill` ends it.
@@ -22,7 +23,7 @@ use crate::agents::Agent;
 use crate::cli::model::CloseArgs;
 use crate::error::{Error, Exit, Result};
 use crate::tmux::state::Woke;
-use crate::tmux::{AgentState, Pane, Sent};
+use crate::tmux::{AgentState, Dialog, Pane, Sent};
 use std::time::{Duration, Instant};
 
 /// How long an agent has to exit when SECONDS is not given: the slowest
@@ -65,6 +66,11 @@ pub fn run(ctx: &Ctx, a: CloseArgs) -> Result<Exit> {
         .hint("answer it first (roost screen TARGET shows it), or end it with roost kill TARGET"));
     }
     let tmux = &ctx.tmux;
+    // A dialog roost knows (codex's hooks, copilot's folder trust) shows
+    // before any hook could report blocked: the keys would answer it.
+    if let Some(dialog) = tmux.dialog(&pane.id).map_err(|e| ctx.tmux_err(e))? {
+        return Err(in_dialog(ctx, &who, dialog));
+    }
     if tmux.sent_mark(&pane.id).map_err(|e| ctx.tmux_err(e))? == Some(Sent::Typed) {
         return Err(fail(format!(
             "text roost send typed into {who} still waits for its Enter, and the exit command would be submitted with it; nothing was typed"
@@ -80,6 +86,18 @@ pub fn run(ctx: &Ctx, a: CloseArgs) -> Result<Exit> {
     let typed = |e: crate::tmux::TmuxError| fail(format!("{}; nothing was typed into {who}", e.0));
     tmux.paste(&pane.id, command).map_err(typed)?;
     until_still(ctx, &pane.id);
+    // An agent still starting may have put a dialog over its prompt
+    // meanwhile: Enter would answer it.
+    if let Some(dialog) = tmux.dialog(&pane.id).map_err(|e| ctx.tmux_err(e))? {
+        return Err(fail(format!(
+            "{command} was typed into {who}, but it then showed {}, so Enter was not pressed",
+            dialog.what
+        ))
+        .hint(format!(
+            "answer it there first ({}), then clear its prompt",
+            dialog.answer
+        )));
+    }
     tmux.submit(&pane.id).map_err(|e| {
         fail(format!(
             "{command} was typed into {who}, but Enter could not be pressed: {}",
@@ -112,6 +130,23 @@ pub fn run(ctx: &Ctx, a: CloseArgs) -> Result<Exit> {
         );
     }
     Ok(Exit::Ok)
+}
+
+/// The refusal for a pane that shows a dialog roost knows: exit 3, as
+/// `send` refuses it.
+fn in_dialog(ctx: &Ctx, who: &str, dialog: &Dialog) -> Error {
+    Error::fail(
+        ctx.cmd,
+        format!(
+            "{who} shows {}: it is waiting for a person; nothing was typed",
+            dialog.what
+        ),
+    )
+    .code(Exit::Blocked)
+    .hint(format!(
+        "answer it in the pane first (roost screen TARGET shows it): {}; or end it with roost kill TARGET",
+        dialog.answer
+    ))
 }
 
 /// The refusal for a pane whose agent roost does not know.

@@ -51,7 +51,7 @@ pub fn of(path: &str) -> &'static [Status] {
             (Ok, "the agent's pane or window ended"),
             (Failed, "an agent roost does not know, or text waiting for its Enter (nothing typed); or a process would not end"),
             (NoTarget, "no such target"),
-            (Blocked, "the agent is `blocked`, nothing typed"),
+            (Blocked, "the agent is `blocked` or shows a dialog waiting for a person, nothing typed"),
         ],
         "whoami" => &[(Ok, ""), (Failed, "outside roost")],
         "doctor" => &[(Ok, ""), (Failed, "a check found a problem")],

@@ -207,8 +207,9 @@ pub enum Command {
     /// exited by then is ended as kill ends it, with a line saying so. One
     /// line on stderr says how it ended, with the session id its hooks
     /// reported. Nothing is typed into a dialog: an agent waiting for a
-    /// person (blocked) is refused, exit 3, and so is a pane where text
-    /// `roost send` typed still waits for its Enter (exit 1). A pane whose
+    /// person (blocked, or showing a dialog roost knows, as send says) is
+    /// refused, exit 3, and so is a pane where text `roost send` typed
+    /// still waits for its Enter (exit 1). A pane whose
     /// agent roost does not know (see spawn) is refused, exit 1: roost kill
     /// ends it. A closed agent is forgotten by `roost resume`, as after kill
     /// TARGET (the agent's own resume by that session id brings it back).

@@ -167,6 +167,37 @@ fn a_blocked_agent_is_refused_with_exit_3_and_nothing_typed() {
     assert_eq!(windows(&env), "sh\nalice\n");
 }
 
+/// codex holding its "Hooks need review" dialog before any hook reported:
+/// its state is not blocked, but what is typed there would answer the
+/// dialog. close types nothing and exits 3, as send does.
+#[test]
+fn an_agent_showing_a_dialog_is_refused_with_exit_3_and_nothing_typed() {
+    let env = TestEnv::new();
+    let path = stand_ins(&env, false);
+    let bin = env.path("bin");
+    let log = env.path("codex.typed");
+    let script = format!(
+        "#!/bin/sh\nprintf '\\n  Hooks need review\\n  5 hooks are new or changed.\\n\\n  1. Review hooks\\n  2. Trust all and continue\\n\\n  enter confirm . esc skip\\n'\nwhile IFS= read -r line; do\n  printf '%s\\n' \"$line\" >> '{}'\n  [ \"$line\" = '/quit' ] && exit 0\ndone\n",
+        log.display()
+    );
+    std::fs::write(bin.join("codex"), script).unwrap();
+    let out = roost_with(&env, &path, &["spawn", "alice", "codex"]);
+    assert!(out.status.success(), "{}", describe(&out));
+    let pane = stdout(&out).trim().to_string();
+    env.wait_for_screen(&pane, "enter confirm");
+    let out = roost_with(&env, &path, &["close", "alice"]);
+    assert_refusal(
+        &out,
+        Exit::Blocked,
+        &format!(
+            "roost close: 'alice' ({pane}) shows codex's \"Hooks need review\" dialog: it is waiting for a person; nothing was typed\n"
+        ),
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(typed(&env, "codex"), "");
+    assert_eq!(windows(&env), "sh\nalice\n");
+}
+
 #[test]
 fn text_still_waiting_for_its_enter_is_not_submitted_with_the_exit_command() {
     let env = TestEnv::new();
