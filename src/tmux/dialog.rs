@@ -31,7 +31,7 @@ pub static CODEX_HOOKS: Dialog = Dialog {
 /// typed there answers it, and Enter trusts the folder.
 pub static COPILOT_FOLDER_TRUST: Dialog = Dialog {
     what: "copilot's \"Confirm folder trust\" dialog",
-    answer: "answer it there (1 trusts the folder for this session, 2 remembers it)",
+    answer: "trust the folder there (1: for this session, 2: and remember it), or decline (3)",
 };
 
 /// The agents that may hold a dialog roost knows before their hooks have

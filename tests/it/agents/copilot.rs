@@ -222,3 +222,71 @@ fn error_when_the_provider_refuses_the_turn() {
     assert!(reply.contains("400"), "the reply kept: {reply:?}");
     rig.stayed_local();
 }
+
+#[test]
+#[cfg_attr(
+    not(roost_agent = "copilot"),
+    ignore = "GitHub Copilot CLI is not installed: scripts/install-agents puts it in target/agents (or $ROOST_TEST_AGENTS)"
+)]
+fn kill_leaves_no_process_of_the_pane() {
+    super::kill_leaves_no_process_of_the_pane(&COPILOT);
+}
+
+/// In a folder it was never told to trust, copilot opens with its "Confirm
+/// folder trust" question before any hook runs. send and close type
+/// nothing into it (exit 3), and status reads the pane blocked.
+#[test]
+#[cfg_attr(
+    not(roost_agent = "copilot"),
+    ignore = "GitHub Copilot CLI is not installed: scripts/install-agents puts it in target/agents (or $ROOST_TEST_AGENTS)"
+)]
+fn its_folder_trust_question_is_never_typed_into() {
+    let rig = Rig::new(&COPILOT);
+    rig.install_hooks();
+    let other = rig.env.path("other");
+    std::fs::create_dir_all(&other).unwrap();
+    let other = other.to_string_lossy().into_owned();
+    let pane = rig
+        .ok(["spawn", "--cwd", &other, "alice", "copilot"])
+        .trim()
+        .to_string();
+    let mut screen = String::new();
+    let asked = wait_until(READY, || {
+        screen = rig.env.screen(&pane);
+        screen.contains("Do you trust the files in this folder?")
+    });
+    assert!(asked, "copilot never asked; screen:\n{screen}");
+    let refused = rig.run(["send", &pane, "--", "Never typed"]);
+    assert_eq!(exit_of(&refused), Exit::Blocked, "{}", describe(&refused));
+    assert!(
+        stderr(&refused).contains("copilot's \"Confirm folder trust\" dialog"),
+        "{}",
+        describe(&refused)
+    );
+    let refused = rig.run(["close", &pane]);
+    assert_eq!(exit_of(&refused), Exit::Blocked, "{}", describe(&refused));
+    assert_eq!(
+        stderr(&refused),
+        format!(
+            "roost close: '{pane}' shows copilot's \"Confirm folder trust\" dialog: it is waiting for a person; nothing was typed\n\
+             answer it in the pane first (roost screen TARGET shows it): trust the folder there (1: for this session, 2: and remember it), or decline (3); or end it with roost kill TARGET\n"
+        )
+    );
+    let status: serde_json::Value = serde_json::from_str(&rig.ok(["status", "--json"])).unwrap();
+    let shown = status["sessions"][0]["panes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["id"] == pane.as_str())
+        .cloned()
+        .unwrap();
+    assert_eq!(shown["state"], "blocked", "{status}");
+    let screen = rig.env.screen(&pane);
+    assert!(
+        screen.contains("Do you trust the files in this folder?")
+            && !screen.contains("Never typed")
+            && !screen.contains("/exit"),
+        "the question was typed into:\n{screen}"
+    );
+    rig.stayed_local();
+}

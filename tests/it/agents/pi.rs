@@ -114,3 +114,12 @@ fn hooks_remove_restores_the_configuration() {
     let user = "{\n  \"defaultProvider\": \"standin\",\n  \"theme\": \"light\"\n}\n";
     super::hooks_remove_restores_the_configuration(&PI, &[("home/.pi/agent/settings.json", user)]);
 }
+
+#[test]
+#[cfg_attr(
+    not(roost_agent = "pi"),
+    ignore = "pi is not installed: scripts/install-agents puts it in target/agents (or $ROOST_TEST_AGENTS)"
+)]
+fn kill_leaves_no_process_of_the_pane() {
+    super::kill_leaves_no_process_of_the_pane(&PI);
+}
