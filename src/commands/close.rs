@@ -27,8 +27,9 @@ use crate::tmux::{AgentState, Dialog, Pane, Sent};
 use std::time::{Duration, Instant};
 
 /// How long an agent has to exit when SECONDS is not given: the slowest
-/// of the seven measured (aider, 1.4 s from the command to its window
-/// ended, after a turn, on a loaded two-core machine) several times over.
+/// of the seven measured (aider: 1.4 s from the command to its window
+/// ended after a turn, 4.8 s with the two cores busy with other builds),
+/// twice over.
 const DEFAULT_SECONDS: u64 = 10;
 
 /// Before Enter, the screen stands still this long (the agent has drawn
