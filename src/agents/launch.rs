@@ -93,8 +93,10 @@ pub fn marks(
 /// status` says wired) in the user's configuration or in `cwd`'s, and the
 /// agent runs them without asking. Not so for codex, which runs new hooks
 /// only once a person trusts them (its start hook marks the pane then),
-/// for gemini's project hooks (a trusted folder only), nor for aider,
-/// which has no prompt hook.
+/// for gemini's and copilot's project hooks (a trusted folder only), nor
+/// for aider, which has no prompt hook. copilot's own start hook runs only
+/// with the first prompt, so this mark is all that tells `send` to wait
+/// for its prompt hook then.
 fn prompt_hook_expected(agent: Agent, cwd: Option<&Path>, state: Option<&Path>) -> bool {
     let (Ok(roost), Ok(home), Some(state)) = (std::env::current_exe(), wiring::home(), state)
     else {
@@ -116,8 +118,8 @@ fn prompt_hook_expected(agent: Agent, cwd: Option<&Path>, state: Option<&Path>) 
     };
     let project = || cwd.is_some_and(|d| wired(&Scope::Project(d.to_path_buf())));
     match agent {
-        Agent::Claude | Agent::Opencode => wired(&Scope::User) || project(),
-        Agent::Gemini => wired(&Scope::User),
+        Agent::Claude | Agent::Opencode | Agent::Pi => wired(&Scope::User) || project(),
+        Agent::Gemini | Agent::Copilot => wired(&Scope::User),
         Agent::Codex | Agent::Aider => false,
     }
 }

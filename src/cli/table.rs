@@ -43,6 +43,7 @@ pub const COMMANDS: &[Spec] = &[
     hooked("hook"),
     spec("wait-done", &[]),
     spec("status", &[]),
+    spec("close", &[]),
     spec("kill", &["down", "stop"]),
     spec("whoami", &[]),
     spec("doctor", &[]),

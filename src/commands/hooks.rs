@@ -152,9 +152,11 @@ fn notes(agent: Agent, scope: &Scope, socket_dir: &Path) -> Vec<String> {
             ));
         }
         Agent::Aider => out.push("aider reports only the end of a turn (done); it has no prompt hook".into()),
+        Agent::Pi => out.push("pi asks no one before it runs a tool, so its pane is never blocked by pi itself".into()),
+        Agent::Copilot => out.push("copilot asks once per folder whether you trust it, before any hook runs: start it once in a folder yourself (or list the folder in trustedFolders in ~/.copilot/config.json) before roost sends to it there".into()),
         _ => {}
     }
-    if let (Agent::Codex | Agent::Gemini, Scope::Project(_)) = (agent, scope) {
+    if let (Agent::Codex | Agent::Gemini | Agent::Copilot, Scope::Project(_)) = (agent, scope) {
         out.push(format!(
             "{} loads a project's hooks only in a folder you trust",
             agent.title()
@@ -294,6 +296,10 @@ fn show(ctx: &Ctx, s: HooksShowArgs) -> Result<Exit> {
     match agent {
         Agent::Opencode => println!(
             "a plugin that runs {} EVENT (prompt, blocked, working, error, done)",
+            command("")
+        ),
+        Agent::Pi => println!(
+            "an extension that runs {} EVENT (start, prompt, error, done)",
             command("")
         ),
         Agent::Aider => println!(

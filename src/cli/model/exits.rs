@@ -47,6 +47,12 @@ pub fn of(path: &str) -> &'static [Status] {
             (Failed, "the question was answered no, the whole server would end without a terminal to ask on, or a process would not end"),
             (NoTarget, "no such target or session"),
         ],
+        "close" => &[
+            (Ok, "the agent's pane or window ended"),
+            (Failed, "an agent roost does not know, or text waiting for its Enter (nothing typed); or a process would not end"),
+            (NoTarget, "no such target"),
+            (Blocked, "the agent is `blocked` or shows a dialog waiting for a person, nothing typed"),
+        ],
         "whoami" => &[(Ok, ""), (Failed, "outside roost")],
         "doctor" => &[(Ok, ""), (Failed, "a check found a problem")],
         "hooks" => &[(Ok, ""), (Failed, "a file roost cannot merge into"), (Usage, "an unknown AGENT")],

@@ -55,9 +55,17 @@ fn doctor(env: &TestEnv, code: Exit) -> Vec<String> {
 fn is_agent_line(line: &str) -> bool {
     let message = line.get(6..).unwrap_or_default();
     message.starts_with("agents: ")
-        || ["claude ", "codex ", "gemini ", "opencode ", "aider "]
-            .iter()
-            .any(|a| message.starts_with(a))
+        || [
+            "claude ",
+            "codex ",
+            "gemini ",
+            "opencode ",
+            "aider ",
+            "copilot ",
+            "pi ",
+        ]
+        .iter()
+        .any(|a| message.starts_with(a))
 }
 
 fn installed(env: &TestEnv, repo: &str, name: &str) -> Fixture {
@@ -587,7 +595,7 @@ fn doctor_says_when_no_agent_is_on_path() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.contains(
-            "\nnote  agents: none of claude, codex, gemini, opencode, aider is on PATH (looked in /usr/bin:/bin)\n"
+            "\nnote  agents: none of claude, codex, gemini, opencode, aider, copilot, pi is on PATH (looked in /usr/bin:/bin)\n"
         ),
         "{text}"
     );
