@@ -122,6 +122,10 @@ pub fn render(offer: &Offer, paint: Paint) -> String {
     rows.push(("roost", range_value, range_status));
     let claims: Vec<String> = m.commands.iter().map(|c| format!("roost {c}")).collect();
     rows.push(("claims", claims.join(", "), ""));
+    for preset in &m.agents {
+        // Read as "teaches roost the agent `qwen`: started as …".
+        rows.push(("teaches", format!("roost {}", preset.consent_line()), ""));
+    }
     if let Some(d) = &m.description {
         rows.push(("about", printable(d.as_bytes()), ""));
     }
@@ -267,6 +271,7 @@ mod tests {
             needs: needs.iter().map(|s| s.to_string()).collect(),
             commands: vec!["note".into(), "notes".into()],
             description: None,
+            agents: Vec::new(),
         }
     }
 

@@ -39,6 +39,8 @@ pub struct Manifest {
     pub needs: Vec<String>,
     pub commands: Vec<String>,
     pub description: Option<String>,
+    /// The agents it teaches roost (`presets.rs`), none when empty.
+    pub agents: Vec<super::presets::Preset>,
 }
 
 /// Parses and validates `roost-ext.json`.
@@ -65,6 +67,7 @@ pub fn parse(bytes: &[u8]) -> Result<Manifest, ExtError> {
         needs: needs(fields)?,
         commands: commands(fields)?,
         description: description(fields)?,
+        agents: super::presets::parse(fields)?,
     })
 }
 
@@ -275,17 +278,7 @@ fn optional_strings(fields: &Map<String, Value>, key: &str) -> Result<Vec<String
         .collect()
 }
 
-/// How a JSON value's type reads in a message.
-pub(crate) fn type_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
+pub(crate) use super::json_type::type_name;
 
 /// The outcome of the advisory `roost` range against this roost's version.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -406,6 +399,7 @@ mod tests {
                 needs: vec!["fleet".into()],
                 commands: vec!["mark".into(), "marks".into()],
                 description: Some("Bookmarks for panes".into()),
+                agents: Vec::new(),
             }
         );
     }

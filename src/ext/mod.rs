@@ -5,12 +5,14 @@
 //! ext.lock + ext.index on disk; `checks` the install gates; `consent` what
 //! the user is shown and asked; `fetch`, `repin` and `swap` fetch, agree to
 //! and put in place another commit; `new_entry` what an install records;
-//! `origin` and `git_base` where commits come from; `integrity` whether a
+//! `presets` the agents a manifest teaches roost; `origin` and `git_base`
+//! where commits come from; `integrity` whether a
 //! clone still holds its pinned tree; `disagreements` and `granted`
 //! ext.index against ext.lock; `disabled` the switch disable and enable
 //! turn; `output` where a verb's output goes; `dirs` the directories a verb
 //! uses, `installed` the extensions NAME picks, `display` commits and
-//! sources as people read them; `error` the domain's one error type.
+//! sources as people read them, `json_type` JSON types in messages;
+//! `error` the domain's one error type.
 
 pub mod checks;
 pub mod consent;
@@ -27,12 +29,14 @@ mod disabled;
 mod display;
 mod installed;
 pub mod integrity;
+mod json_type;
 pub mod lock;
 pub mod manifest;
 pub mod names;
 mod new_entry;
 pub mod origin;
 mod output;
+pub mod presets;
 mod repin;
 pub mod store;
 mod swap;
