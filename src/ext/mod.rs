@@ -5,7 +5,8 @@
 //! ext.lock + ext.index on disk; `checks` the install gates; `consent` what
 //! the user is shown and asked; `fetch`, `repin` and `swap` fetch, agree to
 //! and put in place another commit; `new_entry` what an install records;
-//! `presets` the agents a manifest teaches roost; `origin` and `git_base`
+//! `presets` the agents a manifest teaches roost, `screens` their rules
+//! against the screens an extension ships; `origin` and `git_base`
 //! where commits come from; `integrity` whether a
 //! clone still holds its pinned tree; `disagreements` and `granted`
 //! ext.index against ext.lock; `disabled` the switch disable and enable
@@ -38,6 +39,7 @@ pub mod origin;
 mod output;
 pub mod presets;
 mod repin;
+pub mod screens;
 pub mod store;
 mod swap;
 pub mod verbs;

@@ -91,7 +91,10 @@ pub fn of(path: &str) -> &'static [Status] {
             (Failed, "a fetch failed, or it brought another tree"),
             (Interrupted, "interrupted"),
         ],
-        "ext check" => &[(Ok, "install would accept DIR"), (Failed, "install would refuse it")],
+        "ext check" => &[
+            (Ok, "install would accept DIR"),
+            (Failed, "install would refuse it, or a captured screen reads as another state"),
+        ],
         "ext exec" => &[(Failed, "CMD cannot run (otherwise the status is the extension's own)")],
         "completions" => &[(Ok, ""), (Usage, "any other shell")],
         "demo" => &[(Ok, ""), (Failed, "a step failed")],
