@@ -2,11 +2,12 @@
 //! and living with them. `verbs/` holds one file per verb, each calling only
 //! the domain beside it, never another verb. The domain: `names`, `manifest`
 //! and `lock` are pure; `git` does every git operation; `store` owns
-//! ext.lock + ext.index on disk; `checks` the install gates; `consent` what
+//! ext.lock + ext.index (+ ext.agents) on disk; `checks` the install gates; `consent` what
 //! the user is shown and asked; `fetch`, `repin` and `swap` fetch, agree to
 //! and put in place another commit; `new_entry` what an install records;
-//! `presets` the agents a manifest teaches roost, `screens` their rules
-//! against the screens an extension ships; `origin` and `git_base`
+//! `presets` the agents a manifest teaches roost, `taught` ext.agents (the
+//! installed ones), `screens` their rules against the screens an extension
+//! ships; `origin` and `git_base`
 //! where commits come from; `integrity` whether a
 //! clone still holds its pinned tree; `disagreements` and `granted`
 //! ext.index against ext.lock; `disabled` the switch disable and enable
@@ -42,4 +43,5 @@ mod repin;
 pub mod screens;
 pub mod store;
 mod swap;
+pub mod taught;
 pub mod verbs;
