@@ -121,6 +121,19 @@ const KEYS: [&str; 7] = [
 
 /// The manifest's `agents` (absent or `null`: none).
 pub fn parse(fields: &Map<String, Value>) -> Result<Vec<Preset>, ExtError> {
+    parse_as(fields, Shadow::Refused)
+}
+
+/// Whether a preset may bear the name of an agent roost knows: never in a
+/// manifest; in what ext.lock recorded, yes, since a later roost may have
+/// made the name built in (the built-in then wins, and doctor says so).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Shadow {
+    Refused,
+    Kept,
+}
+
+fn parse_as(fields: &Map<String, Value>, shadow: Shadow) -> Result<Vec<Preset>, ExtError> {
     let items = match fields.get("agents") {
         None | Some(Value::Null) => return Ok(Vec::new()),
         Some(Value::Array(items)) => items,
@@ -146,7 +159,7 @@ pub fn parse(fields: &Map<String, Value>) -> Result<Vec<Preset>, ExtError> {
                 type_name(item)
             )));
         };
-        let preset = one(obj, &at)?;
+        let preset = one(obj, &at, shadow)?;
         if presets.iter().any(|p| p.name == preset.name) {
             return Err(ExtError::refused(format!(
                 "agent \"{}\" appears twice in \"agents\"",
@@ -158,7 +171,7 @@ pub fn parse(fields: &Map<String, Value>) -> Result<Vec<Preset>, ExtError> {
     Ok(presets)
 }
 
-fn one(obj: &Map<String, Value>, at: &str) -> Result<Preset, ExtError> {
+fn one(obj: &Map<String, Value>, at: &str, shadow: Shadow) -> Result<Preset, ExtError> {
     if let Some(key) = obj.keys().find(|k| !KEYS.contains(&k.as_str())) {
         return Err(ExtError::refused(format!(
             "field \"{at}\": unknown key \"{}\" (a preset has: {})",
@@ -173,7 +186,7 @@ fn one(obj: &Map<String, Value>, at: &str) -> Result<Preset, ExtError> {
             printable(name.as_bytes())
         )));
     }
-    if let Some(what) = shadows_builtin(&name) {
+    if let Some(what) = shadows_builtin(&name).filter(|_| shadow == Shadow::Refused) {
         return Err(ExtError::refused(format!(
             "agent \"{name}\" is {what}; a preset cannot shadow it"
         )));
@@ -609,7 +622,7 @@ pub fn recorded(extra: &std::collections::BTreeMap<String, Value>) -> Vec<Preset
     };
     let mut fields = Map::new();
     fields.insert(LOCK_KEY.to_string(), value.clone());
-    parse(&fields).unwrap_or_default()
+    parse_as(&fields, Shadow::Kept).unwrap_or_default()
 }
 
 /// Words as a shell would need them to read back the same, each escaped

@@ -146,7 +146,7 @@ fn resume_gives_back_the_spawn_arguments_in_the_spawn_directory_and_not_a_killed
 
 /// Installs the extension `qwen` teaching the preset `qwen`: the program
 /// `qwen` with fixed arguments, resumed by `--resume ID`.
-fn install_qwen_preset(env: &TestEnv) {
+pub(crate) fn install_qwen_preset(env: &TestEnv) {
     crate::ext::install::ext_with(
         env,
         "owner/roost-qwen",
