@@ -425,3 +425,19 @@ fn check_fails_on_a_screen_read_as_another_state_or_not_a_file() {
         "{text}"
     );
 }
+
+#[test]
+fn the_qwen_example_reads_its_captured_screens_as_their_directories_say() {
+    let env = TestEnv::new();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("share/examples/roost-qwen");
+    let out = check(&env, &dir, false);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{}", describe(&out));
+    assert!(
+        text.contains(
+            "  screen    screens/qwen/idle/prompt.txt: idle, by rule 2 \"Type your message\"\n\
+             \x20 screen    screens/qwen/working/thinking.txt: working, by rule 1 \"esc to cancel\"\n"
+        ),
+        "{text}"
+    );
+}
