@@ -80,12 +80,13 @@ fn rustc_links_with_lld() -> bool {
 /// Each agent CLI the agent tests drive, by the name `roost_agent` takes,
 /// and its program under the agents' directory (as scripts/install-agents
 /// lays it out).
-const AGENTS: [(&str, &str); 5] = [
+const AGENTS: [(&str, &str); 6] = [
     ("claude", "node_modules/.bin/claude"),
     ("codex", "node_modules/.bin/codex"),
     ("gemini", "node_modules/.bin/gemini"),
     ("opencode", "node_modules/.bin/opencode"),
     ("aider", "aider/bin/aider"),
+    ("qwen", "node_modules/.bin/qwen"),
 ];
 
 /// Sets `roost_agent = "NAME"` for each agent whose tests are to run.

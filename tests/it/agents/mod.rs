@@ -1,4 +1,5 @@
-//! The real agent CLIs (Claude Code, codex, aider, Gemini CLI, opencode) in
+//! The real agent CLIs (Claude Code, codex, aider, Gemini CLI, opencode, and
+//! Qwen Code through the preset of share/examples/roost-qwen) in
 //! real roost panes, pointed at the stand-in model server of
 //! `common::model_server`: spawn, send, working, done, wait-done, read, the
 //! server's log, resume and the hooks' removal. The CLIs come from
@@ -18,6 +19,7 @@ mod claude;
 mod codex;
 mod gemini;
 mod opencode;
+mod qwen;
 
 use crate::common::model_server::ModelServer;
 use crate::common::procs::{pane_pid, processes_of, Proc};
@@ -99,6 +101,7 @@ fn built_to_run(name: &str) -> bool {
         "gemini" => cfg!(roost_agent = "gemini"),
         "opencode" => cfg!(roost_agent = "opencode"),
         "aider" => cfg!(roost_agent = "aider"),
+        "qwen" => cfg!(roost_agent = "qwen"),
         _ => false,
     }
 }
@@ -117,6 +120,7 @@ fn the_agent_tests_run_exactly_where_their_agent_is_installed() {
         &gemini::GEMINI,
         &opencode::OPENCODE,
         &aider::AIDER,
+        &qwen::QWEN,
     ] {
         let installed = dir.join(agent.bin).is_file();
         let built = built_to_run(agent.name);
