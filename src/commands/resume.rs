@@ -106,6 +106,9 @@ pub fn run(ctx: &Ctx) -> Result<Exit> {
                     set.push((options::SESSION_ID, id.as_str()));
                 }
                 let _ = ctx.tmux.set_pane_options(&pane, &set);
+                if let Some(em) = crate::events::Emitter::from_env() {
+                    em.detached(crate::events::Event::Resumed, Some(&pane), &[]);
+                }
                 let words = agent.map(|a| a.name().to_string()).into_iter().chain(args);
                 println!(
                     "{what}: resumed in {pane} ({})",

@@ -7,15 +7,18 @@
 //! and put in place another commit; `new_entry` what an install records;
 //! `presets` the agents a manifest teaches roost, `taught` ext.agents (the
 //! installed ones), `screens` their rules against the screens an extension
-//! ships; `origin` and `git_base`
-//! where commits come from; `integrity` whether a
-//! clone still holds its pinned tree; `disagreements` and `granted`
+//! ships, `json_type` JSON types in messages; `origin` and `git_base` where
+//! commits come from; `integrity` whether a
+//! clone still holds its pinned tree; `signature` who signed a pinned
+//! commit; `disagreements` and `granted`
 //! ext.index against ext.lock; `disabled` the switch disable and enable
 //! turn; `output` where a verb's output goes; `dirs` the directories a verb
 //! uses, `installed` the extensions NAME picks, `display` commits and
-//! sources as people read them, `json_type` JSON types in messages;
-//! `error` the domain's one error type.
+//! sources as people read them; `error` the domain's one error type;
+//! `set` the set file export writes, `sync` what a set asks of ext.lock,
+//! `place` putting a new clone in place, `bundle` the offline bundle.
 
+mod bundle;
 pub mod checks;
 pub mod consent;
 mod diff;
@@ -38,10 +41,14 @@ pub mod names;
 mod new_entry;
 pub mod origin;
 mod output;
+mod place;
 pub mod presets;
 mod repin;
 pub mod screens;
+pub mod set;
+pub mod signature;
 pub mod store;
 mod swap;
+mod sync;
 pub mod taught;
 pub mod verbs;
