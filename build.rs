@@ -80,7 +80,7 @@ fn rustc_links_with_lld() -> bool {
 /// Each agent CLI the agent tests drive, by the name `roost_agent` takes,
 /// and its program under the agents' directory (as scripts/install-agents
 /// lays it out).
-const AGENTS: [(&str, &str); 7] = [
+const AGENTS: [(&str, &str); 8] = [
     ("claude", "node_modules/.bin/claude"),
     ("codex", "node_modules/.bin/codex"),
     ("gemini", "node_modules/.bin/gemini"),
@@ -88,6 +88,7 @@ const AGENTS: [(&str, &str); 7] = [
     ("aider", "aider/bin/aider"),
     ("copilot", "node_modules/.bin/copilot"),
     ("pi", "node_modules/.bin/pi"),
+    ("qwen", "node_modules/.bin/qwen"),
 ];
 
 /// Sets `roost_agent = "NAME"` for each agent whose tests are to run.

@@ -261,7 +261,36 @@ fn status(ctx: &Ctx, json: bool) -> Result<Exit> {
             }
         }
     }
+    presets(ctx);
     Ok(Exit::Ok)
+}
+
+/// The agents extensions teach, each with the extension that claims it.
+/// roost writes none of their files: their hooks are wired by hand with
+/// the generic commands, or by a command the extension ships.
+fn presets(ctx: &Ctx) {
+    let Ok(paths) = ctx.paths() else {
+        return;
+    };
+    for t in crate::ext::taught::read(paths) {
+        let off = if crate::ext::presets::shadows_builtin(&t.preset.name).is_some() {
+            " (hidden: roost knows this agent itself)"
+        } else if t.enabled {
+            ""
+        } else {
+            " (disabled)"
+        };
+        println!(
+            "{}: a preset of the extension {}{off}",
+            t.preset.name, t.extension
+        );
+        let how = if t.preset.hooks {
+            "its own hooks report: wire them with the commands of roost hooks show generic, or a command its extension ships"
+        } else {
+            "no hooks: its state is read from the screen"
+        };
+        println!("  {how}");
+    }
 }
 
 fn show(ctx: &Ctx, s: HooksShowArgs) -> Result<Exit> {

@@ -133,6 +133,10 @@ pub fn render(offer: &Offer, paint: Paint) -> String {
     rows.push(("roost", range_value, range_status));
     let claims: Vec<String> = m.commands.iter().map(|c| format!("roost {c}")).collect();
     rows.push(("claims", claims.join(", "), ""));
+    for preset in &m.agents {
+        // Read as "teaches roost the agent `qwen`: started as …".
+        rows.push(("teaches", format!("roost {}", preset.consent_line()), ""));
+    }
     if let Some(d) = &m.description {
         rows.push(("about", printable(d.as_bytes()), ""));
     }
@@ -284,6 +288,7 @@ mod tests {
             commands: vec!["note".into(), "notes".into()],
             description: None,
             settings: Vec::new(),
+            agents: Vec::new(),
         }
     }
 

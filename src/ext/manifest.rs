@@ -41,6 +41,8 @@ pub struct Manifest {
     pub description: Option<String>,
     /// Typed settings the user can set (`roost ext config`).
     pub settings: Vec<super::settings::Setting>,
+    /// The agents it teaches roost (`presets.rs`), none when empty.
+    pub agents: Vec<super::presets::Preset>,
 }
 
 /// Parses and validates `roost-ext.json`.
@@ -68,6 +70,7 @@ pub fn parse(bytes: &[u8]) -> Result<Manifest, ExtError> {
         commands: commands(fields)?,
         description: description(fields)?,
         settings: super::settings::declaration::parse(fields)?,
+        agents: super::presets::parse(fields)?,
     })
 }
 
@@ -278,17 +281,7 @@ fn optional_strings(fields: &Map<String, Value>, key: &str) -> Result<Vec<String
         .collect()
 }
 
-/// How a JSON value's type reads in a message.
-pub(crate) fn type_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
+pub(crate) use super::json_type::type_name;
 
 /// The outcome of the advisory `roost` range against this roost's version.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -410,6 +403,7 @@ mod tests {
                 commands: vec!["mark".into(), "marks".into()],
                 description: Some("Bookmarks for panes".into()),
                 settings: Vec::new(),
+                agents: Vec::new(),
             }
         );
     }

@@ -2,10 +2,13 @@
 //! and living with them. `verbs/` holds one file per verb, each calling only
 //! the domain beside it, never another verb. The domain: `names`, `manifest`
 //! and `lock` are pure; `git` does every git operation; `store` owns
-//! ext.lock + ext.index on disk; `checks` the install gates; `consent` what
+//! ext.lock + ext.index (+ ext.agents) on disk; `checks` the install gates; `consent` what
 //! the user is shown and asked; `fetch`, `repin` and `swap` fetch, agree to
 //! and put in place another commit; `new_entry` what an install records;
-//! `origin` and `git_base` where commits come from; `integrity` whether a
+//! `presets` the agents a manifest teaches roost, `taught` ext.agents (the
+//! installed ones), `screens` their rules against the screens an extension
+//! ships, `json_type` JSON types in messages; `origin` and `git_base` where
+//! commits come from; `integrity` whether a
 //! clone still holds its pinned tree; `signature` who signed a pinned
 //! commit; `disagreements` and `granted`
 //! ext.index against ext.lock; `disabled` the switch disable and enable
@@ -32,6 +35,7 @@ mod disabled;
 mod display;
 mod installed;
 pub mod integrity;
+mod json_type;
 pub mod lock;
 pub mod manifest;
 pub mod names;
@@ -39,11 +43,14 @@ mod new_entry;
 pub mod origin;
 mod output;
 mod place;
+pub mod presets;
 mod repin;
+pub mod screens;
 pub mod set;
 pub mod settings;
 pub mod signature;
 pub mod store;
 mod swap;
 mod sync;
+pub mod taught;
 pub mod verbs;

@@ -173,13 +173,15 @@ impl Store {
         read_lock(&self.paths)
     }
 
-    /// Writes `lock` and the ext.index derived from it. When either write
-    /// fails, both files are put back as they were.
+    /// Writes `lock` and the ext.index and ext.agents derived from it. When
+    /// any write fails, all three are put back as they were.
     pub fn save(&self, lock: &Lock) -> Result<()> {
         let lock_file = self.paths.ext_lock();
         let index_file = self.paths.ext_index();
         let old_lock = read_optional(&lock_file)?;
         let old_index = read_optional(&index_file)?;
+        let agents_file = super::taught::file(&self.paths);
+        let old_agents = read_optional(&agents_file)?;
         let lines = lock.index_entries(|name| self.paths.ext_clone(name));
         let new_index = render_index(&lines);
         // While it exists, the pair may disagree: a writer killed before it
@@ -188,13 +190,18 @@ impl Store {
         write(&marker, b"")
             .map_err(|e| e.reword(|m| format!("{m}; {} was not written", lock_file.display())))?;
         let result = if lock.is_empty() {
-            remove_if_present(&lock_file).and_then(|()| remove_if_present(&index_file))
+            remove_if_present(&lock_file)
+                .and_then(|()| remove_if_present(&index_file))
+                .and_then(|()| remove_if_present(&agents_file))
         } else {
-            write(&lock_file, &lock.to_bytes()).and_then(|()| write(&index_file, &new_index))
+            write(&lock_file, &lock.to_bytes())
+                .and_then(|()| write(&index_file, &new_index))
+                .and_then(|()| write(&agents_file, &super::taught::render(lock)))
         };
         if let Err(e) = result {
             let restored = restore(&lock_file, old_lock.as_deref())
-                & restore(&index_file, old_index.as_deref());
+                & restore(&index_file, old_index.as_deref())
+                & restore(&agents_file, old_agents.as_deref());
             // Put back as they were, the pair agrees again; if not, the
             // marker stays and the next command derives the index again.
             if restored {

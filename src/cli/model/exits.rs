@@ -104,7 +104,10 @@ pub fn of(path: &str) -> &'static [Status] {
             (Failed, "a difference (--frozen), a refusal, or any one extension not synced"),
             (Interrupted, "interrupted; what was begun undone"),
         ],
-        "ext check" => &[(Ok, "install would accept DIR"), (Failed, "install would refuse it")],
+        "ext check" => &[
+            (Ok, "install would accept DIR"),
+            (Failed, "install would refuse it, or a captured screen reads as another state"),
+        ],
         "ext exec" => &[(Failed, "CMD cannot run (otherwise the status is the extension's own)")],
         "completions" => &[(Ok, ""), (Usage, "any other shell")],
         "demo" => &[(Ok, ""), (Failed, "a step failed")],

@@ -286,7 +286,10 @@ pub enum ExtVerb {
     /// fetched tree (the manifest, names, links, modes, sizes), and print the
     /// commands it would add and the authority they would get, or every
     /// problem install would refuse. Nothing is fetched, written or run.
-    /// --json prints the same as JSON.
+    /// For each agent preset with screen rules, every captured screen under
+    /// screens/AGENT/STATE/ (STATE: blocked, working, idle or none) is run
+    /// through its rules, printing which rule matched; one read as another
+    /// state fails the check. --json prints the verdict as JSON.
     Check(CheckArgs),
     #[command(verbatim_doc_comment)]
     /// run an extension's command, even where a built-in has its name

@@ -1,5 +1,6 @@
 //! The real agent CLIs (Claude Code, codex, aider, Gemini CLI, opencode,
-//! GitHub Copilot CLI, pi) in real roost panes, pointed at the stand-in
+//! GitHub Copilot CLI, pi, and Qwen Code through the preset of
+//! share/examples/roost-qwen) in real roost panes, pointed at the stand-in
 //! model server of `common::model_server`: spawn, send, working, done,
 //! wait-done, read, the server's log, resume, close and the hooks' removal.
 //! The CLIs come from `scripts/install-agents` (in $ROOST_TEST_AGENTS, else
@@ -21,6 +22,7 @@ mod copilot;
 mod gemini;
 mod opencode;
 mod pi;
+mod qwen;
 
 use crate::common::model_server::ModelServer;
 use crate::common::procs::{pane_pid, processes_of, Proc};
@@ -104,6 +106,7 @@ fn built_to_run(name: &str) -> bool {
         "aider" => cfg!(roost_agent = "aider"),
         "copilot" => cfg!(roost_agent = "copilot"),
         "pi" => cfg!(roost_agent = "pi"),
+        "qwen" => cfg!(roost_agent = "qwen"),
         _ => false,
     }
 }
@@ -124,6 +127,7 @@ fn the_agent_tests_run_exactly_where_their_agent_is_installed() {
         &aider::AIDER,
         &copilot::COPILOT,
         &pi::PI,
+        &qwen::QWEN,
     ] {
         let installed = dir.join(agent.bin).is_file();
         let built = built_to_run(agent.name);

@@ -159,6 +159,7 @@ pub fn manifest_oracle(m: &Map<String, Value>) -> Option<manifest::Manifest> {
         // The generator writes no `settings`; their rules have their own
         // tests (settings::declaration, tests/it/ext/config).
         settings: Vec::new(),
+        agents: Vec::new(),
     })
 }
 
