@@ -267,6 +267,7 @@ mod tests {
             needs: needs.iter().map(|s| s.to_string()).collect(),
             commands: vec!["note".into(), "notes".into()],
             description: None,
+            completion: Default::default(),
         }
     }
 

@@ -39,6 +39,8 @@ pub struct Manifest {
     pub needs: Vec<String>,
     pub commands: Vec<String>,
     pub description: Option<String>,
+    /// Completion data for the commands (see `completion_data`).
+    pub completion: super::completion_data::Completion,
 }
 
 /// Parses and validates `roost-ext.json`.
@@ -58,12 +60,14 @@ pub fn parse(bytes: &[u8]) -> Result<Manifest, ExtError> {
         )));
     };
     refuse_controls(&value, "")?;
+    let commands = commands(fields)?;
     Ok(Manifest {
         name: name(fields)?,
         contract: contract(fields)?,
         roost: roost(fields),
         needs: needs(fields)?,
-        commands: commands(fields)?,
+        completion: super::completion_data::parse(fields, &commands)?,
+        commands,
         description: description(fields)?,
     })
 }
@@ -406,6 +410,7 @@ mod tests {
                 needs: vec!["fleet".into()],
                 commands: vec!["mark".into(), "marks".into()],
                 description: Some("Bookmarks for panes".into()),
+                completion: Default::default(),
             }
         );
     }

@@ -13,6 +13,8 @@
 //! sources as people read them; `error` the domain's one error type.
 
 pub mod checks;
+mod complete_file;
+pub mod completion_data;
 pub mod consent;
 mod diff;
 pub mod disagreements;

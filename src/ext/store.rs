@@ -1,5 +1,5 @@
-//! The installed state on disk: ext.lock and ext.index written together
-//! (temp files, then renames, rolled back as a pair), under an exclusive
+//! The installed state on disk: ext.lock, ext.index and ext.complete
+//! written together (temp files, then renames, rolled back together), under an exclusive
 //! advisory lock so that concurrent `roost ext` commands serialise; and the
 //! journal that lets the next command finish or undo one that was killed
 //! half-way.
@@ -182,19 +182,27 @@ impl Store {
         let old_index = read_optional(&index_file)?;
         let lines = lock.index_entries(|name| self.paths.ext_clone(name));
         let new_index = render_index(&lines);
+        let complete_file = self.paths.ext_complete();
+        let old_complete = read_optional(&complete_file)?;
+        let new_complete = super::complete_file::render(lock, &lines);
         // While it exists, the pair may disagree: a writer killed before it
         // is gone leaves the index for the next command to derive again.
         let marker = saving_marker(&self.paths);
         write(&marker, b"")
             .map_err(|e| e.reword(|m| format!("{m}; {} was not written", lock_file.display())))?;
         let result = if lock.is_empty() {
-            remove_if_present(&lock_file).and_then(|()| remove_if_present(&index_file))
+            remove_if_present(&lock_file)
+                .and_then(|()| remove_if_present(&index_file))
+                .and_then(|()| remove_if_present(&complete_file))
         } else {
-            write(&lock_file, &lock.to_bytes()).and_then(|()| write(&index_file, &new_index))
+            write(&lock_file, &lock.to_bytes())
+                .and_then(|()| write(&index_file, &new_index))
+                .and_then(|()| write(&complete_file, &new_complete))
         };
         if let Err(e) = result {
             let restored = restore(&lock_file, old_lock.as_deref())
-                & restore(&index_file, old_index.as_deref());
+                & restore(&index_file, old_index.as_deref())
+                & restore(&complete_file, old_complete.as_deref());
             // Put back as they were, the pair agrees again; if not, the
             // marker stays and the next command derives the index again.
             if restored {

@@ -156,6 +156,7 @@ pub fn manifest_oracle(m: &Map<String, Value>) -> Option<manifest::Manifest> {
         needs,
         commands,
         description,
+        completion: Default::default(),
     })
 }
 
