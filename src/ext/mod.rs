@@ -34,7 +34,7 @@ pub mod manifest;
 pub mod names;
 mod new_entry;
 pub mod origin;
-mod output;
+pub mod output;
 mod repin;
 pub mod store;
 mod swap;
