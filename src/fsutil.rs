@@ -226,7 +226,7 @@ pub fn read_regular_tail(path: &Path, limit: u64) -> Result<Option<Vec<u8>>, Rea
 
 /// `path` opened for reading without blocking and without taking a
 /// terminal, when it is a regular file.
-fn open_regular(path: &Path) -> Result<Option<std::fs::File>, ReadError> {
+pub fn open_regular(path: &Path) -> Result<Option<std::fs::File>, ReadError> {
     use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
     let file = std::fs::OpenOptions::new()
         .read(true)

@@ -40,6 +40,34 @@ impl<'a> Program<'a> {
         open.map(|what| refuse_exposed(name, what))
     }
 
+    /// Why the program must not run, in words (see `Exposed`), for a
+    /// caller that reports it elsewhere than on stderr (the event runner's
+    /// log).
+    pub fn exposed_words(&self) -> Option<String> {
+        let open = match &self.found {
+            Runnable::Plain(meta) => exposed(self.path, meta, &self.dir),
+            Runnable::Link { target, meta, dir } => exposed(target, meta, dir),
+        };
+        open.map(|what| match what {
+            Exposed::Unseen { path, error } => {
+                format!("cannot look at {} ({error})", crate::untrusted::path(path))
+            }
+            Exposed::Owner { path, uid } => format!(
+                "{} belongs to another user (uid {uid})",
+                crate::untrusted::path(path)
+            ),
+            Exposed::Writable { path, mode } => format!(
+                "{} can be written by others (mode {mode:04o})",
+                crate::untrusted::path(path)
+            ),
+        })
+    }
+
+    /// The extension's directory (`ROOST_EXT_DIR`).
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
     /// Runs the program with `args`, replacing this process, in the
     /// environment the contract gives extension `name`: with `fleet`,
     /// roost's socket and scripts; without, no socket at all. Returns only

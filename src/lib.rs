@@ -13,6 +13,7 @@ mod complete;
 pub mod contract;
 mod dispatch;
 pub mod error;
+pub mod events;
 pub mod exit;
 mod ext;
 mod fsutil;

@@ -19,6 +19,9 @@ pub fn main(args: &[OsString]) -> u8 {
     if word == b"__complete" {
         return complete::main(rest);
     }
+    if word == b"__event" {
+        return crate::events::runner::main(rest);
+    }
     if cli::find(word).is_some() {
         let word = OsStr::from_bytes(word).to_owned();
         return match commands::run(&word, rest) {

@@ -8,8 +8,9 @@
 //! stderr, and nothing is stamped.
 
 use super::{transcript, Agent, HookAgent};
+use crate::events::{self, Emitter};
 use crate::tmux::options;
-use crate::tmux::{AgentState, HookView, Tmux, TmuxError};
+use crate::tmux::{AgentState, Batch, Tmux, TmuxError};
 use serde_json::Value;
 use std::ffi::OsString;
 use std::io::Read;
@@ -245,21 +246,20 @@ fn unwrapped(prompt: &str) -> String {
     out
 }
 
-/// Stores what the event says on `pane`: the options first, the state
-/// last, so a waiter that wakes finds the reply already there.
+/// Stores what the event says on `pane`, in one tmux call: the options
+/// first, the state last, so a waiter that wakes finds the reply already
+/// there. In the same call, inside the server, a real change of state
+/// starts the event runner and a new session id starts its recording for
+/// `resume`: the hook waits for neither.
 fn apply(tmux: &Tmux, pane: &str, agent: &str, mut e: Effect) -> Result<(), TmuxError> {
-    let err = |e: TmuxError| e;
-    // Read what the pane holds now (one call): a codex notify from another
-    // thread (a side request) must not end this pane's turn.
-    let HookView {
-        session_id: recorded,
-        session,
-        window,
-    } = tmux.hook_view(pane).map_err(err)?;
     let id = e.session_id.take().filter(|id| super::valid_session_id(id));
+    // codex's notify from another thread (a side request) must not end
+    // this pane's turn: the one case that reads the pane first (a second
+    // tmux call, on that rare path only).
     if agent == "codex" && e.prompt.is_none() && e.state == Some(AgentState::Done) {
         if let Some(id) = &id {
-            if !recorded.is_empty() && &recorded != id {
+            let recorded = tmux.pane_option(pane, options::SESSION_ID)?;
+            if recorded.is_some_and(|r| !r.is_empty() && &r != id) {
                 return Ok(());
             }
         }
@@ -273,6 +273,7 @@ fn apply(tmux: &Tmux, pane: &str, agent: &str, mut e: Effect) -> Result<(), Tmux
             e.reply = transcript::reply(form, std::path::Path::new(path)).or(e.reply);
         }
     }
+    let mut batch = Batch::new();
     if let Some(mut reply) = e.reply.take() {
         if reply.len() > MAX_REPLY {
             let mut cut = MAX_REPLY;
@@ -282,30 +283,33 @@ fn apply(tmux: &Tmux, pane: &str, agent: &str, mut e: Effect) -> Result<(), Tmux
             reply.truncate(cut);
         }
         let reply = reply.trim_end_matches('\n');
-        tmux.set_pane_text(pane, options::REPLY, reply.as_bytes())
-            .map_err(err)?;
+        batch.set_text(pane, options::REPLY, reply.as_bytes());
     }
     let key = e.prompt.as_deref().map(options::prompt_key);
     let mut set = vec![(options::AGENT, agent)];
-    if let Some(id) = &id {
-        set.push((options::SESSION_ID, id));
-    }
     if e.prompt_hook {
         set.push((options::HOOKED, agent));
     }
     if let Some(key) = &key {
         set.push((options::PROMPT_SEEN, key));
     }
-    tmux.set_pane_options(pane, &set).map_err(err)?;
+    batch.set_options(pane, &set);
     if let Some(id) = &id {
-        if *id != recorded {
-            super::roster::note_session(tmux, &session, &window, id);
+        batch.set_options(pane, &[(options::SESSION_ID_NEW, id)]);
+        if let Some(record) = Emitter::this().and_then(|em| em.session_command(pane)) {
+            batch.run_if_options_differ(
+                pane,
+                options::SESSION_ID,
+                options::SESSION_ID_NEW,
+                &record,
+            );
         }
+        batch.set_options(pane, &[(options::SESSION_ID, id)]);
     }
     if let Some(state) = e.state {
-        tmux.stamp(pane, state).map_err(err)?;
+        events::stamp(&mut batch, pane, state, Emitter::from_env().as_ref());
     }
-    Ok(())
+    tmux.run_batch(&batch)
 }
 
 #[cfg(test)]

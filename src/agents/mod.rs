@@ -15,3 +15,13 @@ pub mod transcript;
 pub mod wiring;
 
 pub use agent::{valid_session_id, Agent, HookAgent};
+
+/// Records pane `pane`'s session id (set by its agent's hook) for
+/// `resume`: run by the event runner, off the hook's path.
+pub fn record_session(tmux: &crate::tmux::Tmux, pane: &str) {
+    if let Ok(view) = tmux.hook_view(pane) {
+        if valid_session_id(&view.session_id) {
+            roster::note_session(tmux, &view.session, &view.window, &view.session_id);
+        }
+    }
+}

@@ -77,8 +77,8 @@ const fn hook_commands<const N: usize>() -> [&'static str; N] {
 
 /// The `roost ext` verbs, reserved like the commands (the model describes them).
 pub const EXT_VERBS: &[&str] = &[
-    "install", "list", "info", "verify", "outdated", "update", "rollback", "repair", "disable",
-    "enable", "remove", "new", "check", "exec",
+    "install", "list", "info", "verify", "outdated", "update", "rollback", "repair", "export",
+    "sync", "disable", "enable", "remove", "new", "check", "exec", "log",
 ];
 
 /// The built-in command a word names, if any (names and aliases).

@@ -44,10 +44,26 @@ impl Ctx {
                 ),
             )
         })?;
-        Ok(crate::tmux::ServerStart {
-            hooks: crate::tmux::switch_keeper::start_hooks(&self.tmux.socket),
-            ..start
-        })
+        let mut hooks = crate::tmux::switch_keeper::start_hooks(&self.tmux.socket);
+        // Events only tmux sees (a pane's program ending), and the start.
+        if let Some(em) = crate::events::Emitter::this() {
+            use crate::events::Event;
+            let pane = "--pane=#{?hook_pane,#{hook_pane},#{pane_id}}";
+            let died = em.hook_command(Event::Exited, &[pane, "--status=#{pane_dead_status}"]);
+            let exited = em.hook_command(Event::Exited, &[pane]);
+            if !hooks.at_start.is_empty() {
+                hooks.at_start.push(";".into());
+            }
+            hooks
+                .at_start
+                .extend(crate::tmux::event_hooks(&died, &exited));
+            if !hooks.after_session.is_empty() {
+                hooks.after_session.push(";".into());
+            }
+            let started = em.hook_command(Event::ServerStart, &[]);
+            hooks.after_session.extend(crate::tmux::run_now(&started));
+        }
+        Ok(crate::tmux::ServerStart { hooks, ..start })
     }
 
     /// For a command that found no server: a missing tmux is an error of

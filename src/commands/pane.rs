@@ -93,7 +93,12 @@ pub fn state(ctx: &Ctx, a: StateArgs) -> Result<Exit> {
     let Some(pane) = ctx.tmux.caller_pane() else {
         return Ok(Exit::Ok);
     };
-    ctx.tmux.stamp(&pane, state).map_err(|e| ctx.tmux_err(e))?;
+    // One tmux call: the stamp, and on a real change the event fired
+    // inside the server.
+    let mut batch = crate::tmux::Batch::new();
+    let emitter = crate::events::Emitter::from_env();
+    crate::events::stamp(&mut batch, &pane, state, emitter.as_ref());
+    ctx.tmux.run_batch(&batch).map_err(|e| ctx.tmux_err(e))?;
     Ok(Exit::Ok)
 }
 

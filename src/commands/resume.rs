@@ -85,6 +85,9 @@ pub fn run(ctx: &Ctx) -> Result<Exit> {
                     set.push((options::SESSION_ID, id.as_str()));
                 }
                 let _ = ctx.tmux.set_pane_options(&pane, &set);
+                if let Some(em) = crate::events::Emitter::from_env() {
+                    em.detached(crate::events::Event::Resumed, Some(&pane), &[]);
+                }
                 println!(
                     "{what}: resumed in {pane} ({} {})",
                     agent.name(),

@@ -67,6 +67,9 @@ pub fn run(ctx: &Ctx, a: SpawnArgs) -> Result<Exit> {
             pane: &pane,
         },
     );
+    if let Some(em) = crate::events::Emitter::from_env() {
+        em.detached(crate::events::Event::Spawned, Some(&pane), &[]);
+    }
     println!("{pane}");
     Ok(Exit::Ok)
 }

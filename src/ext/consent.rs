@@ -16,6 +16,9 @@ pub struct Offer<'a> {
     pub reference: &'a str,
     /// The pinned commit; `None` for an extension linked to a checkout.
     pub commit: Option<&'a str>,
+    /// Who signed the pinned commit (`Signer::describe`); `None` when
+    /// nothing is pinned.
+    pub signer: Option<String>,
     pub manifest: &'a Manifest,
     /// What the user is asked to agree to (the block speaks of it).
     pub purpose: Purpose,
@@ -67,6 +70,9 @@ const LINKED: &str = "Roost has NOT pinned this: it runs whatever that directory
 you type its commands. It has NOT checked whether the code is honest.
 It cannot.";
 
+const SIGNED: &str = "The signer line says which key made the commit object above. It says
+nothing about who wrote the lines in it or what the code does.";
+
 const NOTHING_RUNS: &str = "Nothing runs during WHEN. Code runs when you type those commands.";
 
 /// What the `fleet` authority lets an extension's code do, in a few words.
@@ -98,6 +104,11 @@ pub fn render(offer: &Offer, paint: Paint) -> String {
             ),
         ],
     };
+    if let Some(signer) = &offer.signer {
+        // A claimed identity is already one word of printable ASCII;
+        // the printer holds the whole line to that all the same.
+        rows.push(("signer", printable(signer.as_bytes()), ""));
+    }
     rows.push((
         "contract",
         format!("{} (roost speaks {})", m.contract, crate::contract::NUMBER),
@@ -163,7 +174,11 @@ pub fn render(offer: &Offer, paint: Paint) -> String {
     } else {
         LINKED
     };
-    for paragraph in [authority, DID_NOT_ASK, pinned, NOTHING_RUNS] {
+    let signed = if offer.signer.is_some() { SIGNED } else { "" };
+    for paragraph in [authority, DID_NOT_ASK, pinned, signed, NOTHING_RUNS] {
+        if paragraph.is_empty() {
+            continue;
+        }
         let text = paragraph
             .replace("ACT", offer.purpose.if_you())
             .replace("WHEN", offer.purpose.during());
@@ -285,6 +300,7 @@ mod tests {
                 &Offer {
                     source: "github.com/o/r".into(),
                     reference: "HEAD",
+                    signer: None,
                     commit: Some("0123456789012345678901234567890123456789"),
                     manifest: &m,
                     purpose,
@@ -306,6 +322,7 @@ mod tests {
                 &Offer {
                     source: "github.com/o/r".into(),
                     reference: "HEAD",
+                    signer: None,
                     commit: Some("0123456789012345678901234567890123456789"),
                     manifest: &m,
                     purpose,

@@ -1,11 +1,14 @@
 //! Fetching one pinned commit into a temporary clone and holding it to
-//! every install gate (the manifest, the checks, the tree hash): what
-//! install, update, rollback and repair put in place.
+//! every install gate (the manifest, the checks, the tree hash), and who
+//! signed it (read from the commit object, nothing run): what install,
+//! update, rollback, repair and sync put in place. A commit from an
+//! offline bundle goes through the same gates.
 
 use super::error::{ExtError, Result};
 use super::git::hash::hash_dir_shown;
 use super::git::{self, entries};
 use super::manifest::Manifest;
+use super::signature::{self, Signer};
 use super::{checks, display};
 use crate::paths::Paths;
 use std::path::{Path, PathBuf};
@@ -20,6 +23,8 @@ pub struct Fetched {
     pub commit: String,
     pub tree: String,
     pub manifest: Manifest,
+    /// Who signed the commit, read from the object fetched.
+    pub signer: Signer,
     /// Dropped last: while a temporary clone exists, an interrupt unwinds
     /// (and removes it) instead of killing roost, and the move into place
     /// and the record are not cut in half.
@@ -45,14 +50,42 @@ pub fn fetch_commit(
     url: &str,
     commit: entries::ObjectId,
 ) -> Result<Fetched> {
+    gated(paths, url, commit, |dir| {
+        remote
+            .fetch_pinned(commit, dir)
+            .map_err(|e| git::failure::explain(&format!("cannot fetch {commit} from"), url, &e))
+    })
+}
+
+/// Checks `commit` out of an offline bundle (no network, no git program),
+/// its objects already verified by their ids, and runs every gate on it.
+pub fn from_bundle(
+    paths: &Paths,
+    bundle: &git::bundle::Unpacked,
+    url: &str,
+    commit: entries::ObjectId,
+) -> Result<Fetched> {
+    gated(paths, url, commit, |dir| {
+        bundle.check_out(commit, dir, url).map_err(|e| {
+            ExtError::from(e).within(format!("cannot check {commit} out of the bundle"))
+        })
+    })
+}
+
+/// A temporary clone that `get` fills with `commit` (returning its tree),
+/// held to every install gate.
+fn gated(
+    paths: &Paths,
+    url: &str,
+    commit: entries::ObjectId,
+    get: impl FnOnce(&Path) -> Result<entries::ObjectId>,
+) -> Result<Fetched> {
     let interrupts = git::Interrupts::catch();
     let root = paths.data.join("ext");
     let made = Made::new(&root);
     let tmp = temp_dir_in(&root)?;
     let dir = tmp.path().join("clone");
-    let tree = remote
-        .fetch_pinned(commit, &dir)
-        .map_err(|e| git::failure::explain(&format!("cannot fetch {commit} from"), url, &e))?;
+    let tree = get(&dir)?;
     let manifest = checks::check_dir(&dir).map_err(|e| {
         e.reword(|m| {
             format!(
@@ -69,7 +102,11 @@ pub fn fetch_commit(
             "the files checked out do not hash to the tree of {commit}; refusing rather than installing something else"
         )));
     }
+    let object = git::commit::commit_object(&dir.join(".git"), commit)
+        .map_err(|e| git::failure::explain(&format!("cannot read {commit} from"), url, &e))?;
+    let signer = signature::of_commit(&object);
     Ok(Fetched {
+        signer,
         _tmp: tmp,
         _made: made,
         dir,

@@ -6,12 +6,16 @@
 //! the user is shown and asked; `fetch`, `repin` and `swap` fetch, agree to
 //! and put in place another commit; `new_entry` what an install records;
 //! `origin` and `git_base` where commits come from; `integrity` whether a
-//! clone still holds its pinned tree; `disagreements` and `granted`
+//! clone still holds its pinned tree; `signature` who signed a pinned
+//! commit; `disagreements` and `granted`
 //! ext.index against ext.lock; `disabled` the switch disable and enable
 //! turn; `output` where a verb's output goes; `dirs` the directories a verb
 //! uses, `installed` the extensions NAME picks, `display` commits and
-//! sources as people read them; `error` the domain's one error type.
+//! sources as people read them; `error` the domain's one error type;
+//! `set` the set file export writes, `sync` what a set asks of ext.lock,
+//! `place` putting a new clone in place, `bundle` the offline bundle.
 
+mod bundle;
 pub mod checks;
 mod complete_file;
 pub mod completion_data;
@@ -35,7 +39,11 @@ pub mod names;
 mod new_entry;
 pub mod origin;
 pub mod output;
+mod place;
 mod repin;
+pub mod set;
+pub mod signature;
 pub mod store;
 mod swap;
+mod sync;
 pub mod verbs;

@@ -6,7 +6,8 @@
 //! fetch the target commit fresh from the recorded source and run every
 //! install gate on it; for update and rollback, show the change and the
 //! consent block and ask (what authority grew called out); then put it in
-//! place and record it (`swap`). The story goes to the `Output` it is
+//! place and record it (`swap`). `sync` names a fourth target: the pin a
+//! set file lists. The story goes to the `Output` it is
 //! given. Install shares the consent block and the question.
 
 use super::consent::{self, Answer, Offer, Purpose};
@@ -18,12 +19,12 @@ use super::git::{self, entries};
 use super::lock::{Entry, Pin, Source};
 use super::manifest::Manifest;
 use super::output::Output;
-use super::{diff, integrity, new_entry, origin, store, swap};
+use super::{diff, integrity, new_entry, origin, signature, store, swap};
 use crate::paths::Paths;
 
 /// Where a re-pin takes the extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Target {
+pub enum Target<'a> {
     /// What the recorded ref points to now, at the recorded source.
     Ref,
     /// The pin ext.lock recorded before the last update, fetched by its
@@ -32,15 +33,20 @@ pub enum Target {
     /// The pin it has, fetched again by its commit id and held to its
     /// recorded tree: nothing new is agreed to, so nothing is asked.
     Pinned,
+    /// The pin a set file lists (`sync`): fetched by its commit id from
+    /// its source, with the reachability rule of `install --ref SHA`, and
+    /// held to its tree. Its repository, ref and URL are recorded with it.
+    Given(&'a Pin),
 }
 
-impl Target {
+impl Target<'_> {
     /// The verb, as a command line says it.
     fn verb(self) -> &'static str {
         match self {
             Target::Ref => "update",
             Target::Previous => "rollback",
             Target::Pinned => "repair",
+            Target::Given(_) => "sync",
         }
     }
 
@@ -50,6 +56,7 @@ impl Target {
             Target::Ref => "new",
             Target::Previous => "earlier",
             Target::Pinned => "pinned",
+            Target::Given(_) => "listed",
         }
     }
 }
@@ -59,14 +66,19 @@ impl Target {
 /// the outcome.
 pub struct Repin<'a> {
     pub name: &'a str,
-    pub target: Target,
+    pub target: Target<'a>,
     /// `--yes`: the question is answered; grown authority still needs
     /// `grants`.
     pub yes: bool,
     /// `--grant AUTHORITY`: the authority `--yes` may add.
     pub grants: &'a [String],
+    /// `--accept-signer ID`: the new signers `--yes` may agree to.
+    pub accept_signers: &'a [String],
     /// `--diff`: show the whole change, and change nothing.
     pub diff_only: bool,
+    /// An offline bundle the target is taken from (`sync --from`): no
+    /// network, no git program.
+    pub offline: Option<&'a git::bundle::Unpacked>,
     /// The commit it was pinned to, once read.
     pub from: Option<String>,
     /// The commit it was to move to, once known.
@@ -94,6 +106,31 @@ pub enum Outcome {
     Shown,
 }
 
+/// Where `prepare` left a re-pin.
+pub enum Step {
+    /// Fetched, checked and shown: waiting for the answer.
+    Ready(Box<Ready>),
+    /// Nothing more to do (or --diff shown).
+    Done(Outcome),
+}
+
+/// A re-pin fetched, checked and shown, waiting for the answer: its
+/// temporary clone is removed if it is dropped unfinished.
+pub struct Ready {
+    entry: Entry,
+    current: Pin,
+    url: String,
+    reference: String,
+    fetched: Fetched,
+}
+
+impl Ready {
+    /// What the fetched commit's manifest declares.
+    pub fn manifest(&self) -> &Manifest {
+        &self.fetched.manifest
+    }
+}
+
 /// What the plan came to: a commit to fetch, or nothing to do.
 enum Planned {
     Fetch(Box<Plan>),
@@ -113,14 +150,16 @@ struct Plan {
     stays: Option<String>,
 }
 
-impl Repin<'_> {
-    pub fn new(name: &str, target: Target) -> Repin<'_> {
+impl<'a> Repin<'a> {
+    pub fn new(name: &'a str, target: Target<'a>) -> Repin<'a> {
         Repin {
             name,
             target,
             yes: false,
             grants: &[],
+            accept_signers: &[],
             diff_only: false,
+            offline: None,
             from: None,
             to: None,
         }
@@ -129,6 +168,28 @@ impl Repin<'_> {
     /// The whole workflow. Errors are in the workflow's words, without the
     /// extension's name; nothing was changed when one is returned.
     pub fn run(&mut self, paths: &Paths, out: &mut Output) -> Result<Outcome> {
+        let ready = match self.prepare(paths, out)? {
+            Step::Ready(ready) => ready,
+            Step::Done(outcome) => return Ok(outcome),
+        };
+        if self.target != Target::Pinned {
+            let Ready {
+                entry,
+                url,
+                reference,
+                fetched,
+                ..
+            } = &*ready;
+            self.agree(out, entry, url, reference, fetched)?;
+        }
+        self.finish(paths, *ready)
+    }
+
+    /// The workflow up to the question: the target fetched, every gate run
+    /// on it, and (but for repair) the change shown. With --diff, or with
+    /// nothing to do, it ends here. `sync` asks one question for many
+    /// re-pins, then `finish`es each.
+    pub fn prepare(&mut self, paths: &Paths, out: &mut Output) -> Result<Step> {
         let name = self.name;
         let again = format!("roost ext remove {name}, then install it again");
         let lock = store::read_lock(paths)?;
@@ -142,13 +203,15 @@ impl Repin<'_> {
             })?;
         let current = match &entry.source {
             Source::Pinned(pin) => pin,
-            Source::Linked { .. } => return Ok(Outcome::Linked(Box::new(entry.clone()))),
+            Source::Linked { .. } => {
+                return Ok(Step::Done(Outcome::Linked(Box::new(entry.clone()))))
+            }
         };
         self.from = Some(current.commit.clone());
         origin::recorded_ids(current).map_err(|e| e.hint(again))?;
         let plan = match self.plan(paths, entry, current)? {
             Planned::Fetch(plan) => plan,
-            Planned::Nothing(unchanged) => return Ok(unchanged),
+            Planned::Nothing(unchanged) => return Ok(Step::Done(unchanged)),
         };
         self.to = Some(plan.commit.to_string());
         let url = plan.url.clone();
@@ -158,11 +221,28 @@ impl Repin<'_> {
             self.check_claims(&lock, &fetched.manifest)?;
             self.show_change(out, paths, current, &fetched)?;
             if self.diff_only {
-                return Ok(Outcome::Shown);
+                return Ok(Step::Done(Outcome::Shown));
             }
-            self.agree(out, entry, &url, &reference, &fetched)?;
         }
-        let disabled = self.record(paths, entry, current, &url, &fetched)?;
+        Ok(Step::Ready(Box::new(Ready {
+            entry: entry.clone(),
+            current: current.clone(),
+            url,
+            reference,
+            fetched,
+        })))
+    }
+
+    /// Puts a prepared re-pin in place and records it (the answer given).
+    pub fn finish(&self, paths: &Paths, ready: Ready) -> Result<Outcome> {
+        let Ready {
+            entry,
+            current,
+            url,
+            fetched,
+            ..
+        } = ready;
+        let disabled = self.record(paths, &entry, &current, &url, &fetched)?;
         Ok(Outcome::Moved {
             from: current.commit.clone(),
             to: fetched.commit.clone(),
@@ -176,16 +256,17 @@ impl Repin<'_> {
     fn fetch(&self, paths: &Paths, plan: Plan) -> Result<Fetched> {
         let gone = "the repository may no longer hold that commit";
         let stays = plan.stays;
-        let fetched =
-            fetch::fetch_commit(paths, plan.remote, &plan.url, plan.commit).map_err(|e| {
-                match &stays {
-                    Some(stays) => {
-                        let hint = format!("{}; {stays}", e.what_to_do().unwrap_or(gone));
-                        e.hint(hint)
-                    }
-                    None => e,
-                }
-            })?;
+        let fetched = match self.offline {
+            Some(bundle) => fetch::from_bundle(paths, bundle, &plan.url, plan.commit),
+            None => fetch::fetch_commit(paths, plan.remote, &plan.url, plan.commit),
+        };
+        let fetched = fetched.map_err(|e| match &stays {
+            Some(stays) => {
+                let hint = format!("{}; {stays}", e.what_to_do().unwrap_or(gone));
+                e.hint(hint)
+            }
+            None => e,
+        })?;
         if let Some(tree) = plan.tree.filter(|t| *t != fetched.tree) {
             return Err(ExtError::refused(format!(
                 "commit {} has tree {}, but ext.lock recorded tree {tree} for it; \
@@ -250,11 +331,26 @@ impl Repin<'_> {
             source: display::source(url),
             reference,
             commit: Some(&fetched.commit),
+            signer: Some(fetched.signer.describe()),
             manifest: &fetched.manifest,
             purpose,
         };
         show_offer(out, &offer);
         out.say("\n");
+        let pin = entry.pin();
+        let recorded = pin.and_then(|p| p.signer.as_deref());
+        let accepted = pin.map_or(&[][..], |p| &p.signers[..]);
+        let change = signature::change::compare(recorded, accepted, &fetched.signer);
+        let line = change.line(&fetched.signer);
+        let line = match change.needs_accepting() {
+            true => out.paint().paint(crate::colour::Colour::Yellow, &line),
+            false => line,
+        };
+        out.say(&format!("{line}\n"));
+        let id = fetched.signer.id();
+        if change.needs_accepting() && !self.accept_signers.contains(&id) {
+            signer_accepted(self.yes, &id, purpose)?;
+        }
         let m = &fetched.manifest;
         agree(out, &entry.needs, m, self.yes, self.grants, purpose)
     }
@@ -274,19 +370,39 @@ impl Repin<'_> {
         let previous = entry.previous.as_deref();
         let base = match (self.target, previous) {
             (Target::Previous, Some(earlier)) => &earlier.pin,
+            (Target::Given(listed), _) => listed,
             _ => current,
         };
+        // The signer joins the set the user agreed to (repair agrees to
+        // nothing new: it records the signer only where none was).
+        let id = fetched.signer.id();
+        let signers = signature::change::accepted_after(
+            current.signer.as_deref(),
+            &current.signers,
+            &fetched.signer,
+        );
         let pin = Pin {
             commit: fetched.commit.clone(),
             tree: fetched.tree.clone(),
             url: Some(url.to_string()),
+            signer: Some(id.clone()),
+            signers: signers.clone(),
             ..base.clone()
         };
         let target = self.target;
         swap::swap(paths, self.name, &current.commit, fetched, |now| {
             let mut entry = repinned(&fetched.manifest, pin, now);
             match (target, previous) {
-                (Target::Pinned, _) => return now.clone(),
+                (Target::Pinned, _) => {
+                    let mut same = now.clone();
+                    if let Source::Pinned(p) = &mut same.source {
+                        if p.signer.is_none() && p.commit == fetched.commit {
+                            p.signer = Some(id);
+                            p.signers = signers;
+                        }
+                    }
+                    return same;
+                }
                 // What this roost did not know of the earlier entry comes
                 // back with it.
                 (Target::Previous, Some(earlier)) => entry.extra = earlier.extra.clone(),
@@ -370,6 +486,33 @@ impl Repin<'_> {
                     display::short(&current.commit)
                 );
                 by_id(pin, url, stays)
+            }
+            // By its id, published by the listed source as `install --ref
+            // SHA` requires, and held to the listed tree.
+            Target::Given(listed) => {
+                let url = origin::recorded_url(listed)?;
+                origin::recorded_ref(listed)?;
+                let mut remote = git::Remote::new(&url);
+                let commit = match self.offline {
+                    // The bundle holds it, verified; nothing is asked of
+                    // its source.
+                    Some(_) => entries::object_id(&listed.commit)?,
+                    None => remote.resolve(Some(&listed.commit)).map_err(|e| {
+                        let doing = format!("cannot find commit {} at", listed.commit);
+                        git::failure::explain(&doing, &url, &e)
+                    })?,
+                };
+                Ok(Planned::Fetch(Box::new(Plan {
+                    url,
+                    commit,
+                    remote,
+                    reference: listed.git_ref.clone(),
+                    tree: Some(listed.tree.clone()),
+                    stays: Some(format!(
+                        "nothing was changed, and {name} stays at {}",
+                        display::short(&current.commit)
+                    )),
+                })))
             }
             Target::Pinned => {
                 let clone = paths.ext_clone(name);
@@ -465,6 +608,24 @@ pub fn granted(
         ungranted.join(", ")
     ))
     .hint(format!("read the {} above; {}", q.shown, how(&add))))
+}
+
+/// With --yes, a signer change or a downgrade to unsigned must be named
+/// with --accept-signer: a script never agrees to another key by accident.
+/// Without --yes the question that follows asks the user.
+fn signer_accepted(yes: bool, id: &str, purpose: Purpose) -> Result<()> {
+    if !yes {
+        return Ok(());
+    }
+    let q = question(purpose);
+    Err(ExtError::refused(format!(
+        "{}: its signer is now {id}, and --yes does not accept a new signer",
+        q.not_done
+    ))
+    .hint(format!(
+        "read the {} and the signer line above; to accept it from a script, add --accept-signer {id}",
+        q.shown
+    )))
 }
 
 /// Calls out any authority that grew, on its own line just above the
@@ -666,6 +827,8 @@ mod tests {
                 commit: commit.to_string(),
                 tree: tree.to_string(),
                 url: Some(format!("file://{}", src.display())),
+                signer: Some("unsigned".into()),
+                signers: vec!["unsigned".into()],
             }
         }
 
@@ -715,7 +878,7 @@ mod tests {
         }
     }
 
-    fn yes(target: Target) -> Repin<'static> {
+    fn yes(target: Target<'static>) -> Repin<'static> {
         Repin {
             yes: true,
             ..Repin::new("note", target)

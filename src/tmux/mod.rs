@@ -10,10 +10,12 @@
 //! - `panes`: its sessions and panes; `windows`: windows and panes made,
 //!   closed and shown; `screen`: what a pane shows;
 //! - `pane_option`, `marks`: options read and written; `keys`: typing;
+//!   `batch`: several commands in one call (an agent's hook);
 //! - `agent_state`, `state`: agents' states, stamping and waiting on them;
 //!   `dialog`: the dialogs an agent holds a person in, known by their look.
 
 mod agent_state;
+mod batch;
 mod client;
 mod conf;
 pub mod dialog;
@@ -35,11 +37,12 @@ pub mod terminal;
 mod windows;
 
 pub use agent_state::AgentState;
+pub use batch::{event_hooks, run_now, Batch};
 pub use client::{installed, version, Tmux, TmuxError, TmuxResult, Version, MISSING};
 pub use dialog::Dialog;
 pub use keys::TypingView;
 pub use marks::Sent;
-pub use panes::{HookView, Pane, Session};
+pub use panes::{EventView, HookView, Pane, Session};
 pub use server::{check_conf, ServerStart};
 pub use socket::Socket;
 pub use start_hooks::StartHooks;

@@ -29,6 +29,11 @@ pub const TYPED: &str = "typed";
 /// The agent's own session id, reported by its hooks, for `roost resume`.
 pub const SESSION_ID: &str = "@roost-session-id";
 
+/// The session id an agent's hook reported last, set just before
+/// `SESSION_ID` in the same call: while the two differ, the id is new and
+/// the event runner records it for `resume`.
+pub const SESSION_ID_NEW: &str = "@roost-session-id-new";
+
 /// `prompt_key` of the last prompt the agent's prompt-submit hook reported.
 pub const PROMPT_SEEN: &str = "@roost-prompt-seen";
 

@@ -160,6 +160,11 @@ impl Tmux {
 /// The escaping of `set_pane_text`: `%XX` (two upper-case hex digits) for
 /// every byte outside printable ASCII and for the characters a tmux version
 /// treats specially anywhere (`$ % \\ # ; { } ' " ~`).
+/// `text` as `Tmux::set_pane_text` stores it.
+pub(super) fn encode(text: &[u8]) -> String {
+    verbatim::encode(text)
+}
+
 mod verbatim {
     fn kept(b: u8) -> bool {
         (0x20..0x7f).contains(&b) && !b"$%\\#;{}'\"~".contains(&b)

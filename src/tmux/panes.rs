@@ -106,7 +106,54 @@ pub struct HookView {
     pub window: String,
 }
 
+/// What the event runner reads of a pane, in one call: names as tmux
+/// gives them (they reach a handler's environment and JSON only), and the
+/// state as a known word or nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EventView {
+    pub window: String,
+    pub session: String,
+    pub agent: String,
+    pub state: String,
+}
+
 impl Tmux {
+    /// The server a `run-shell` job of roost's server runs in (tmux hands
+    /// its jobs `$TMUX`); elsewhere, as `from_env`.
+    pub fn of_job() -> Tmux {
+        let mut tmux = Tmux::from_env();
+        if std::env::var_os("ROOST_SOCKET").is_none() {
+            if let Some(path) = std::env::var_os("TMUX")
+                .as_deref()
+                .and_then(enclosing_socket)
+            {
+                tmux.socket = super::socket::Socket::Path(path);
+            }
+        }
+        tmux
+    }
+
+    /// What the event runner tells a handler of pane `pane_id`.
+    pub fn event_view(&self, pane_id: &str) -> TmuxResult<EventView> {
+        let sep = fresh_separator();
+        let format = [
+            "#{window_name}".to_string(),
+            "#{session_name}".into(),
+            format!("#{{{}}}", super::options::AGENT),
+            agent_state::known_format(),
+        ]
+        .join(&sep);
+        let out = self.pane_format(pane_id, &format)?;
+        let mut fields = out.splitn(4, sep.as_str());
+        let mut next = || fields.next().unwrap_or("").to_string();
+        Ok(EventView {
+            window: next(),
+            session: next(),
+            agent: next(),
+            state: next(),
+        })
+    }
+
     /// The name of the session pane `pane_id` is in.
     pub fn session_of(&self, pane_id: &str) -> TmuxResult<String> {
         Ok(self

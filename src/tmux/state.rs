@@ -18,7 +18,7 @@ use std::process::Stdio;
 use std::time::Duration;
 
 /// The channel that wakes the waiters of `pane`.
-fn channel(pane: &str) -> String {
+pub(super) fn channel(pane: &str) -> String {
     format!("roost-state-{pane}")
 }
 

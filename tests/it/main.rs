@@ -17,6 +17,7 @@ mod crash;
 mod dispatch;
 mod docs;
 mod environment;
+mod events;
 mod ext;
 mod fleet_text;
 mod grants;

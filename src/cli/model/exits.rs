@@ -68,7 +68,7 @@ pub fn of(path: &str) -> &'static [Status] {
             (Failed, "refused (a check, the answer, no terminal without --yes) or failed; nothing installed"),
             (Interrupted, "interrupted at the question or during the fetch; nothing installed"),
         ],
-        "ext list" | "ext disable" | "ext enable" | "ext new" => &[(Ok, ""), (Failed, "refused or failed")],
+        "ext list" | "ext disable" | "ext enable" | "ext new" | "ext log" => &[(Ok, ""), (Failed, "refused or failed")],
         "ext info" | "ext remove" => &[(Ok, ""), (Failed, "no such extension, or failed")],
         "ext verify" => &[(Ok, "every tree matches"), (Failed, "a difference, or an entry that cannot be read")],
         "ext outdated" => &[
@@ -90,6 +90,12 @@ pub fn of(path: &str) -> &'static [Status] {
             (Ok, ""),
             (Failed, "a fetch failed, or it brought another tree"),
             (Interrupted, "interrupted"),
+        ],
+        "ext export" => &[(Ok, ""), (Failed, "ext.lock or a clone cannot be read, or FILE cannot be written")],
+        "ext sync" => &[
+            (Ok, "the installed set is the file's"),
+            (Failed, "a difference (--frozen), a refusal, or any one extension not synced"),
+            (Interrupted, "interrupted; what was begun undone"),
         ],
         "ext check" => &[(Ok, "install would accept DIR"), (Failed, "install would refuse it")],
         "ext exec" => &[(Failed, "CMD cannot run (otherwise the status is the extension's own)")],

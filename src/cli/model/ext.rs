@@ -165,6 +165,62 @@ pub enum ExtVerb {
     /// for that extension; the others are still repaired.
     Repair(RepairArgs),
     #[command(verbatim_doc_comment)]
+    /// write the installed set down: one line per pinned extension
+    ///
+    /// Write the set file to stdout (or FILE with --output, replaced whole):
+    /// a header line naming the format, a line naming the fields, then one
+    /// line per pinned extension, sorted by name, its nine fields separated
+    /// by single spaces: name, repository, ref, the full commit, the tree,
+    /// its authority (comma-separated, or -), disabled (yes or no), the
+    /// signer recorded for the commit (- when none is; a space, %, a
+    /// control or non-ASCII byte in it written %XX), and the URL it was
+    /// fetched from (- when ext.lock records none). The same installed set
+    /// gives the same bytes, so two sets diff line by line. Linked extensions
+    /// have nothing pinned: each is named on stderr and left out, as is an
+    /// entry that cannot be read. Nothing secret is written.
+    /// --bundle FILE writes an offline bundle instead: the line
+    /// `# roost extension bundle, format 1`, then `set LENGTH`, the set file,
+    /// then `pack LENGTH`, a git pack (version 2, no deltas) holding exactly
+    /// each listed commit's own objects (the commit, its trees, its blobs;
+    /// no parent, no history), read from the installed clones.
+    Export(ExportArgs),
+    #[command(verbatim_doc_comment)]
+    /// make the installed set the one FILE lists
+    ///
+    /// Read the set file FILE (only read: it may be read-only, in a
+    /// read-only directory; at most 1 MiB and 10,000 lines) and compare it
+    /// with ext.lock. An extension it lists that is not installed is new:
+    /// fetched by its commit id from its URL (or the base + its repository),
+    /// with the reachability rule of `install --ref SHA`, every install
+    /// check run, held to the listed tree and to the listed authority, then
+    /// installed. One installed at another pin (commit, tree, ref or
+    /// source) is changed: sent through the update path (fetched by id,
+    /// held to the listed tree, checks, the diff, ext.lock keeping the pin it
+    /// replaces for rollback). One that matches is left untouched, and its
+    /// disabled mark is set as listed. An installed extension the file does
+    /// not list is named, and kept unless --prune removes it. Every new and
+    /// changed commit is fetched and checked (each changed one's diff
+    /// shown) before anything changes; then one table of what is new or
+    /// changed, with the authority and the signer the file gives, and one
+    /// question. One that fails is named and the rest go on (exit 1). Without a
+    /// terminal it is refused unless --yes; with --yes, authority must be
+    /// named with --grant and a listed signer with --accept-signer. A line
+    /// that cannot be read stops the sync: each is listed with its number,
+    /// and nothing changes.
+    /// --from BUNDLE takes the set and every commit from an offline bundle
+    /// (`export --bundle`): no network, no git program. Its pack is read
+    /// within the bounds of a fetched one, every object id is computed by
+    /// hashing, and a bundle holding an object no listed commit uses, or
+    /// lacking one a listed commit uses, is refused whole; each commit is
+    /// checked out into a clone holding its own objects only, then every
+    /// install check runs.
+    /// --frozen resolves no ref and changes nothing: any difference at all
+    /// (a missing or extra extension, another commit, tree, ref, source,
+    /// authority, disabled mark or signer, a line that cannot be read) is
+    /// listed whole, and the exit is 1; the same set exits 0 silently but
+    /// for one line saying so.
+    Sync(SyncArgs),
+    #[command(verbatim_doc_comment)]
     /// turn one extension off, keeping its pin, clone and data
     ///
     /// Mark NAME disabled in ext.lock and rewrite ext.index without its
@@ -224,11 +280,50 @@ pub enum ExtVerb {
     /// an extension already had. Everything after CMD is the extension's,
     /// `--help` included. ROOST_NO_EXT and @roost-ext-enabled still turn it
     /// off. Once CMD runs, its exit status is its own.
+    ///
+    /// For authors: --event EVENT NAME [--pane %N] runs extension NAME's
+    /// event handler once for EVENT, with a made-up moment (about pane %N,
+    /// when given), through the same runner, switches and run log as a real
+    /// moment, and prints what the log recorded; exit 1 when the run failed.
     Exec(ExecArgs),
+    #[command(verbatim_doc_comment)]
+    /// what extensions' event handlers did
+    ///
+    /// Print the run log of NAME's event handler (default: every
+    /// extension's): each moment it was handed, when, for how long, and what
+    /// came of it (exit N, signal N, timeout, spawn error, skipped and why,
+    /// dropped N), with the start and end of its output. The log is kept
+    /// under ${XDG_STATE_HOME}/roost/events/NAME/, owner-only, rotated past
+    /// 256 KiB; it holds no argument value or prompt. -n keeps the last N
+    /// runs (default 20), --failed only the failed ones, --follow waits for
+    /// more, --json prints one JSON object a line.
+    Log(LogArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct LogArgs {
+    /// an installed extension (default: all of them)
+    #[arg(value_hint = INSTALLED)]
+    pub name: Option<String>,
+    /// how many of the last runs to print
+    #[arg(short = 'n', value_name = "N", default_value_t = 20)]
+    pub n: usize,
+    /// only failed runs
+    #[arg(long)]
+    pub failed: bool,
+    /// keep printing runs as they are logged
+    #[arg(long)]
+    pub follow: bool,
+    /// print JSON, one object a line
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]
 pub struct ExecArgs {
+    /// run NAME's event handler once for EVENT (for authors)
+    #[arg(long, value_name = "EVENT")]
+    pub event: Option<String>,
     /// the extension command, then its arguments
     #[arg(
         value_name = "CMD",
@@ -302,11 +397,15 @@ pub struct UpdateArgs {
     /// with --yes, accept this new authority (repeatable)
     #[arg(long, value_name = ValueKind::Authority.name(), value_parser = authority)]
     pub grant: Vec<String>,
+    /// with --yes, accept this new signer of the commit, or `unsigned`
+    /// (repeatable)
+    #[arg(long, value_name = "SIGNER")]
+    pub accept_signer: Vec<String>,
     /// print the summary as JSON (everything else goes to stderr)
     #[arg(long, conflicts_with = "diff")]
     pub json: bool,
     /// print the whole diff to the new commit, uncapped, and change nothing
-    #[arg(long, requires = "name", conflicts_with_all = ["yes", "grant"])]
+    #[arg(long, requires = "name", conflicts_with_all = ["yes", "grant", "accept_signer"])]
     pub diff: bool,
 }
 
@@ -331,8 +430,12 @@ pub struct RollbackArgs {
     /// with --yes, accept this new authority (repeatable)
     #[arg(long, value_name = ValueKind::Authority.name(), value_parser = authority)]
     pub grant: Vec<String>,
+    /// with --yes, accept this new signer of the commit, or `unsigned`
+    /// (repeatable)
+    #[arg(long, value_name = "SIGNER")]
+    pub accept_signer: Vec<String>,
     /// print the whole diff to the earlier commit, uncapped, and change nothing
-    #[arg(long, conflicts_with_all = ["yes", "grant"])]
+    #[arg(long, conflicts_with_all = ["yes", "grant", "accept_signer"])]
     pub diff: bool,
 }
 
@@ -380,4 +483,39 @@ pub struct CheckArgs {
     /// print JSON
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// write the set to FILE (replaced whole) instead of stdout
+    #[arg(long, short = 'o', value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub output: Option<PathBuf>,
+    /// write an offline bundle to FILE: the set and its commits' objects
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, conflicts_with = "output")]
+    pub bundle: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct SyncArgs {
+    /// the set file `roost ext export` wrote
+    #[arg(value_name = "FILE", value_hint = ValueHint::FilePath, required_unless_present = "from", conflicts_with = "from")]
+    pub file: Option<PathBuf>,
+    /// install from an offline bundle (`export --bundle`): no network
+    #[arg(long, value_name = "BUNDLE", value_hint = ValueHint::FilePath)]
+    pub from: Option<PathBuf>,
+    /// change nothing: list every difference and exit 1 when there is one
+    #[arg(long, conflicts_with_all = ["yes", "grant", "accept_signer", "prune"])]
+    pub frozen: bool,
+    /// remove installed extensions the file does not list
+    #[arg(long)]
+    pub prune: bool,
+    /// answer the one question yes (for scripts)
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+    /// with --yes, accept this authority the set asks for (repeatable)
+    #[arg(long, value_name = ValueKind::Authority.name(), value_parser = authority)]
+    pub grant: Vec<String>,
+    /// with --yes, accept this signer the set names (repeatable)
+    #[arg(long, value_name = "SIGNER")]
+    pub accept_signer: Vec<String>,
 }

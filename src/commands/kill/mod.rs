@@ -172,6 +172,13 @@ fn end(ctx: &Ctx, scope: &Scope) -> Result<Exit> {
     };
     let first = scope.panes.first();
     let forgotten = agents(ctx, scope);
+    // A session id an agent reported a moment ago is recorded by a job of
+    // the server, which ends with it: record what the panes hold now.
+    if scope.is_everything() {
+        for p in scope.panes.iter().filter(|p| !p.dead) {
+            crate::agents::record_session(&ctx.tmux, &p.id);
+        }
+    }
     let closed = match (&scope.what, first) {
         _ if scope.is_everything() => ctx.tmux.kill_server(),
         (What::Session(s), _) => ctx.tmux.kill_session(s),
@@ -180,6 +187,7 @@ fn end(ctx: &Ctx, scope: &Scope) -> Result<Exit> {
         _ => Ok(()),
     };
     closed.map_err(|e| ctx.tmux_err(e))?;
+    fire_killed(scope);
     if let Some((session, window)) = forgotten {
         crate::agents::launch::killed(&ctx.tmux, ctx.paths().ok(), &session, window.as_deref());
     }
@@ -214,6 +222,27 @@ fn end(ctx: &Ctx, scope: &Scope) -> Result<Exit> {
         "a process stuck in the kernel or another user's cannot be ended from here: look with ps -o pid,user,stat,args -p {}",
         pids.join(",")
     )))
+}
+
+/// `agent.killed` for every pane `scope` closed (the names passed along:
+/// the panes are gone when the runner would ask), and `server.stop` when
+/// it was the whole server: each runner started by roost itself, detached,
+/// since the server's own jobs end with it.
+fn fire_killed(scope: &Scope) {
+    use crate::events::{Emitter, Event};
+    let Some(em) = Emitter::from_env() else {
+        return;
+    };
+    for p in scope.panes.iter() {
+        let names = [
+            format!("--window={}", p.window_name.raw()),
+            format!("--session={}", p.session.raw()),
+        ];
+        em.detached(Event::Killed, Some(&p.id), &names);
+    }
+    if scope.is_everything() {
+        em.detached(Event::ServerStop, None, &[]);
+    }
 }
 
 /// The agents a kill of one pane, window or session ends on purpose, for

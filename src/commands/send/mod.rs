@@ -146,6 +146,13 @@ pub fn run(ctx: &Ctx, a: SendArgs) -> Result<Exit> {
             )))
         }
     };
+    let pane_id = pane.id.clone();
+    let delivered = |size: usize| {
+        if let Some(em) = crate::events::Emitter::from_env() {
+            let size = format!("--size={size}");
+            em.detached(crate::events::Event::Delivered, Some(&pane_id), &[size]);
+        }
+    };
     let send = Send {
         ctx,
         tmux,
@@ -177,9 +184,11 @@ pub fn run(ctx: &Ctx, a: SendArgs) -> Result<Exit> {
                 )),
             })?;
         }
+        delivered(text.len());
         return Ok(Exit::Ok);
     }
     send.deliver(&text)?;
+    delivered(text.len());
     Ok(Exit::Ok)
 }
 

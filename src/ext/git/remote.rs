@@ -544,7 +544,7 @@ impl Live {
 /// user's and the system's config are never read. Its origin is `url`, so
 /// git inside an installed extension knows where it came from, and every
 /// checkout filter is off.
-fn create(dest: &Path, url: &str) -> Result<gix::Repository> {
+pub(super) fn create(dest: &Path, url: &str) -> Result<gix::Repository> {
     let fail = |e: &(dyn std::error::Error + 'static)| {
         format!("cannot create {}: {}", dest.display(), chain(e))
     };
@@ -576,7 +576,7 @@ fn create(dest: &Path, url: &str) -> Result<gix::Repository> {
 
 /// Points HEAD at `commit` (detached: no branch is made up) and writes its
 /// tree into the empty work tree, then the index. Returns the tree id.
-fn check_out(repo: &gix::Repository, commit: ObjectId) -> Result<ObjectId> {
+pub(super) fn check_out(repo: &gix::Repository, commit: ObjectId) -> Result<ObjectId> {
     // The pack just written is not known to the handle opened before it.
     let repo =
         gix::open_opts(repo.git_dir(), repo.open_options().clone()).map_err(|e| chain(&e))?;

@@ -80,12 +80,26 @@ pub struct Pin {
         skip_serializing_if = "Option::is_none"
     )]
     pub url: Option<String>,
+    /// Who signed the pinned commit (`Signer::id`: `unsigned`,
+    /// `ssh:SHA256:...`, `openpgp:HEX`, ...); entries written before
+    /// signers were recorded have none.
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub signer: Option<String>,
+    /// Every signer the user agreed to for this extension, sorted: a
+    /// later commit by one of them needs no `--accept-signer`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub signers: Vec<String>,
 }
 
 impl Pin {
     /// Its keys as written: a linked entry holding any of them is refused.
     /// (A unit test holds this list to the struct.)
-    const KEYS: &'static [&'static str] = &["repo", "ref", "commit", "tree", "url"];
+    const KEYS: &'static [&'static str] =
+        &["repo", "ref", "commit", "tree", "url", "signer", "signers"];
 }
 
 /// `contract`, written as a number; a string of digits (as a manifest may
@@ -354,6 +368,8 @@ mod tests {
     fn the_pin_keys_are_the_pin_fields() {
         let pin = Pin {
             url: Some("u".into()),
+            signer: Some("unsigned".into()),
+            signers: vec!["unsigned".into()],
             ..read(pinned()).unwrap().pin().unwrap().clone()
         };
         let written = serde_json::to_value(pin).unwrap();

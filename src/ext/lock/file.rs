@@ -21,7 +21,8 @@ pub struct Lock {
 /// One entry as found in the file.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Slot {
-    Typed(Entry),
+    /// Boxed: an entry is several times the size of an unreadable one.
+    Typed(Box<Entry>),
     /// An entry install could not have written (a hand edit): kept exactly
     /// as found, so that rewriting the file loses nothing; reported, never
     /// run.
@@ -51,7 +52,7 @@ impl Serialize for Slot {
 impl Slot {
     fn read(raw: Value) -> Slot {
         match Entry::deserialize(&raw) {
-            Ok(entry) => Slot::Typed(entry),
+            Ok(entry) => Slot::Typed(Box::new(entry)),
             Err(e) => {
                 let mut why = crate::untrusted::printable(e.to_string().as_bytes());
                 if let Some((cut, _)) = why.char_indices().nth(MAX_WHY) {
@@ -149,7 +150,8 @@ impl Lock {
     /// Records an install, replacing any previous entry of that name
     /// entirely; every other entry is left exactly as it was.
     pub fn insert(&mut self, name: &str, entry: Entry) {
-        self.entries.insert(name.to_string(), Slot::Typed(entry));
+        self.entries
+            .insert(name.to_string(), Slot::Typed(Box::new(entry)));
     }
 
     /// Drops an entry; false if there was none.
@@ -206,6 +208,8 @@ mod tests {
                 commit: SHA.into(),
                 tree: TREE.into(),
                 url: None,
+                signer: None,
+                signers: Vec::new(),
             }),
             disabled: false,
             previous: None,

@@ -30,6 +30,12 @@ pub fn run(a: ExtNameArgs) -> Result<Exit> {
         }
         Ok(())
     };
+    // A handler paused after failing in a row runs again.
+    if crate::index::valid_name(name.as_bytes())
+        && crate::events::pause::resume(&paths, &name).unwrap_or(false)
+    {
+        println!("resumed {name}'s event handler (it was paused after failing)");
+    }
     match switch(&paths, &name, false, taken).at(CMD)? {
         None => println!("{name} is already enabled"),
         Some(entry) => println!(

@@ -124,6 +124,19 @@ fn record(name: &str, e: &Entry) -> Vec<(String, String)> {
             rows.push(("ref".into(), text(&pin.git_ref)));
             rows.push(("commit".into(), text(&pin.commit)));
             rows.push(("tree".into(), text(&pin.tree)));
+            // Which key made the pinned commit object, never a word on
+            // who wrote the code in it.
+            let signer = match &pin.signer {
+                Some(id) => format!("{} (the key that made the pinned commit object)", text(id)),
+                None => "none recorded (pinned before roost recorded signers)".into(),
+            };
+            rows.push(("signer".into(), signer));
+            if !pin.signers.is_empty() {
+                rows.push((
+                    "signers".into(),
+                    format!("{} (every signer agreed to)", list(&pin.signers, "none")),
+                ));
+            }
         }
         Source::Linked { dir } => rows.push(("linked".into(), text(dir))),
     }

@@ -11,16 +11,16 @@ use crate::ext::dirs;
 use crate::ext::display;
 use crate::ext::error::{At, ExtError};
 use crate::ext::fetch::fetch;
-use crate::ext::lock::{Entry, Lock, Pin, Source};
+use crate::ext::lock::{Lock, Pin, Source};
 use crate::ext::manifest::Manifest;
 use crate::ext::names;
 use crate::ext::new_entry::{conflicts, entry_for};
 use crate::ext::origin;
 use crate::ext::output::Output;
+use crate::ext::place;
 use crate::ext::repin;
-use crate::ext::store::{self, Action, Store};
+use crate::ext::store::{self, Store};
 use crate::paths::Paths;
-use std::path::{Path, PathBuf};
 
 const CMD: &str = "ext install";
 
@@ -65,6 +65,7 @@ pub fn run(a: InstallArgs) -> Result<Exit> {
         source: display::source(&url),
         reference: &shown_ref,
         commit: Some(&fetched.commit),
+        signer: Some(fetched.signer.describe()),
         manifest,
         purpose: consent::Purpose::Install,
     };
@@ -81,9 +82,11 @@ pub fn run(a: InstallArgs) -> Result<Exit> {
             commit: fetched.commit.clone(),
             tree: fetched.tree.clone(),
             url: Some(url.clone()),
+            signers: vec![fetched.signer.id()],
+            signer: Some(fetched.signer.id()),
         }),
     );
-    let state = commit(&store, &mut lock, &fetched.dir, manifest, entry)?;
+    let state = place::install(&store, &mut lock, &fetched.dir, &manifest.name, entry).at(CMD)?;
     println!(
         "installed {} at {}: {}",
         manifest.name,
@@ -206,6 +209,7 @@ fn link(dir: &std::path::Path, consent: &Consent) -> Result<Exit> {
         source: shown.to_string(),
         reference: "",
         commit: None,
+        signer: None,
         manifest: &manifest,
         purpose: consent::Purpose::Install,
     };
@@ -240,38 +244,4 @@ fn link(dir: &std::path::Path, consent: &Consent) -> Result<Exit> {
         crate::untrusted::path(&state)
     );
     Ok(Exit::Ok)
-}
-
-/// Moves the clone into place, creates the state directory and writes
-/// ext.lock + ext.index. On failure undoes all of it, except state data that
-/// existed before. Returns the state directory.
-fn commit(
-    store: &Store,
-    lock: &mut Lock,
-    dir: &Path,
-    manifest: &Manifest,
-    entry: Entry,
-) -> Result<PathBuf> {
-    let fail = |msg: String| Error::fail(CMD, msg);
-    let paths = &store.paths;
-    let dest = paths.ext_clone(&manifest.name);
-    let _pending = store.begin(&manifest.name, Action::Install, "").at(CMD)?;
-    std::fs::rename(dir, &dest)
-        .map_err(|e| fail(format!("cannot move the clone to {}: {e}", dest.display())))?;
-    let state = paths.ext_state(&manifest.name);
-    let state_existed = state.exists();
-    let result = std::fs::create_dir_all(&state)
-        .map_err(|e| ExtError::failed(format!("cannot create {}: {e}", state.display())))
-        .and_then(|()| {
-            lock.insert(&manifest.name, entry);
-            store.save(lock)
-        });
-    if let Err(e) = result {
-        let _ = std::fs::remove_dir_all(&dest);
-        if !state_existed {
-            let _ = std::fs::remove_dir_all(&state);
-        }
-        return Err(fail(format!("{e}; nothing was installed")));
-    }
-    Ok(state)
 }

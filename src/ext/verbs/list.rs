@@ -119,6 +119,11 @@ struct Row {
     #[serde(rename = "ref")]
     reference: Option<String>,
     commit: Option<String>,
+    /// Who signed the pinned commit, as recorded (`unsigned`,
+    /// `ssh:SHA256:...`); null when nothing is.
+    signer: Option<String>,
+    /// Every signer agreed to for it.
+    signers: Vec<String>,
     commands: Vec<String>,
     needs: Vec<String>,
     contract: Option<u64>,
@@ -142,6 +147,8 @@ fn row(lock: &Lock, paths: &Paths, name: &str) -> Row {
         url: None,
         reference: None,
         commit: None,
+        signer: None,
+        signers: Vec::new(),
         commands: Vec::new(),
         needs: Vec::new(),
         contract: None,
@@ -166,6 +173,8 @@ fn row(lock: &Lock, paths: &Paths, name: &str) -> Row {
                     row.url = pin.url.clone();
                     row.reference = Some(pin.git_ref.clone());
                     row.commit = Some(pin.commit.clone());
+                    row.signer = pin.signer.clone();
+                    row.signers = pin.signers.clone();
                 }
                 Source::Linked { dir } => row.linked = Some(dir.clone()),
             }

@@ -6,14 +6,17 @@ mod check;
 mod disable;
 mod enable;
 mod exec;
+mod export;
 mod info;
 mod install;
 mod list;
+mod log;
 mod new;
 mod outdated;
 mod remove;
 mod repair;
 mod rollback;
+mod sync;
 mod update;
 mod verify;
 
@@ -50,7 +53,8 @@ pub fn run(verb: Option<ExtVerb>) -> Result<Exit> {
             | ExtVerb::Disable(_)
             | ExtVerb::Enable(_)
             | ExtVerb::Remove(_)
-    ) {
+    ) || matches!(&verb, ExtVerb::Sync(a) if !a.frozen)
+    {
         store::recover_leftovers(&dirs::paths().at("ext")?).map_err(|e| e.at("ext"))?;
         let (cmd, about) = match &verb {
             ExtVerb::Install(_) => ("ext install", None),
@@ -64,6 +68,9 @@ pub fn run(verb: Option<ExtVerb>) -> Result<Exit> {
             ExtVerb::Disable(_) => ("ext disable", None),
             ExtVerb::Enable(_) => ("ext enable", None),
             ExtVerb::Remove(a) => ("ext remove", Some(a.name.as_str())),
+            // --frozen changes nothing, not even to finish what a killed
+            // command left: it only reads.
+            ExtVerb::Sync(_) => ("ext sync", None),
             _ => ("ext", None),
         };
         let p = dirs::paths().at(cmd)?;
@@ -88,6 +95,9 @@ pub fn run(verb: Option<ExtVerb>) -> Result<Exit> {
         ExtVerb::New(a) => new::run(a),
         ExtVerb::Check(a) => check::run(a),
         ExtVerb::Exec(a) => exec::run(a),
+        ExtVerb::Export(a) => export::run(a),
+        ExtVerb::Sync(a) => sync::run(a),
+        ExtVerb::Log(a) => log::run(a),
     };
     if json {
         if let Err(e) = &result {
@@ -115,6 +125,7 @@ fn wants_json(verb: &ExtVerb) -> bool {
         ExtVerb::Outdated(a) => a.json,
         ExtVerb::Update(a) => a.json,
         ExtVerb::Check(a) => a.json,
+        ExtVerb::Log(a) => a.json,
         _ => false,
     }
 }

@@ -1,4 +1,5 @@
-//! `roost ext rollback NAME [--yes] [--grant AUTHORITY] [--diff]`: back to
+//! `roost ext rollback NAME [--yes] [--grant AUTHORITY]
+//! [--accept-signer SIGNER] [--diff]`: back to
 //! the pin recorded before the last update, fetched again by its commit id
 //! from the recorded source and held to the recorded tree, with the diff,
 //! checks and consent update shows (`repin`). Never runs git inside the
@@ -22,6 +23,7 @@ pub fn run(a: RollbackArgs) -> Result<Exit> {
     installed::readable(&store::read_lock(&paths).at(CMD)?, &name).at(CMD)?;
     let mut r = Repin::new(&name, Target::Previous);
     (r.yes, r.grants, r.diff_only) = (a.yes, &a.grant, a.diff);
+    r.accept_signers = &a.accept_signer;
     let mut out = Output::stdout();
     match r.run(&paths, &mut out).map_err(|e| e.within(&name)).at(CMD)? {
         Outcome::Moved { from, to, disabled, .. } => {

@@ -1,4 +1,5 @@
-//! `roost ext update [NAME | --all] [--yes] [--grant AUTHORITY] [--json]`:
+//! `roost ext update [NAME | --all] [--yes] [--grant AUTHORITY]
+//! [--accept-signer SIGNER] [--json]`:
 //! re-resolve the recorded ref; when it moved, fetch the new commit fresh,
 //! re-run every install gate, show the change and ask again (`repin`); for
 //! every extension in turn, ending with a summary. Never runs git inside
@@ -31,6 +32,7 @@ pub fn run(a: UpdateArgs) -> Result<Exit> {
     let mut update = |name: &str| {
         let mut r = Repin::new(name, Target::Ref);
         (r.yes, r.grants, r.diff_only) = (a.yes, &a.grant, a.diff);
+        r.accept_signers = &a.accept_signer;
         let result = update_one(&paths, &mut r, &mut out);
         (result, r.from, r.to)
     };

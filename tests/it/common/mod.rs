@@ -2,6 +2,7 @@
 //! directory, a private TMUX_TMPDIR, a per-test roost socket, git isolated
 //! from the user's config, and the test's tmux server killed on drop.
 
+pub mod events;
 pub mod ext;
 pub mod hostile;
 pub mod model_server;

@@ -70,3 +70,37 @@ fn with_roost_no_ext_set_exec_list_and_info_say_to_unset_it() {
     // Not set: nothing said.
     assert_eq!(exits(&env.run(["ext", "list"]), Exit::Ok), "");
 }
+
+/// For authors: `--event` runs the handler once through the runner and its
+/// log, with a made-up moment; an unknown event is refused naming it.
+#[test]
+fn ext_exec_event_runs_the_handler_once_and_logs_it() {
+    use crate::common::events::*;
+    let env = TestEnv::new();
+    let pane = env.spawn("keep", "sleep 1000");
+    subscribed(
+        &env,
+        "note",
+        &["agent.done"],
+        &recording_handler("echo \"handled $ROOST_EVENT for $ROOST_EVENT_WINDOW\""),
+        &[],
+        10,
+    );
+    let out = env.ok([
+        "ext",
+        "exec",
+        "--event",
+        "agent.blocked",
+        "note",
+        "--pane",
+        &pane,
+    ]);
+    assert_eq!(out, "exit 0\nhandled agent.blocked for keep\n");
+    assert_eq!(log(&env, "note").len(), 1);
+    let out = env.run(["ext", "exec", "--event", "agent.finished", "note"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown event 'agent.finished'"));
+    let out = env.run(["ext", "exec", "--event", "agent.done", "other"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("extension other handles no events"));
+}

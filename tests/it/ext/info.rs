@@ -32,6 +32,8 @@ fn info_shows_the_lock_entry_the_manifest_and_both_directories() {
         "ref          HEAD".into(),
         format!("commit       {}", f.head()),
         format!("tree         {}", f.tree("HEAD")),
+        "signer       unsigned (the key that made the pinned commit object)".into(),
+        "signers      unsigned (every signer agreed to)".into(),
         "commands     note".into(),
         "needs        fleet".into(),
         "contract     1".into(),

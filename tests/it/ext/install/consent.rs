@@ -4,7 +4,7 @@
 
 use crate::common::*;
 use crate::ext::install::{
-    block, ext_with, install, note_repo, read_lock, url_of, NOT_ASKED, VERSION,
+    block, ext_with, install, note_repo, read_lock, url_of, NOT_ASKED, SIGNED, VERSION,
 };
 
 use serde_json::json;
@@ -145,6 +145,7 @@ fn the_consent_block_for_an_extension_that_does_not_ask_for_the_fleet() {
         "  repo      {url}\n\
          \x20 ref       HEAD\n\
          \x20 commit    {commit} (pinned)\n\
+         \x20 signer    unsigned (the commit carries no signature)\n\
          \x20 contract  {contract:<w$}  ok\n\
          \x20 roost     {range}  ok\n\
          \x20 claims    roost mark\n\
@@ -155,6 +156,8 @@ fn the_consent_block_for_an_extension_that_does_not_ask_for_the_fleet() {
          \n\
          Roost has checked that this is the exact commit named above. It has\n\
          NOT checked whether the code is honest. It cannot.\n\
+         \n\
+         {SIGNED}\
          \n\
          Nothing runs during install. Code runs when you type those commands.\n\
          \n\

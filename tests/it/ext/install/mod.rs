@@ -63,6 +63,11 @@ pub(crate) const NOT_ASKED: &str = "\n\
 
 /// The consent block for an extension without a `roost` range or a
 /// description, as install prints it.
+/// The paragraph under a signer line.
+pub(crate) const SIGNED: &str =
+    "The signer line says which key made the commit object above. It says\n\
+     nothing about who wrote the lines in it or what the code does.\n";
+
 pub(crate) fn block(url: &str, reference: &str, commit: &str, claims: &str, fleet: bool) -> String {
     let range = format!("any (you have {VERSION})");
     let width = range.len().max("1 (roost speaks 1)".len());
@@ -77,6 +82,7 @@ pub(crate) fn block(url: &str, reference: &str, commit: &str, claims: &str, flee
         "  repo      {url}\n\
          \x20 ref       {reference}\n\
          \x20 commit    {} (pinned)\n\
+         \x20 signer    unsigned (the commit carries no signature)\n\
          \x20 contract  {:<width$}  ok\n\
          \x20 roost     {:<width$}  ok\n\
          \x20 claims    {claims}\n\
@@ -86,6 +92,8 @@ pub(crate) fn block(url: &str, reference: &str, commit: &str, claims: &str, flee
          \n\
          Roost has checked that this is the exact commit named above. It has\n\
          NOT checked whether the code is honest. It cannot.\n\
+         \n\
+         {SIGNED}\
          \n\
          Nothing runs during install. Code runs when you type those commands.\n",
         commit, "1 (roost speaks 1)", range,

@@ -110,6 +110,10 @@ fn default_ref_pins_the_remote_head_and_records_it_exactly() {
     "needs": [],
     "ref": "HEAD",
     "repo": "owner/roost-mark",
+    "signer": "unsigned",
+    "signers": [
+      "unsigned"
+    ],
     "tree": "{mt}",
     "url": "{mu}"
   }},
@@ -126,6 +130,10 @@ fn default_ref_pins_the_remote_head_and_records_it_exactly() {
     ],
     "ref": "HEAD",
     "repo": "owner/roost-note",
+    "signer": "unsigned",
+    "signers": [
+      "unsigned"
+    ],
     "tree": "{nt}",
     "url": "{nu}"
   }}

@@ -4,6 +4,7 @@
 
 mod all;
 mod review;
+pub(crate) mod signer;
 
 use crate::common::ext::{
     aged_snapshot, changed, clone_dir, edit_lock, index, installed, lines, lock, short, snapshot,
