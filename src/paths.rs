@@ -82,6 +82,12 @@ impl Paths {
         self.state.join("ext.index")
     }
 
+    /// What completion offers after an extension's command: derived from
+    /// ext.lock with ext.index (see `ext::completion_data`).
+    pub fn ext_complete(&self) -> PathBuf {
+        self.state.join("ext.complete")
+    }
+
     pub fn ext_lock(&self) -> PathBuf {
         self.state.join("ext.lock")
     }

@@ -289,6 +289,7 @@ mod tests {
             description: None,
             settings: Vec::new(),
             agents: Vec::new(),
+            completion: Default::default(),
         }
     }
 

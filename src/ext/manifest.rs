@@ -43,6 +43,8 @@ pub struct Manifest {
     pub settings: Vec<super::settings::Setting>,
     /// The agents it teaches roost (`presets.rs`), none when empty.
     pub agents: Vec<super::presets::Preset>,
+    /// Completion data for the commands (see `completion_data`).
+    pub completion: super::completion_data::Completion,
 }
 
 /// Parses and validates `roost-ext.json`.
@@ -62,12 +64,14 @@ pub fn parse(bytes: &[u8]) -> Result<Manifest, ExtError> {
         )));
     };
     refuse_controls(&value, "")?;
+    let commands = commands(fields)?;
     Ok(Manifest {
         name: name(fields)?,
         contract: contract(fields)?,
         roost: roost(fields),
         needs: needs(fields)?,
-        commands: commands(fields)?,
+        completion: super::completion_data::parse(fields, &commands)?,
+        commands,
         description: description(fields)?,
         settings: super::settings::declaration::parse(fields)?,
         agents: super::presets::parse(fields)?,
@@ -404,6 +408,7 @@ mod tests {
                 description: Some("Bookmarks for panes".into()),
                 settings: Vec::new(),
                 agents: Vec::new(),
+                completion: Default::default(),
             }
         );
     }

@@ -21,6 +21,8 @@
 
 mod bundle;
 pub mod checks;
+mod complete_file;
+pub mod completion_data;
 pub mod consent;
 mod diff;
 pub mod disagreements;
@@ -41,7 +43,7 @@ pub mod manifest;
 pub mod names;
 mod new_entry;
 pub mod origin;
-mod output;
+pub mod output;
 mod place;
 pub mod presets;
 mod repin;

@@ -27,8 +27,21 @@ pub fn entry_for(manifest: &Manifest, source: Source) -> Entry {
         previous: None,
         extra,
     };
+    entry.extra.extend(completion_extra(manifest));
     super::settings::recorded::record(&mut entry, manifest);
     entry
+}
+
+/// The manifest's completion data, kept in the entry for ext.complete.
+fn completion_extra(manifest: &Manifest) -> std::collections::BTreeMap<String, serde_json::Value> {
+    let mut extra = std::collections::BTreeMap::new();
+    if !manifest.completion.is_empty() {
+        extra.insert(
+            "completion".to_string(),
+            super::completion_data::to_value(&manifest.completion),
+        );
+    }
+    extra
 }
 
 /// What an install refuses because of what is already there. `clone`: the

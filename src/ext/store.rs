@@ -1,5 +1,5 @@
-//! The installed state on disk: ext.lock and ext.index written together
-//! (temp files, then renames, rolled back as a pair), under an exclusive
+//! The installed state on disk: ext.lock, ext.index and ext.complete
+//! written together (temp files, then renames, rolled back together), under an exclusive
 //! advisory lock so that concurrent `roost ext` commands serialise; and the
 //! journal that lets the next command finish or undo one that was killed
 //! half-way.
@@ -184,6 +184,9 @@ impl Store {
         let old_agents = read_optional(&agents_file)?;
         let lines = lock.index_entries(|name| self.paths.ext_clone(name));
         let new_index = render_index(&lines);
+        let complete_file = self.paths.ext_complete();
+        let old_complete = read_optional(&complete_file)?;
+        let new_complete = super::complete_file::render(lock, &lines);
         // While it exists, the pair may disagree: a writer killed before it
         // is gone leaves the index for the next command to derive again.
         let marker = saving_marker(&self.paths);
@@ -193,15 +196,18 @@ impl Store {
             remove_if_present(&lock_file)
                 .and_then(|()| remove_if_present(&index_file))
                 .and_then(|()| remove_if_present(&agents_file))
+                .and_then(|()| remove_if_present(&complete_file))
         } else {
             write(&lock_file, &lock.to_bytes())
                 .and_then(|()| write(&index_file, &new_index))
                 .and_then(|()| write(&agents_file, &super::taught::render(lock)))
+                .and_then(|()| write(&complete_file, &new_complete))
         };
         if let Err(e) = result {
             let restored = restore(&lock_file, old_lock.as_deref())
                 & restore(&index_file, old_index.as_deref())
-                & restore(&agents_file, old_agents.as_deref());
+                & restore(&agents_file, old_agents.as_deref())
+                & restore(&complete_file, old_complete.as_deref());
             // Put back as they were, the pair agrees again; if not, the
             // marker stays and the next command derives the index again.
             if restored {

@@ -309,9 +309,11 @@ pub enum Command {
     ///
     /// Print the help, or one command's or ext verb's help. Also -h and
     /// --help, after roost or after any command. For an installed
-    /// extension's command, run roost CMD --help (the extension's own help);
-    /// plain help ends with the installed extension commands. Any other
-    /// word is a usage error.
+    /// extension's command, show the page it ships (man/roost-CMD.1,
+    /// formatted by man -l when man is there), without running it; when it
+    /// ships none, run roost CMD --help (the extension's own help). Plain
+    /// help ends with the installed extension commands and their
+    /// descriptions. Any other word is a usage error.
     Help(HelpArgs),
     #[command(verbatim_doc_comment)]
     /// the product version (-V, --version: with its commit)

@@ -160,6 +160,7 @@ pub fn manifest_oracle(m: &Map<String, Value>) -> Option<manifest::Manifest> {
         // tests (settings::declaration, tests/it/ext/config).
         settings: Vec::new(),
         agents: Vec::new(),
+        completion: Default::default(),
     })
 }
 
