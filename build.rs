@@ -7,7 +7,7 @@
 //! x86_64-unknown-linux-gnu since 1.90; any other build links as usual.
 //! And which agent tests run (tests/it/agents/): `roost_agent = "NAME"` is
 //! set for each agent CLI installed where the tests look for it, or for
-//! all five under ROOST_TEST_REQUIRE_ALL=1; the tests of the others are
+//! all seven under ROOST_TEST_REQUIRE_ALL=1; the tests of the others are
 //! ignored, with the reason. No code of roost reads that setting, so the
 //! binary is the same either way.
 
@@ -80,12 +80,15 @@ fn rustc_links_with_lld() -> bool {
 /// Each agent CLI the agent tests drive, by the name `roost_agent` takes,
 /// and its program under the agents' directory (as scripts/install-agents
 /// lays it out).
-const AGENTS: [(&str, &str); 5] = [
+const AGENTS: [(&str, &str); 8] = [
     ("claude", "node_modules/.bin/claude"),
     ("codex", "node_modules/.bin/codex"),
     ("gemini", "node_modules/.bin/gemini"),
     ("opencode", "node_modules/.bin/opencode"),
     ("aider", "aider/bin/aider"),
+    ("copilot", "node_modules/.bin/copilot"),
+    ("pi", "node_modules/.bin/pi"),
+    ("qwen", "node_modules/.bin/qwen"),
 ];
 
 /// Sets `roost_agent = "NAME"` for each agent whose tests are to run.

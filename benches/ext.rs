@@ -28,6 +28,11 @@
 //!   (c) roost __complete bash 1 roost '' with 1,000 installed commands
 //!   (C) roost __complete bash 1 roost sp with an empty index (the baseline);
 //!       10 x ROUNDS rounds for this pair
+//!   (d) roost __complete bash 3 roost cmd0999 --tag '' with 1,000 installed
+//!       commands that each declared completion data (10 lines each in
+//!       ext.complete)
+//!   (D) the same line with the same 1,000 commands declaring nothing (as
+//!       before completion data: nothing offered); 10 x ROUNDS rounds
 //! Before timing, the tree id git writes is checked against the `tree` that
 //! ext.lock records. Everything runs in a throwaway sandbox (HOME and XDG
 //! dirs, ROOST_EXT_GIT_BASE=file://…, no git config from the user or system).
@@ -258,6 +263,81 @@ fn main() {
     eprintln!("measuring completion...");
     measure(&mut completion, completion_rounds, 20);
 
+    // 4. an extension command's declared arguments: 1,000 commands that
+    // each declared their grammar vs the same commands declaring nothing.
+    let declared_state = sb.join("declared-state");
+    write(&declared_state.join("roost/ext.index"), &lines);
+    let mut declared = String::new();
+    for i in 0..1_000 {
+        let c = format!("cmd{i:04}");
+        for sub in ["add", "list", "show", "remove"] {
+            declared.push_str(&format!("{c}\t\tsub\t{sub}\t\n"));
+            declared.push_str(&format!("{c}\t{sub}\targ\t0\tfile\n"));
+        }
+        declared.push_str(&format!("{c}\t\topt\t--tag\tone-of todo done later\n"));
+        declared.push_str(&format!("{c}\t\topt\t--all\tflag\n"));
+    }
+    write(&declared_state.join("roost/ext.complete"), &declared);
+    let args = |state: &Path| {
+        let state = state.to_path_buf();
+        let base = base_ref;
+        move || {
+            let mut cmd = command(
+                base,
+                &[
+                    roost,
+                    "__complete",
+                    "bash",
+                    "3",
+                    "roost",
+                    "cmd0999",
+                    "--tag",
+                    "",
+                ],
+            );
+            cmd.env("XDG_STATE_HOME", &state);
+            let start = Instant::now();
+            let status = cmd.status().unwrap();
+            let t = start.elapsed();
+            assert!(status.success());
+            t
+        }
+    };
+    let mut probe = command(
+        &base,
+        &[
+            roost,
+            "__complete",
+            "bash",
+            "3",
+            "roost",
+            "cmd0999",
+            "--tag",
+            "",
+        ],
+    );
+    probe
+        .env("XDG_STATE_HOME", &declared_state)
+        .stdout(Stdio::piped());
+    let offered = text(&probe.output().unwrap().stdout);
+    assert_eq!(offered, "todo\ndone\nlater\n", "--tag does not complete");
+    let mut arguments = vec![
+        Case {
+            label: "d",
+            what: "roost __complete cmd0999 --tag '', 1,000 declared",
+            run: Box::new(args(&declared_state)),
+            times: Vec::new(),
+        },
+        Case {
+            label: "D",
+            what: "roost __complete cmd0999 --tag '', none declared",
+            run: Box::new(args(&many_state)),
+            times: Vec::new(),
+        },
+    ];
+    eprintln!("measuring declared arguments...");
+    measure(&mut arguments, completion_rounds, 20);
+
     println!(
         "\nroost {}, {} cores, medians of interleaved rounds ({rounds} verify, \
          {install_rounds} install, {huge_rounds} install of {HUGE} files, \
@@ -267,7 +347,7 @@ fn main() {
     );
     println!("| case | median | ratio to its peer |");
     println!("|---|---|---|");
-    for pair in [&verify, &install, &huge, &completion] {
+    for pair in [&verify, &install, &huge, &completion, &arguments] {
         let (a, b) = (median(&pair[0]), median(&pair[1]));
         println!(
             "| ({}) {} | {:.2} ms | {:.2}x ({}) |",

@@ -4,8 +4,8 @@
 # Every TAB asks the roost on PATH: `roost __complete bash CWORD WORDS...`
 # prints one candidate per line, already filtered by the current word, or
 # a line starting with TAB that hands the word to bash: "dirs" (a
-# directory), "commands" (a command name), "line K" (a word of the command
-# line that began K words before it).
+# directory), "files" (a file), "commands" (a command name), "line K" (a
+# word of the command line that began K words before it).
 
 # Splits LINE into `words` as the shell would pass them to a command:
 # blanks outside quotes end a word; quotes and backslashes are taken away.
@@ -72,6 +72,7 @@ _roost() {
     local own=
     case ${answer[0]-} in
     $'\tdirs') own=-d ;;
+    $'\tfiles') own=-f ;;
     $'\tcommands') own=-c ;;
     $'\tline '*) own=-f ;;
     esac

@@ -1,9 +1,9 @@
 # fish completion for roost, as `roost completions fish` prints it.
 # Every TAB asks the roost on PATH: `roost __complete fish CWORD WORDS...`
 # prints one `candidate<TAB>description` per line, or a line starting with
-# TAB that hands the word to fish: "dirs" (a directory), "commands" (a
-# command name), "line K" (a word of the command line that began K words
-# before it). Words go to roost as the shell would
+# TAB that hands the word to fish: "dirs" (a directory), "files" (a file),
+# "commands" (a command name), "line K" (a word of the command line that
+# began K words before it). Words go to roost as the shell would
 # pass them: quotes and backslashes taken away.
 function __roost_complete
     # The earlier words come unescaped already; the current one as typed.
@@ -17,6 +17,15 @@ function __roost_complete
         set -l before (string match -r -- '^-[^=]*=' $token; or echo '')
         for dir in (__fish_complete_directories (string replace -r -- '^-[^=]*=' '' $token))
             echo $before$dir
+        end
+        return
+    end
+    if test (count $answer) -gt 0; and test "$answer[1]" = \tfiles
+        # `--out=FI`: the file after `=`, offered with what precedes it.
+        set -l token (commandline -ct)
+        set -l before (string match -r -- '^-[^=]*=' $token; or echo '')
+        for file in (__fish_complete_path (string replace -r -- '^-[^=]*=' '' $token))
+            echo $before$file
         end
         return
     end

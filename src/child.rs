@@ -1,7 +1,8 @@
 //! Running a program roost did not write and reading what it prints,
 //! bounded in time and in output: it runs in a process group of its own,
-//! its stdout is read up to a limit, and at the deadline (or the limit, or
-//! once it has exited) the whole group is killed. roost never waits for a
+//! what it prints (stdout and stderr, as one stream) is read up to a
+//! limit, and at the deadline (or the limit, or once it has exited) the
+//! whole group is killed. roost never waits for a
 //! descendant that keeps the pipe open after the program itself ended.
 
 use std::io::Read;
@@ -13,7 +14,7 @@ use std::time::{Duration, Instant};
 /// What a bounded run gave.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Ran {
-    /// It exited; what it printed on stdout (at most the limit).
+    /// It exited; what it printed (at most the limit).
     Exited(Vec<u8>),
     /// It printed more than the limit (what it printed up to there).
     TooMuch(Vec<u8>),
@@ -27,19 +28,31 @@ pub enum Ran {
 /// (the pipe may still be held by a descendant it left behind).
 const LAST_WORDS: Duration = Duration::from_millis(100);
 
-/// Runs `cmd` (stdin and stderr closed off) for at most `limit`, reading at
-/// most `max` bytes of its stdout.
+/// Runs `cmd` (stdin closed off) for at most `limit`, reading at most
+/// `max` bytes of what it prints on stdout and stderr together (pi, for
+/// one, says its version on stderr).
 pub fn run(mut cmd: Command, limit: Duration, max: usize) -> Ran {
+    let (mut out, writer) = match std::io::pipe() {
+        Ok(pipe) => pipe,
+        Err(e) => return Ran::NotStarted(crate::fsutil::io_words(&e)),
+    };
+    let both = match writer.try_clone() {
+        Ok(w) => w,
+        Err(e) => return Ran::NotStarted(crate::fsutil::io_words(&e)),
+    };
     cmd.stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stdout(writer)
+        .stderr(both)
         .process_group(0);
-    let mut child = match cmd.spawn() {
+    let spawned = cmd.spawn();
+    // The command holds the pipe's writing ends until dropped: the reader
+    // sees the end only once the program's own are closed.
+    drop(cmd);
+    let mut child = match spawned {
         Ok(c) => c,
         Err(e) => return Ran::NotStarted(crate::fsutil::io_words(&e)),
     };
     let group = nix::unistd::Pid::from_raw(child.id() as i32);
-    let mut out = child.stdout.take().expect("piped");
     let (tx, rx) = mpsc::channel::<Option<Vec<u8>>>();
     // The reader sends each piece as it comes, and None at the end; a
     // descendant holding the pipe keeps it blocked, so it is never joined.
@@ -148,6 +161,14 @@ mod tests {
         assert_eq!(
             run(sh("echo 1.2.3"), Duration::from_secs(10), 1024),
             Ran::Exited(b"1.2.3\n".to_vec())
+        );
+    }
+
+    #[test]
+    fn what_it_prints_on_stderr_is_read_too() {
+        assert_eq!(
+            run(sh("echo 0.73.1 >&2"), Duration::from_secs(10), 1024),
+            Ran::Exited(b"0.73.1\n".to_vec())
         );
     }
 

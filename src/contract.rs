@@ -32,6 +32,10 @@ pub mod env {
     pub const EXT_DIR: &str = "ROOST_EXT_DIR";
     /// The extension's own data directory.
     pub const EXT_STATE: &str = "ROOST_EXT_STATE";
+    /// The extension's settings directory (settings.env, values.json).
+    pub const EXT_CONFIG: &str = "ROOST_EXT_CONFIG";
+    /// The extension's owner-only secrets directory, one file per secret.
+    pub const EXT_SECRETS: &str = "ROOST_EXT_SECRETS";
     /// With `fleet`: roost's server, a socket name or path.
     pub const SOCKET: &str = "ROOST_SOCKET";
     /// With `fleet`: `-L` for a name, `-S` for a path.

@@ -95,6 +95,9 @@ impl<'a> Program<'a> {
         env.set(env::CONTRACT, contract::NUMBER.to_string());
         env.set(env::EXT_DIR, &self.dir);
         env.set(env::EXT_STATE, &state);
+        // Named, never read: the hot path opens no settings file.
+        env.set(env::EXT_CONFIG, paths.ext_config(name));
+        env.set(env::EXT_SECRETS, paths.ext_secrets(name));
         if fleet {
             // What `fleet` hands over: roost's socket, and roost's scripts
             // first on PATH.

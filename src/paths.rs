@@ -82,6 +82,12 @@ impl Paths {
         self.state.join("ext.index")
     }
 
+    /// What completion offers after an extension's command: derived from
+    /// ext.lock with ext.index (see `ext::completion_data`).
+    pub fn ext_complete(&self) -> PathBuf {
+        self.state.join("ext.complete")
+    }
+
     pub fn ext_lock(&self) -> PathBuf {
         self.state.join("ext.lock")
     }
@@ -92,6 +98,16 @@ impl Paths {
 
     pub fn ext_state(&self, name: &str) -> PathBuf {
         self.state.join("ext").join(name)
+    }
+
+    /// NAME's settings (`ROOST_EXT_CONFIG`): values.json, settings.env.
+    pub fn ext_config(&self, name: &str) -> PathBuf {
+        self.config.join("ext").join(name)
+    }
+
+    /// NAME's secrets (`ROOST_EXT_SECRETS`), one owner-only file each.
+    pub fn ext_secrets(&self, name: &str) -> PathBuf {
+        self.ext_config(name).join("secrets")
     }
 
     /// Who left NAME's data behind at `remove` (beside the data, never in

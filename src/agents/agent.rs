@@ -12,15 +12,19 @@ pub enum Agent {
     Gemini,
     Opencode,
     Aider,
+    Copilot,
+    Pi,
 }
 
 impl Agent {
-    pub const ALL: [Agent; 5] = [
+    pub const ALL: [Agent; 7] = [
         Agent::Claude,
         Agent::Codex,
         Agent::Gemini,
         Agent::Opencode,
         Agent::Aider,
+        Agent::Copilot,
+        Agent::Pi,
     ];
 
     /// The name roost's commands take (`roost hooks install NAME`), which
@@ -32,6 +36,8 @@ impl Agent {
             Agent::Gemini => "gemini",
             Agent::Opencode => "opencode",
             Agent::Aider => "aider",
+            Agent::Copilot => "copilot",
+            Agent::Pi => "pi",
         }
     }
 
@@ -43,6 +49,8 @@ impl Agent {
             Agent::Gemini => "Gemini CLI",
             Agent::Opencode => "opencode",
             Agent::Aider => "aider",
+            Agent::Copilot => "GitHub Copilot CLI",
+            Agent::Pi => "pi",
         }
     }
 
@@ -64,6 +72,8 @@ impl Agent {
             Agent::Gemini => &["0.61.0"],
             Agent::Opencode => &["1.18.33"],
             Agent::Aider => &["0.86.2"],
+            Agent::Copilot => &["1.0.102"],
+            Agent::Pi => &["0.73.1"],
         }
     }
 
@@ -80,12 +90,19 @@ impl Agent {
             // aider has no session ids: its chat history file in the
             // working directory is what it restores.
             Agent::Aider => &["--restore-chat-history"],
+            // copilot's --resume takes its value optionally, so only the
+            // joined form says for sure that the id is its value.
+            Agent::Copilot => &[],
+            // pi's --session takes an id (or a prefix of one: a whole id
+            // is exact), and refuses one it cannot find.
+            Agent::Pi => &["--session"],
         };
         let words = words.iter().map(|w| w.to_string());
         let given = given.iter().cloned();
         match self {
             Agent::Codex => words.chain([id.to_string()]).chain(given).collect(),
             Agent::Aider => given.chain(words).collect(),
+            Agent::Copilot => given.chain([format!("--resume={id}")]).collect(),
             _ => given.chain(words).chain([id.to_string()]).collect(),
         }
     }
@@ -99,6 +116,16 @@ impl Agent {
             .map(|w| w.to_string_lossy().into_owned())
             .filter(|w| !self.spawn_args().contains(&w.as_str()))
             .collect()
+    }
+
+    /// What ends the agent the way a person ends it, typed at its prompt
+    /// and submitted (`roost close`): each agent's own command, checked
+    /// against the versions above. Each saves its session as it exits.
+    pub fn exit_command(self) -> &'static str {
+        match self {
+            Agent::Claude | Agent::Opencode | Agent::Aider | Agent::Copilot => "/exit",
+            Agent::Codex | Agent::Gemini | Agent::Pi => "/quit",
+        }
     }
 
     /// Arguments roost puts right after the program when it spawns this
@@ -127,12 +154,14 @@ pub enum HookAgent {
 }
 
 impl HookAgent {
-    const ALL: [HookAgent; 6] = [
+    const ALL: [HookAgent; 8] = [
         HookAgent::Known(Agent::Claude),
         HookAgent::Known(Agent::Codex),
         HookAgent::Known(Agent::Gemini),
         HookAgent::Known(Agent::Opencode),
         HookAgent::Known(Agent::Aider),
+        HookAgent::Known(Agent::Copilot),
+        HookAgent::Known(Agent::Pi),
         HookAgent::Generic,
     ];
 
@@ -199,6 +228,8 @@ mod tests {
             ["--no-daemon", "resume", "x"]
         );
         assert_eq!(Agent::Opencode.resume_args("x", &[]), ["--session", "x"]);
+        assert_eq!(Agent::Copilot.resume_args("x", &[]), ["--resume=x"]);
+        assert_eq!(Agent::Pi.resume_args("x", &[]), ["--session", "x"]);
     }
 
     #[test]
@@ -223,6 +254,14 @@ mod tests {
         assert_eq!(
             Agent::Aider.resume_args("", &given),
             ["-m", "m1", "--restore-chat-history"]
+        );
+        assert_eq!(
+            Agent::Copilot.resume_args("x", &given),
+            ["-m", "m1", "--resume=x"]
+        );
+        assert_eq!(
+            Agent::Pi.resume_args("x", &given),
+            ["-m", "m1", "--session", "x"]
         );
         let spawned: Vec<std::ffi::OsString> = ["--no-daemon", "-m", "m1"].map(Into::into).to_vec();
         assert_eq!(Agent::Codex.given_args(&spawned), ["-m", "m1"]);

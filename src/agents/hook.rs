@@ -17,6 +17,9 @@ use std::io::Read;
 
 /// The most of a payload read from stdin.
 pub const MAX_PAYLOAD: u64 = 4 << 20;
+/// How long copilot's stop hook waits for the turn to be in its transcript
+/// (copilot writes it a moment after the hook starts).
+const COPILOT_TRANSCRIPT_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
 /// The most of a reply kept.
 const MAX_REPLY: usize = 256 << 10;
 
@@ -29,6 +32,9 @@ pub struct Effect {
     pub prompt: Option<String>,
     /// Where the reply can be read when the payload does not carry it.
     pub transcript: Option<String>,
+    /// copilot's stop: when its hook started, which names the turn in the
+    /// transcript.
+    pub stopped_at: Option<String>,
     /// The transcript's reply wins over the payload's: Gemini CLI's
     /// `prompt_response` repeats each streamed piece after the first, while
     /// its session transcript holds the reply as it was streamed.
@@ -143,7 +149,7 @@ fn text(payload: &Value, key: &str) -> Option<String> {
 /// What `event` of `agent` means. EVENT on the command line wins over the
 /// payload's own event name.
 pub fn effect(agent: HookAgent, event: &str, p: &Value) -> Effect {
-    use Agent::{Aider, Claude, Codex, Gemini, Opencode};
+    use Agent::{Aider, Claude, Codex, Copilot, Gemini, Opencode, Pi};
     use HookAgent::{Generic, Known};
     let named = if event.is_empty() {
         text(p, "hook_event_name")
@@ -157,9 +163,12 @@ pub fn effect(agent: HookAgent, event: &str, p: &Value) -> Effect {
         ..Effect::default()
     };
     e.prompt_hook = match agent {
-        Known(Claude | Codex) => matches!(named.as_str(), "SessionStart" | "UserPromptSubmit"),
+        Known(Claude | Codex | Copilot) => {
+            matches!(named.as_str(), "SessionStart" | "UserPromptSubmit")
+        }
         Known(Gemini) => matches!(named.as_str(), "SessionStart" | "BeforeAgent"),
         Known(Opencode) => named == "prompt",
+        Known(Pi) => matches!(named.as_str(), "start" | "prompt"),
         Known(Aider) | Generic => false,
     };
     match (agent, named.as_str()) {
@@ -179,9 +188,37 @@ pub fn effect(agent: HookAgent, event: &str, p: &Value) -> Effect {
         {
             e.state = Some(AgentState::Blocked);
         }
+        // copilot notifies a permission question and a question to the
+        // user alike; its other notifications are about background work.
+        (Known(Copilot), "Notification")
+            if matches!(
+                text(p, "notification_type").as_deref(),
+                Some("permission_prompt" | "elicitation_dialog")
+            ) =>
+        {
+            e.state = Some(AgentState::Blocked);
+        }
+        // A model call failed. copilot reports each attempt it retries the
+        // same way, with no word of whether another follows, and no stop
+        // after the last: so every one reads as error (a retry that then
+        // answers ends done). A tool's failure is not the turn's.
+        (Known(Copilot), "ErrorOccurred")
+            if text(p, "error_context").as_deref() == Some("model_call") =>
+        {
+            e.state = Some(AgentState::Error);
+            e.reply = p
+                .pointer("/error/message")
+                .and_then(Value::as_str)
+                .map(|m| inner_message(m).unwrap_or_else(|| m.to_string()));
+        }
         (_, "PermissionRequest") => e.state = Some(AgentState::Blocked),
         // A tool ran: whatever asked for permission was answered.
         (_, "PostToolUse") | (Known(Gemini), "AfterTool") => e.state = Some(AgentState::Working),
+        (Known(Copilot), "Stop") => {
+            e.state = Some(AgentState::Done);
+            e.transcript = text(p, "transcript_path");
+            e.stopped_at = text(p, "timestamp");
+        }
         (_, "Stop") => {
             e.state = Some(AgentState::Done);
             e.reply = text(p, "last_assistant_message");
@@ -208,9 +245,10 @@ pub fn effect(agent: HookAgent, event: &str, p: &Value) -> Effect {
             e.state = Some(AgentState::Done);
             e.reply = text(p, "last-assistant-message");
         }
-        // opencode's plugin (written by `roost hooks install opencode`) and
-        // the generic form name the state itself.
-        (Known(Opencode | Aider) | Generic, word) => {
+        // opencode's plugin and pi's extension (written by `roost hooks
+        // install`) and the generic form name the state itself; pi's
+        // `start` reports its session id alone.
+        (Known(Opencode | Aider | Pi) | Generic, word) => {
             let state = match word {
                 "prompt" => Some(AgentState::Working),
                 word => AgentState::from_word(word).filter(|s| *s != AgentState::Idle),
@@ -225,6 +263,13 @@ pub fn effect(agent: HookAgent, event: &str, p: &Value) -> Effect {
         _ => {}
     }
     e
+}
+
+/// The `message` of an API's error body that copilot passes on whole as
+/// its error's message (`{"message":"…","type":"…"}`).
+fn inner_message(text: &str) -> Option<String> {
+    let v: Value = serde_json::from_str(text).ok()?;
+    v.get("message")?.as_str().map(str::to_string)
 }
 
 /// A prompt as it was typed: Claude Code reports pasted text inside
@@ -266,11 +311,13 @@ fn apply(tmux: &Tmux, pane: &str, agent: &str, mut e: Effect) -> Result<(), Tmux
     }
     if (e.reply.is_none() || e.transcript_first) && e.state == Some(AgentState::Done) {
         if let Some(path) = e.transcript.as_deref().filter(|p| !p.is_empty()) {
-            let form = match agent {
-                "gemini" => transcript::Form::Gemini,
-                _ => transcript::Form::Assistant,
+            let path = std::path::Path::new(path);
+            let read = match (&e.stopped_at, agent) {
+                (Some(at), _) => transcript::copilot_turn_text(path, at, COPILOT_TRANSCRIPT_WAIT),
+                (None, "gemini") => transcript::reply(transcript::Form::Gemini, path),
+                (None, _) => transcript::reply(transcript::Form::Assistant, path),
             };
-            e.reply = transcript::reply(form, std::path::Path::new(path)).or(e.reply);
+            e.reply = read.or(e.reply);
         }
     }
     let mut batch = Batch::new();
@@ -433,5 +480,75 @@ mod tests {
         assert!(parse(b" \n").is_ok());
         assert!(parse(b"[1]").is_err());
         assert!(parse(b"{nope").is_err());
+    }
+
+    #[test]
+    fn copilot_events_map_to_states() {
+        let copilot = HookAgent::Known(Agent::Copilot);
+        let p = json!({"hook_event_name":"SessionStart","session_id":"c1","source":"new"});
+        let e = effect(copilot, "SessionStart", &p);
+        assert!(e.prompt_hook);
+        assert_eq!((e.state, e.session_id.as_deref()), (None, Some("c1")));
+        let p = json!({"hook_event_name":"UserPromptSubmit","session_id":"c1","prompt":"hi"});
+        let e = effect(copilot, "UserPromptSubmit", &p);
+        assert_eq!(
+            (e.state, e.prompt.as_deref()),
+            (Some(AgentState::Working), Some("hi"))
+        );
+        let p = json!({"hook_event_name":"Stop","transcript_path":"/t/events.jsonl",
+                       "timestamp":"2026-12-05T15:23:53.973Z"});
+        let e = effect(copilot, "Stop", &p);
+        assert_eq!(e.state, Some(AgentState::Done));
+        assert_eq!(e.transcript.as_deref(), Some("/t/events.jsonl"));
+        assert_eq!(e.stopped_at.as_deref(), Some("2026-12-05T15:23:53.973Z"));
+        for (kind, state) in [
+            ("permission_prompt", Some(AgentState::Blocked)),
+            ("elicitation_dialog", Some(AgentState::Blocked)),
+            ("shell_completed", None),
+        ] {
+            let p = json!({"hook_event_name":"Notification","notification_type":kind});
+            assert_eq!(effect(copilot, "Notification", &p).state, state, "{kind}");
+        }
+        let p = json!({"error":{"message":"quota","name":"E"},"error_context":"model_call",
+                       "recoverable":true});
+        let e = effect(copilot, "ErrorOccurred", &p);
+        assert_eq!(
+            (e.state, e.reply.as_deref()),
+            (Some(AgentState::Error), Some("quota"))
+        );
+        let body = r#"{"message":"the stand-in refuses this prompt with 400","type":"x"}"#;
+        let p = json!({"error":{"message":body},"error_context":"model_call"});
+        let e = effect(copilot, "ErrorOccurred", &p);
+        assert_eq!(
+            e.reply.as_deref(),
+            Some("the stand-in refuses this prompt with 400")
+        );
+        let p = json!({"error":{"message":"exit 1"},"error_context":"tool_execution"});
+        assert_eq!(effect(copilot, "ErrorOccurred", &p).state, None);
+    }
+
+    #[test]
+    fn pi_events_name_their_state_and_start_reports_the_session() {
+        let pi = HookAgent::Known(Agent::Pi);
+        let e = effect(pi, "start", &json!({"session_id":"0199-a"}));
+        assert!(e.prompt_hook);
+        assert_eq!((e.state, e.session_id.as_deref()), (None, Some("0199-a")));
+        let e = effect(pi, "prompt", &json!({"prompt":"a\nb"}));
+        assert!(e.prompt_hook);
+        assert_eq!(
+            (e.state, e.prompt.as_deref()),
+            (Some(AgentState::Working), Some("a\nb"))
+        );
+        let e = effect(pi, "done", &json!({"reply":"ACK"}));
+        assert_eq!(
+            (e.state, e.reply.as_deref()),
+            (Some(AgentState::Done), Some("ACK"))
+        );
+        let e = effect(pi, "error", &json!({"reply":"401"}));
+        assert_eq!(
+            (e.state, e.reply.as_deref()),
+            (Some(AgentState::Error), Some("401"))
+        );
+        assert!(!effect(pi, "done", &json!({})).prompt_hook);
     }
 }

@@ -5,6 +5,7 @@
 
 use super::wiring::{self, Scope, Setting, Target, Wiring};
 use super::Agent;
+use crate::ext::taught::{self, Taught};
 use crate::paths::Paths;
 use crate::tmux::{options, Tmux};
 use std::ffi::OsString;
@@ -30,9 +31,29 @@ pub fn spawn_command(command: Vec<OsString>) -> (Vec<OsString>, Option<Agent>) {
     (out, Some(agent))
 }
 
+/// CMD when its first word names a preset an enabled extension teaches
+/// (and CMD is no agent roost knows): the preset's program and fixed
+/// arguments, then CMD's other words, and the preset.
+pub fn preset_command(
+    paths: Option<&Paths>,
+    command: &[OsString],
+) -> Option<(Vec<OsString>, Taught)> {
+    let (first, rest) = command.split_first()?;
+    let name = first.to_str()?;
+    let taught = taught::find(paths?, name).filter(|t| t.enabled)?;
+    let p = &taught.preset;
+    let mut out = vec![OsString::from(&p.program)];
+    out.extend(p.args.iter().map(OsString::from));
+    out.extend(rest.iter().cloned());
+    Some((out, taught))
+}
+
 /// What spawn made, for `spawned`.
 pub struct Spawned<'a> {
     pub agent: Option<Agent>,
+    /// The preset it was started by, and the words the user gave after
+    /// its name.
+    pub preset: Option<(&'a str, Vec<String>)>,
     pub session: &'a str,
     pub name: &'a str,
     /// The pane's working directory.
@@ -46,11 +67,22 @@ pub struct Spawned<'a> {
 /// it, with the arguments the user gave and the pane's working directory,
 /// for `resume`. Best effort.
 pub fn spawned(tmux: &Tmux, paths: Option<&Paths>, s: Spawned) {
+    if let Some((name, given)) = &s.preset {
+        let _ = tmux.set_pane_options(s.pane, &[(options::AGENT, name)]);
+        record(paths, tmux, &s, name, given.clone());
+        return;
+    }
     let Some(agent) = s.agent else {
         return;
     };
     let state = paths.map(|p| p.state.as_path());
     let _ = tmux.set_pane_options(s.pane, &marks(agent, s.cwd, state));
+    let given = agent.given_args(s.command.get(1..).unwrap_or_default());
+    record(paths, tmux, &s, agent.name(), given);
+}
+
+/// The roster entry of what spawn made, for `resume`. Best effort.
+fn record(paths: Option<&Paths>, tmux: &Tmux, s: &Spawned, agent: &str, args: Vec<String>) {
     let Some(paths) = paths else {
         return;
     };
@@ -64,8 +96,8 @@ pub fn spawned(tmux: &Tmux, paths: Option<&Paths>, s: Spawned) {
         super::roster::Entry {
             session: s.session.to_string(),
             name: s.name.to_string(),
-            agent: agent.name().to_string(),
-            args: agent.given_args(s.command.get(1..).unwrap_or_default()),
+            agent: agent.to_string(),
+            args,
             cwd,
             session_id: None,
         },
@@ -93,8 +125,10 @@ pub fn marks(
 /// status` says wired) in the user's configuration or in `cwd`'s, and the
 /// agent runs them without asking. Not so for codex, which runs new hooks
 /// only once a person trusts them (its start hook marks the pane then),
-/// for gemini's project hooks (a trusted folder only), nor for aider,
-/// which has no prompt hook.
+/// for gemini's and copilot's project hooks (a trusted folder only), nor
+/// for aider, which has no prompt hook. copilot's own start hook runs only
+/// with the first prompt, so this mark is all that tells `send` to wait
+/// for its prompt hook then.
 fn prompt_hook_expected(agent: Agent, cwd: Option<&Path>, state: Option<&Path>) -> bool {
     let (Ok(roost), Ok(home), Some(state)) = (std::env::current_exe(), wiring::home(), state)
     else {
@@ -116,8 +150,8 @@ fn prompt_hook_expected(agent: Agent, cwd: Option<&Path>, state: Option<&Path>) 
     };
     let project = || cwd.is_some_and(|d| wired(&Scope::Project(d.to_path_buf())));
     match agent {
-        Agent::Claude | Agent::Opencode => wired(&Scope::User) || project(),
-        Agent::Gemini => wired(&Scope::User),
+        Agent::Claude | Agent::Opencode | Agent::Pi => wired(&Scope::User) || project(),
+        Agent::Gemini | Agent::Copilot => wired(&Scope::User),
         Agent::Codex | Agent::Aider => false,
     }
 }
@@ -148,4 +182,47 @@ pub fn resume_args(e: &super::roster::Entry) -> Resumed {
         (None, Agent::Aider) => Resumed::Args(agent, agent.resume_args("", &e.args)),
         (None, _) => Resumed::NoSessionId(agent),
     }
+}
+
+/// How a roster entry of a preset's agent resumes.
+pub enum PresetResumed {
+    /// The command line: program, fixed arguments, the words the user gave
+    /// at spawn, then the resume template with the session id in it.
+    Command(Vec<OsString>),
+    /// Why it is skipped, in words after "not resumed: ".
+    Skipped(String),
+}
+
+/// The resume of entry `e`, whose agent is no agent roost knows: by the
+/// preset of that name installed now, read from ext.agents.
+pub fn resume_preset(paths: &Paths, e: &super::roster::Entry) -> PresetResumed {
+    let Some(taught) = taught::find(paths, &e.agent) else {
+        return PresetResumed::Skipped(format!(
+            "no installed extension teaches the agent {} now (it was removed)",
+            e.agent
+        ));
+    };
+    if !taught.enabled {
+        return PresetResumed::Skipped(format!(
+            "the extension {ext} that teaches the agent {} is disabled (roost ext enable {ext} turns it back on)",
+            e.agent,
+            ext = taught.extension
+        ));
+    }
+    let Some(id) = &e.session_id else {
+        return PresetResumed::Skipped(
+            "no session id was reported, so it cannot be resumed (its hooks report it: roost hook generic EVENT with the payload's session_id)"
+                .to_string(),
+        );
+    };
+    let p = &taught.preset;
+    let mut out = vec![OsString::from(&p.program)];
+    out.extend(p.args.iter().map(OsString::from));
+    out.extend(e.args.iter().map(OsString::from));
+    out.extend(
+        p.resume
+            .iter()
+            .map(|w| OsString::from(w.replace(crate::ext::presets::ID, id))),
+    );
+    PresetResumed::Command(out)
 }

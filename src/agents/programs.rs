@@ -83,10 +83,12 @@ pub fn versions(programs: &[(Agent, PathBuf)]) -> Vec<Result<String, NoVersion>>
         .collect()
 }
 
-/// The first dotted number of three parts or more in `out`.
+/// The first dotted number of three parts or more in `out`, without the
+/// full stop of a sentence it ends (`GitHub Copilot CLI 1.0.102.`).
 fn first_version(out: &[u8]) -> Option<String> {
     let text = String::from_utf8_lossy(out);
     text.split(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .map(|w| w.trim_matches('.'))
         .find(|w| w.split('.').filter(|p| !p.is_empty()).count() >= 3)
         .map(str::to_string)
 }
@@ -104,5 +106,10 @@ mod tests {
             Some("0.171.0")
         );
         assert_eq!(super::first_version(b"v1.2 beta"), None);
+        assert_eq!(
+            super::first_version(b"GitHub Copilot CLI 1.0.102.\nRun 'copilot update'.\n")
+                .as_deref(),
+            Some("1.0.102")
+        );
     }
 }

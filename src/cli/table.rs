@@ -43,6 +43,7 @@ pub const COMMANDS: &[Spec] = &[
     hooked("hook"),
     spec("wait-done", &[]),
     spec("status", &[]),
+    spec("close", &[]),
     spec("kill", &["down", "stop"]),
     spec("whoami", &[]),
     spec("doctor", &[]),
@@ -78,7 +79,7 @@ const fn hook_commands<const N: usize>() -> [&'static str; N] {
 /// The `roost ext` verbs, reserved like the commands (the model describes them).
 pub const EXT_VERBS: &[&str] = &[
     "install", "list", "info", "verify", "outdated", "update", "rollback", "repair", "export",
-    "sync", "disable", "enable", "remove", "new", "check", "exec", "log",
+    "sync", "disable", "enable", "remove", "config", "new", "check", "exec", "log",
 ];
 
 /// The built-in command a word names, if any (names and aliases).

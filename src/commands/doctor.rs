@@ -204,6 +204,7 @@ pub fn run(ctx: &Ctx, a: JsonArgs) -> Result<Exit> {
             switch(&mut r, &ctx.tmux, &paths.user_conf());
             r.at("extensions");
             extensions(&mut r, paths);
+            hidden_presets(&mut r, paths);
             r.at("agents");
             agents(&mut r, &paths.state);
         }
@@ -453,6 +454,9 @@ fn extensions(r: &mut Report, paths: &crate::paths::Paths) {
         let Some(slot) = lock.get(name) else {
             continue;
         };
+        for (what, fix) in ext::settings::secrets::complaints(&paths.ext_secrets(name), name) {
+            r.bad(&what, &fix);
+        }
         if let Ok(entry) = slot.typed() {
             events_health(r, paths, name, entry);
         }
@@ -540,6 +544,20 @@ fn events_health(
     if let Some(on) = crate::ext::events_review::unreviewed(paths, name, entry) {
         let hint = crate::ext::events_review::hint(name);
         r.note(&format!("extension {name}: declares events ({on}); {hint}"));
+    }
+}
+
+/// Presets named like an agent this roost knows (install refuses them, so
+/// a later roost made the name built in): the built-in wins at spawn and
+/// resume, and the preset is named here so its user knows it is hidden.
+fn hidden_presets(r: &mut Report, paths: &crate::paths::Paths) {
+    for t in crate::ext::taught::read(paths) {
+        if let Some(what) = crate::ext::presets::shadows_builtin(&t.preset.name) {
+            r.note(&format!(
+                "agent {}: the preset of the extension {} is hidden: {} is {what}, which wins",
+                t.preset.name, t.extension, t.preset.name
+            ));
+        }
     }
 }
 

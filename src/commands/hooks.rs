@@ -152,9 +152,11 @@ fn notes(agent: Agent, scope: &Scope, socket_dir: &Path) -> Vec<String> {
             ));
         }
         Agent::Aider => out.push("aider reports only the end of a turn (done); it has no prompt hook".into()),
+        Agent::Pi => out.push("pi asks no one before it runs a tool, so its pane is never blocked by pi itself".into()),
+        Agent::Copilot => out.push("copilot asks once per folder whether you trust it, before any hook runs: start it once in a folder yourself (or list the folder in trustedFolders in ~/.copilot/config.json) before roost sends to it there".into()),
         _ => {}
     }
-    if let (Agent::Codex | Agent::Gemini, Scope::Project(_)) = (agent, scope) {
+    if let (Agent::Codex | Agent::Gemini | Agent::Copilot, Scope::Project(_)) = (agent, scope) {
         out.push(format!(
             "{} loads a project's hooks only in a folder you trust",
             agent.title()
@@ -259,7 +261,36 @@ fn status(ctx: &Ctx, json: bool) -> Result<Exit> {
             }
         }
     }
+    presets(ctx);
     Ok(Exit::Ok)
+}
+
+/// The agents extensions teach, each with the extension that claims it.
+/// roost writes none of their files: their hooks are wired by hand with
+/// the generic commands, or by a command the extension ships.
+fn presets(ctx: &Ctx) {
+    let Ok(paths) = ctx.paths() else {
+        return;
+    };
+    for t in crate::ext::taught::read(paths) {
+        let off = if crate::ext::presets::shadows_builtin(&t.preset.name).is_some() {
+            " (hidden: roost knows this agent itself)"
+        } else if t.enabled {
+            ""
+        } else {
+            " (disabled)"
+        };
+        println!(
+            "{}: a preset of the extension {}{off}",
+            t.preset.name, t.extension
+        );
+        let how = if t.preset.hooks {
+            "its own hooks report: wire them with the commands of roost hooks show generic, or a command its extension ships"
+        } else {
+            "no hooks: its state is read from the screen"
+        };
+        println!("  {how}");
+    }
 }
 
 fn show(ctx: &Ctx, s: HooksShowArgs) -> Result<Exit> {
@@ -294,6 +325,10 @@ fn show(ctx: &Ctx, s: HooksShowArgs) -> Result<Exit> {
     match agent {
         Agent::Opencode => println!(
             "a plugin that runs {} EVENT (prompt, blocked, working, error, done)",
+            command("")
+        ),
+        Agent::Pi => println!(
+            "an extension that runs {} EVENT (start, prompt, error, done)",
             command("")
         ),
         Agent::Aider => println!(

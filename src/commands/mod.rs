@@ -2,6 +2,7 @@
 //! paths, ctx.rs) and target resolution (target.rs); a parsed command
 //! reaches its handler through `run`'s match.
 
+mod close;
 pub(crate) mod ctx;
 mod demo;
 mod doctor;
@@ -51,6 +52,7 @@ pub fn run(word: &OsString, rest: &[OsString]) -> Result<Exit> {
         Command::Whoami => pane::whoami(&ctx),
         Command::WaitDone(a) => wait::run(&ctx, a),
         Command::Status(a) => status::run(&ctx, a),
+        Command::Close(a) => close::run(&ctx, a),
         Command::Kill(a) => kill::run(&ctx, a),
         Command::Doctor(a) => doctor::run(&ctx, a),
         Command::Demo => demo::run(),

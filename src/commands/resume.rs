@@ -2,7 +2,7 @@
 //! again, each in its window and directory, resuming its exact session.
 
 use super::ctx::Ctx;
-use crate::agents::launch::{self, Resumed};
+use crate::agents::launch::{self, PresetResumed, Resumed};
 use crate::agents::roster;
 use crate::error::{Exit, Result};
 use crate::tmux::options;
@@ -50,12 +50,24 @@ pub fn run(ctx: &Ctx) -> Result<Exit> {
             continue;
         }
         let (agent, args) = match launch::resume_args(&e) {
-            Resumed::Args(agent, args) => (agent, args),
+            Resumed::Args(agent, args) => (Some(agent), args),
             Resumed::NoSessionId(agent) => {
                 println!("{what}: no session id was reported, so it cannot be resumed (roost hooks install {} wires the hook that reports it)", agent.name());
                 continue;
             }
-            Resumed::Unknown => continue,
+            Resumed::Unknown => match launch::resume_preset(paths, &e) {
+                PresetResumed::Command(words) => (
+                    None,
+                    words
+                        .iter()
+                        .map(|w| w.to_string_lossy().into_owned())
+                        .collect(),
+                ),
+                PresetResumed::Skipped(why) => {
+                    println!("{what}: not resumed: {why}");
+                    continue;
+                }
+            },
         };
         if let Err(err) = ctx.tmux.ensure_session(&e.session, &start) {
             println!(
@@ -68,7 +80,11 @@ pub fn run(ctx: &Ctx) -> Result<Exit> {
         }
         let _ = ctx.tmux.kill_window(&e.session, &e.name);
         let cwd = Path::new(&e.cwd);
-        let mut command = vec![OsString::from(agent.name())];
+        // A preset's words start with its program; a known agent's do not.
+        let mut command: Vec<OsString> = agent
+            .map(|a| OsString::from(a.name()))
+            .into_iter()
+            .collect();
         command.extend(args.iter().map(OsString::from));
         match ctx.tmux.new_window(
             &e.session,
@@ -80,7 +96,12 @@ pub fn run(ctx: &Ctx) -> Result<Exit> {
             Ok(pane) => {
                 // Marked as spawn marks its panes: a send right after the
                 // resume then waits for the prompt hook as it would there.
-                let mut set = launch::marks(agent, cwd.is_dir().then_some(cwd), Some(&paths.state));
+                let mut set = match agent {
+                    Some(agent) => {
+                        launch::marks(agent, cwd.is_dir().then_some(cwd), Some(&paths.state))
+                    }
+                    None => vec![(options::AGENT, e.agent.as_str())],
+                };
                 if let Some(id) = &e.session_id {
                     set.push((options::SESSION_ID, id.as_str()));
                 }
@@ -88,10 +109,10 @@ pub fn run(ctx: &Ctx) -> Result<Exit> {
                 if let Some(em) = crate::events::Emitter::from_env() {
                     em.detached(crate::events::Event::Resumed, Some(&pane), &[]);
                 }
+                let words = agent.map(|a| a.name().to_string()).into_iter().chain(args);
                 println!(
-                    "{what}: resumed in {pane} ({} {})",
-                    agent.name(),
-                    shown(&args.join(" "))
+                    "{what}: resumed in {pane} ({})",
+                    shown(&words.collect::<Vec<_>>().join(" "))
                 );
             }
             Err(err) => {

@@ -13,6 +13,21 @@ use std::path::{Path, PathBuf};
 
 pub fn run(ctx: &Ctx, a: SpawnArgs) -> Result<Exit> {
     let (command, agent) = crate::agents::launch::spawn_command(a.cmd);
+    // A word no agent roost knows may name a preset an extension teaches.
+    let preset = match agent {
+        None => crate::agents::launch::preset_command(ctx.paths().ok(), &command),
+        Some(_) => None,
+    };
+    let given: Vec<String> = command
+        .get(1..)
+        .unwrap_or_default()
+        .iter()
+        .map(|w| w.to_string_lossy().into_owned())
+        .collect();
+    let (command, preset) = match preset {
+        Some((expanded, taught)) => (expanded, Some((taught.preset.name, given))),
+        None => (command, None),
+    };
     let name = a.name;
     target::check_window_name(ctx, &name)?;
     if let Some(session) = &a.session {
@@ -60,6 +75,7 @@ pub fn run(ctx: &Ctx, a: SpawnArgs) -> Result<Exit> {
         ctx.paths().ok(),
         crate::agents::launch::Spawned {
             agent,
+            preset: preset.as_ref().map(|(n, g)| (n.as_str(), g.clone())),
             session: &session,
             name: &name,
             cwd: cwd.as_deref(),

@@ -1,12 +1,14 @@
 //! Shell completion: the scripts `roost completions SHELL` prints, and the
 //! query they run on every TAB, `roost __complete SHELL CWORD WORDS...`.
 //! A query reads the command table, ext.index (ext.lock too, for the names
-//! of installed extensions) and, only when its socket file exists, the
+//! of installed extensions; ext.complete for an extension command's
+//! declared arguments) and, only when its socket file exists, the
 //! running roost server. It never starts a server, never runs an
 //! extension, and prints nothing but candidates. This file reads the query
 //! and turns where its word stands (walk.rs) into candidates.
 
 mod commands;
+mod declared;
 mod output;
 pub mod scripts;
 mod source;
@@ -85,6 +87,7 @@ fn candidates(before: &[&str], current: &str, src: &impl Source) -> Vec<Candidat
         Position::Value { cmd, opt } => values::values(cmd, opt, current, src, &[]),
         Position::Line { back } => vec![cand(format!("{LINE}{back}"), "")],
         Position::At(at) => arguments(at, current, src),
+        Position::Extension => declared::candidates(before[0], &before[1..], current, src),
     };
     if handed_over(&all) {
         return all;
@@ -108,14 +111,7 @@ fn arguments(at: At, current: &str, src: &impl Source) -> Vec<Candidate> {
         let Some(opt) = walk::option_named(&options, name).filter(|o| walk::takes_value(o)) else {
             return Vec::new();
         };
-        let found = values::values(cmd, opt, value, src, &[]);
-        if found.first().is_some_and(|c| c.value == output::DIRS) {
-            return found;
-        }
-        return found
-            .into_iter()
-            .map(|c| cand(format!("{name}={}", c.value), c.about))
-            .collect();
+        return values::with_option(name, values::values(cmd, opt, value, src, &[]));
     }
     if dashed {
         return options
@@ -141,7 +137,7 @@ fn arguments(at: At, current: &str, src: &impl Source) -> Vec<Candidate> {
 
 #[cfg(test)]
 mod tests {
-    use super::output::{COMMANDS, DIRS};
+    use super::output::{COMMANDS, DIRS, FILES};
     use super::*;
     use crate::cli;
     use crate::tmux::Pane;
@@ -164,6 +160,7 @@ mod tests {
         off: bool,
         index: &'static str,
         lock: &'static str,
+        completion: &'static str,
         panes: Vec<Pane>,
         sessions: Vec<String>,
     }
@@ -177,6 +174,9 @@ mod tests {
         }
         fn lock(&self) -> Vec<u8> {
             self.lock.as_bytes().to_vec()
+        }
+        fn completion(&self) -> Vec<u8> {
+            self.completion.as_bytes().to_vec()
         }
         fn runnable(&self, path: &[u8]) -> bool {
             !path.ends_with(b"broken")
@@ -284,8 +284,66 @@ mod tests {
         ] {
             assert!(values(&[], "no", &off).is_empty());
         }
-        // An extension's own arguments are not roost's to guess.
+        // An extension's own arguments are not roost's to guess: only what
+        // it declared is offered (see below).
         assert!(values(&["note"], "", &src).is_empty());
+    }
+
+    const DECLARED: &str = "note\t\tsub\tadd\t\n\
+                            note\t\tsub\tshow\t\n\
+                            note\t\topt\t--all\tflag\n\
+                            note\t\topt\t--tag\tone-of todo done\n\
+                            note\t\topt\t--out\tfile\n\
+                            note\tadd\targ\t0\tpane\n\
+                            note\tadd\targ\t1\tagent\n\
+                            note\tshow\topt\t--in\tsession\n\
+                            note\tshow\targ\t0\tdir\n";
+
+    #[test]
+    fn an_extension_command_completes_what_its_manifest_declared() {
+        let src = Fake {
+            index: INDEX,
+            completion: DECLARED,
+            panes: vec![pane("%1", "main", "alice")],
+            sessions: vec!["main".into(), "work".into()],
+            ..Fake::default()
+        };
+        assert_eq!(values(&["note"], "", &src), ["add", "show"]);
+        assert_eq!(values(&["note"], "--", &src), ["--all", "--tag", "--out"]);
+        assert_eq!(values(&["note", "--tag"], "", &src), ["todo", "done"]);
+        assert_eq!(values(&["note"], "--tag=d", &src), ["--tag=done"]);
+        assert_eq!(values(&["note", "--out"], "x", &src), [FILES]);
+        assert_eq!(values(&["note"], "--out=x", &src), [FILES]);
+        assert_eq!(
+            values(&["note", "--all", "--tag", "todo"], "a", &src),
+            ["add"]
+        );
+        assert_eq!(values(&["note", "add"], "", &src), ["%1", "alice"]);
+        let agents: Vec<String> = crate::agents::Agent::ALL
+            .iter()
+            .map(|a| a.name().to_string())
+            .collect();
+        assert_eq!(values(&["note", "add", "%1"], "", &src), agents);
+        assert!(values(&["note", "add", "%1", "claude"], "", &src).is_empty());
+        assert_eq!(values(&["note", "show", "--in"], "w", &src), ["work"]);
+        assert_eq!(values(&["note", "show"], "", &src), [DIRS]);
+        // Another extension's command, and one that declared nothing.
+        assert!(values(&["notes"], "", &src).is_empty());
+        assert!(values(&["mark"], "-", &src).is_empty());
+        for off in [
+            Fake {
+                no_ext: true,
+                completion: DECLARED,
+                ..Fake::default()
+            },
+            Fake {
+                off: true,
+                completion: DECLARED,
+                ..Fake::default()
+            },
+        ] {
+            assert!(values(&["note"], "", &off).is_empty());
+        }
     }
 
     #[test]

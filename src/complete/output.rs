@@ -23,6 +23,10 @@ pub fn cand(value: impl Into<String>, about: impl Into<String>) -> Candidate {
 /// names itself (no window or extension name can hold a TAB).
 pub const DIRS: &str = "\tdirs";
 
+/// The one candidate that tells the shell script to complete file names
+/// itself (an extension's `file` argument).
+pub const FILES: &str = "\tfiles";
+
 /// The one candidate that tells the script the word is a command name
 /// (spawn's CMD): the shell completes it from its commands.
 pub const COMMANDS: &str = "\tcommands";

@@ -1,5 +1,5 @@
 //! What a query may look at beyond the command model, as one trait: the
-//! environment, ext.index and ext.lock, and the running roost server
+//! environment, ext.index, ext.lock and ext.complete, and the running roost server
 //! (asked only when its socket file exists). `Live` is the real one.
 
 use crate::paths::Paths;
@@ -17,6 +17,8 @@ pub trait Source {
     fn index(&self) -> Vec<u8>;
     /// ext.lock as bytes (empty when absent).
     fn lock(&self) -> Vec<u8>;
+    /// ext.complete as bytes (empty when absent).
+    fn completion(&self) -> Vec<u8>;
     /// Whether `bin/roost-CMD` of an index line would run (dispatch's test).
     fn runnable(&self, path: &[u8]) -> bool;
     /// The server-wide switch: asked only when there is something to offer.
@@ -58,6 +60,13 @@ impl Source for Live {
         self.paths
             .as_ref()
             .and_then(|p| std::fs::read(p.ext_lock()).ok())
+            .unwrap_or_default()
+    }
+
+    fn completion(&self) -> Vec<u8> {
+        self.paths
+            .as_ref()
+            .and_then(|p| std::fs::read(p.ext_complete()).ok())
             .unwrap_or_default()
     }
 

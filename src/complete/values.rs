@@ -4,10 +4,11 @@
 //! windows, sessions, agent states, verbs, authorities, extension names.
 
 use super::commands::{about, extension_commands};
-use super::output::{cand, Candidate, COMMANDS, DIRS};
+use super::output::{cand, Candidate, COMMANDS, DIRS, FILES};
 use super::source::Source;
 use crate::cli::model::ValueKind;
 use crate::cli::{self, synopsis};
+use crate::ext::completion_data::Kind;
 use crate::index::{self, Entry};
 use crate::tmux::Pane;
 use clap::{Arg, ValueHint};
@@ -143,4 +144,36 @@ fn targets(panes: &[Pane], current: &str) -> Vec<Candidate> {
         }
     }
     out
+}
+
+/// What may fill a word of the kind an extension declared.
+pub fn of_kind(kind: &Kind, current: &str, src: &impl Source) -> Vec<Candidate> {
+    match kind {
+        Kind::Flag => Vec::new(),
+        Kind::File => vec![cand(FILES, "")],
+        Kind::Dir => vec![cand(DIRS, "")],
+        Kind::Pane => targets(&src.panes(), current),
+        Kind::Session => src
+            .sessions()
+            .into_iter()
+            .map(|s| cand(s, "session"))
+            .collect(),
+        Kind::Agent => crate::agents::Agent::ALL
+            .iter()
+            .map(|a| cand(a.name(), "agent"))
+            .collect(),
+        Kind::OneOf(words) => words.iter().map(|w| cand(w, "")).collect(),
+    }
+}
+
+/// `--opt=VALUE`: the values as whole words (`--opt=` + value); a
+/// directory or a file is left to the script.
+pub fn with_option(name: &str, found: Vec<Candidate>) -> Vec<Candidate> {
+    if super::output::handed_over(&found) {
+        return found;
+    }
+    found
+        .into_iter()
+        .map(|c| cand(format!("{name}={}", c.value), c.about))
+        .collect()
 }

@@ -21,6 +21,9 @@ pub enum Position<'a> {
     Nothing,
     /// Between the words of `cmd`.
     At(At<'a>),
+    /// After a first word that is no command of roost's (an extension's,
+    /// if any).
+    Extension,
 }
 
 /// A place between the words of a command.
@@ -47,8 +50,9 @@ pub fn position<'a>(root: &'a Command, before: &[&'a str]) -> Position<'a> {
         .get_subcommands()
         .find(|c| names(c).any(|n| n == *first))
     {
-        // An extension's arguments are its own: roost never runs it to ask.
-        None => Position::Nothing,
+        // An extension's arguments are what its manifest declared: roost
+        // never runs it to ask.
+        None => Position::Extension,
         Some(cmd) => arguments(cmd, rest),
     }
 }
@@ -393,7 +397,7 @@ mod tests {
                 Position::First => "first",
                 Position::Value { .. } => "value",
                 Position::Line { .. } => "line",
-                Position::Nothing => "nothing",
+                Position::Nothing | Position::Extension => "nothing",
                 Position::At(at) if at.operands => "operands",
                 Position::At(at) if !at.listed.is_empty() => "listed",
                 Position::At(_) => "at",
@@ -418,6 +422,7 @@ mod tests {
             Position::Value { cmd, opt } => format!("Value({} {})", cmd.get_name(), opt.get_id()),
             Position::Line { back } => format!("Line({back})"),
             Position::Nothing => "Nothing".to_string(),
+            Position::Extension => "Extension".to_string(),
             Position::At(at) => format!(
                 "At({} operands {} next {:?} listed {:?})",
                 at.cmd.get_name(),

@@ -34,6 +34,19 @@ impl Capture {
     pub fn tail(&self) -> Vec<u8> {
         self.tail.iter().copied().collect()
     }
+
+    /// The head and the tail with each of `secrets` masked (each part on
+    /// its own: a secret cut in two where a part ends keeps its other
+    /// half, which is why a whole secret never reaches the log but a
+    /// piece of one at a cut may).
+    pub fn masked(mut self, secrets: &[&[u8]]) -> Capture {
+        if secrets.is_empty() {
+            return self;
+        }
+        self.head = mask(&self.head, secrets);
+        self.tail = mask(&self.tail(), secrets).into();
+        self
+    }
 }
 
 /// `bytes` with every occurrence of each of `secrets` (empty ones aside)

@@ -63,6 +63,10 @@ fn environment(
     set(env::CONTRACT, contract::NUMBER.to_string().into());
     set(env::EXT_DIR, dir.into());
     set(env::EXT_STATE, paths.ext_state(&sub.name).into());
+    // Settings as a command gets them: paths only; a secret's value never
+    // enters the environment.
+    set(env::EXT_CONFIG, paths.ext_config(&sub.name).into());
+    set(env::EXT_SECRETS, paths.ext_secrets(&sub.name).into());
     if sub.has("fleet") {
         let scripts = home::ensure_scripts(paths).unwrap_or_else(|_| paths.scripts_dir());
         set(env::SOCKET, tmux.socket.value().into());
@@ -199,9 +203,12 @@ pub fn run(paths: &Paths, tmux: &Tmux, sub: &Subscriber, e: &Envelope) -> Ran {
         },
         None => Outcome::SpawnError("lost track of the handler".into()),
     };
+    // No secret of the extension's settings is kept in its run log.
+    let secrets = crate::ext::settings::secrets::values(&paths.ext_secrets(&sub.name));
+    let secrets: Vec<&[u8]> = secrets.iter().map(Vec::as_slice).collect();
     Ran {
         outcome,
-        capture,
+        capture: capture.masked(&secrets),
         duration: started.elapsed(),
     }
 }

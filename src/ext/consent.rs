@@ -135,9 +135,14 @@ pub fn render(offer: &Offer, paint: Paint) -> String {
         false => claims.join(", "),
     };
     rows.push(("claims", claims, ""));
+    for preset in &m.agents {
+        // Read as "teaches roost the agent `qwen`: started as …".
+        rows.push(("teaches", format!("roost {}", preset.consent_line()), ""));
+    }
     if let Some(d) = &m.description {
         rows.push(("about", printable(d.as_bytes()), ""));
     }
+    rows.extend(super::settings::declaration::consent_rows(&m.settings));
     let width = rows
         .iter()
         .filter(|r| !r.2.is_empty())
@@ -287,6 +292,9 @@ mod tests {
             commands: vec!["note".into(), "notes".into()],
             description: None,
             events: None,
+            settings: Vec::new(),
+            agents: Vec::new(),
+            completion: Default::default(),
         }
     }
 

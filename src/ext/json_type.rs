@@ -1,9 +1,9 @@
-//! How a JSON value's type reads in a refusal ("not a string"), for the
-//! manifest's fields and the events declaration alike.
+//! How a JSON value's type reads in a message, shared by the manifest's
+//! checks, its presets' and ext.lock's.
 
 use serde_json::Value;
 
-/// How a JSON value's type reads in a message.
+/// "a string", "an array"…
 pub(crate) fn type_name(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",

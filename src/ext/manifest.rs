@@ -41,6 +41,12 @@ pub struct Manifest {
     pub description: Option<String>,
     /// `events`: the moments its `bin/roost-events` handles (`events_decl`).
     pub events: Option<super::events_decl::Declared>,
+    /// Typed settings the user can set (`roost ext config`).
+    pub settings: Vec<super::settings::Setting>,
+    /// The agents it teaches roost (`presets.rs`), none when empty.
+    pub agents: Vec<super::presets::Preset>,
+    /// Completion data for the commands (see `completion_data`).
+    pub completion: super::completion_data::Completion,
 }
 
 /// Parses and validates `roost-ext.json`.
@@ -64,14 +70,18 @@ pub fn parse(bytes: &[u8]) -> Result<Manifest, ExtError> {
     let contract = contract(fields)?;
     let needs = needs(fields)?;
     let events = super::events_decl::parse(fields, &needs)?;
+    let commands = commands(fields, events.is_some())?;
     Ok(Manifest {
         name,
         contract,
         roost: roost(fields),
         needs,
-        commands: commands(fields, events.is_some())?,
+        completion: super::completion_data::parse(fields, &commands)?,
+        commands,
         description: description(fields)?,
         events,
+        settings: super::settings::declaration::parse(fields)?,
+        agents: super::presets::parse(fields)?,
     })
 }
 
@@ -409,6 +419,9 @@ mod tests {
                 commands: vec!["mark".into(), "marks".into()],
                 description: Some("Bookmarks for panes".into()),
                 events: None,
+                settings: Vec::new(),
+                agents: Vec::new(),
+                completion: Default::default(),
             }
         );
     }

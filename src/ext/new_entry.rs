@@ -5,10 +5,18 @@ use super::display;
 use super::error::{ExtError, Result};
 use super::lock::{utc_timestamp, Contract, Entry, Lock, Source};
 use super::manifest::Manifest;
+use super::presets;
 use crate::paths::Paths;
 
 /// The ext.lock entry for an install of `manifest` from `source`, now.
 pub fn entry_for(manifest: &Manifest, source: Source) -> Entry {
+    let mut extra = std::collections::BTreeMap::new();
+    if !manifest.agents.is_empty() {
+        extra.insert(
+            presets::LOCK_KEY.to_string(),
+            presets::to_value(&manifest.agents),
+        );
+    }
     let mut entry = Entry {
         commands: manifest.commands.clone(),
         needs: manifest.needs.clone(),
@@ -17,11 +25,25 @@ pub fn entry_for(manifest: &Manifest, source: Source) -> Entry {
         source,
         disabled: false,
         previous: None,
-        extra: Default::default(),
+        extra,
     };
+    entry.extra.extend(completion_extra(manifest));
+    super::settings::recorded::record(&mut entry, manifest);
     // Agreed to with the rest of the block: what was shown is recorded.
     super::lock::events::record(&mut entry, manifest.events.as_ref());
     entry
+}
+
+/// The manifest's completion data, kept in the entry for ext.complete.
+fn completion_extra(manifest: &Manifest) -> std::collections::BTreeMap<String, serde_json::Value> {
+    let mut extra = std::collections::BTreeMap::new();
+    if !manifest.completion.is_empty() {
+        extra.insert(
+            "completion".to_string(),
+            super::completion_data::to_value(&manifest.completion),
+        );
+    }
+    extra
 }
 
 /// What an install refuses because of what is already there. `clone`: the
@@ -49,6 +71,7 @@ pub fn conflicts(lock: &Lock, manifest: &Manifest, paths: &Paths, clone: bool) -
             )));
         }
     }
+    preset_conflicts(lock, manifest)?;
     let dest = paths.ext_clone(name);
     if clone && (dest.exists() || dest.is_symlink()) {
         return Err(ExtError::refused(format!(
@@ -56,6 +79,32 @@ pub fn conflicts(lock: &Lock, manifest: &Manifest, paths: &Paths, clone: bool) -
             dest.display()
         ))
         .hint("move that directory aside or delete it, then install again"));
+    }
+    Ok(())
+}
+
+/// A preset named like one another installed extension teaches, disabled
+/// or not: a name stays its owner's while it is off, so `enable` never
+/// meets a collision.
+pub fn preset_conflicts(lock: &Lock, manifest: &Manifest) -> Result<()> {
+    for owner in lock.valid_names().filter(|n| *n != manifest.name) {
+        let Some(entry) = lock.entry(owner) else {
+            continue;
+        };
+        let taught = presets::recorded(&entry.extra);
+        if let Some(p) = manifest
+            .agents
+            .iter()
+            .find(|p| taught.iter().any(|t| t.name == p.name))
+        {
+            return Err(ExtError::refused(format!(
+                "agent {} is already taught by the installed extension {owner}",
+                p.name
+            ))
+            .hint(format!(
+                "remove {owner} first (roost ext remove {owner}) to install this one"
+            )));
+        }
     }
     Ok(())
 }

@@ -352,6 +352,10 @@ impl<'a> Repin<'a> {
             signer_accepted(self.yes, &id, purpose)?;
         }
         let m = &fetched.manifest;
+        out.say(&super::settings::changes::block(
+            &super::settings::recorded::of(entry),
+            &m.settings,
+        ));
         agree_events(out, entry, m, self.yes, self.grants, purpose)?;
         agree(out, &entry.needs, m, self.yes, self.grants, purpose)
     }

@@ -1,5 +1,6 @@
-//! The installed state on disk: ext.lock, ext.index and ext.events written together
-//! (temp files, then renames, rolled back as a pair), under an exclusive
+//! The installed state on disk: ext.lock and what is derived from it
+//! (ext.index, ext.agents, ext.complete, ext.events) written together
+//! (temp files, then renames, rolled back together), under an exclusive
 //! advisory lock so that concurrent `roost ext` commands serialise; and the
 //! journal that lets the next command finish or undo one that was killed
 //! half-way.
@@ -173,17 +174,23 @@ impl Store {
         read_lock(&self.paths)
     }
 
-    /// Writes `lock`, and the ext.index and ext.events derived from it.
-    /// When any write fails, the three files are put back as they were.
+    /// Writes `lock` and the ext.index, ext.agents, ext.complete and
+    /// ext.events derived from it. When any write fails, all are put back
+    /// as they were.
     pub fn save(&self, lock: &Lock) -> Result<()> {
         let lock_file = self.paths.ext_lock();
         let index_file = self.paths.ext_index();
         let old_lock = read_optional(&lock_file)?;
         let old_index = read_optional(&index_file)?;
-        let events_file = crate::events::index::file(&self.paths);
-        let old_events = read_optional(&events_file)?;
+        let agents_file = super::taught::file(&self.paths);
+        let old_agents = read_optional(&agents_file)?;
         let lines = lock.index_entries(|name| self.paths.ext_clone(name));
         let new_index = render_index(&lines);
+        let complete_file = self.paths.ext_complete();
+        let old_complete = read_optional(&complete_file)?;
+        let new_complete = super::complete_file::render(lock, &lines);
+        let events_file = crate::events::index::file(&self.paths);
+        let old_events = read_optional(&events_file)?;
         let subscribers = lock.subscribers(|name| self.paths.ext_clone(name));
         // While it exists, the pair may disagree: a writer killed before it
         // is gone leaves the index for the next command to derive again.
@@ -191,14 +198,22 @@ impl Store {
         write(&marker, b"")
             .map_err(|e| e.reword(|m| format!("{m}; {} was not written", lock_file.display())))?;
         let result = if lock.is_empty() {
-            remove_if_present(&lock_file).and_then(|()| remove_if_present(&index_file))
+            remove_if_present(&lock_file)
+                .and_then(|()| remove_if_present(&index_file))
+                .and_then(|()| remove_if_present(&agents_file))
+                .and_then(|()| remove_if_present(&complete_file))
         } else {
-            write(&lock_file, &lock.to_bytes()).and_then(|()| write(&index_file, &new_index))
+            write(&lock_file, &lock.to_bytes())
+                .and_then(|()| write(&index_file, &new_index))
+                .and_then(|()| write(&agents_file, &super::taught::render(lock)))
+                .and_then(|()| write(&complete_file, &new_complete))
         }
         .and_then(|()| write_events(&self.paths, &subscribers));
         if let Err(e) = result {
             let restored = restore(&lock_file, old_lock.as_deref())
                 & restore(&index_file, old_index.as_deref())
+                & restore(&agents_file, old_agents.as_deref())
+                & restore(&complete_file, old_complete.as_deref())
                 & restore(&events_file, old_events.as_deref());
             // Put back as they were, the pair agrees again; if not, the
             // marker stays and the next command derives the index again.

@@ -63,6 +63,7 @@ pub fn swap(
     let before = lock.clone();
     let entry = entry_for(&current);
     let disabled = entry.disabled;
+    let settings = super::settings::recorded::of(&entry);
     lock.insert(name, entry);
     let state = paths.ext_state(name);
     std::fs::create_dir_all(&state)
@@ -77,6 +78,7 @@ pub fn swap(
     if had_clone {
         let _ = std::fs::remove_dir_all(&aside);
     }
+    super::settings::files::refresh_or_warn(paths, name, &settings);
     Ok(disabled)
 }
 

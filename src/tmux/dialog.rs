@@ -1,11 +1,12 @@
 //! The dialogs an agent holds a person in, known by what they show:
-//! codex asking a person to trust new or changed hooks before they run. A
+//! codex asking a person to trust new or changed hooks before they run,
+//! GitHub Copilot CLI asking whether to trust the folder it starts in. A
 //! pane showing one is waiting for a person, whatever its state says, and
 //! roost types nothing into it (its keys answer the dialog, and the text
 //! never reaches the agent's prompt).
 
 use super::client::{Tmux, TmuxResult};
-use super::options::{AGENT, HOOKED};
+use super::options::{AGENT, HOOKED, SESSION_ID};
 
 /// A dialog roost knows.
 #[derive(Debug, PartialEq, Eq)]
@@ -25,18 +26,29 @@ pub static CODEX_HOOKS: Dialog = Dialog {
     answer: "trust the hooks there (Trust all and continue) so they run, or continue without them",
 };
 
+/// GitHub Copilot CLI 1.0.102, at its start in a folder not yet trusted
+/// (each start, unless a person chose to remember the folder): whatever is
+/// typed there answers it, and Enter trusts the folder.
+pub static COPILOT_FOLDER_TRUST: Dialog = Dialog {
+    what: "copilot's \"Confirm folder trust\" dialog",
+    answer: "trust the folder there (1: for this session, 2: and remember it), or decline (3)",
+};
+
 /// The agents that may hold a dialog roost knows before their hooks have
-/// reported anything.
-const ASKING: &[&str] = &["codex"];
+/// reported anything, each with the pane option that says one has: codex's
+/// start hook marks the pane hooked; copilot's pane is marked hooked by
+/// spawn already, and its first hook, at the first prompt, reports its
+/// session id.
+const ASKING: &[(&str, &str)] = &[("codex", HOOKED), ("copilot", SESSION_ID)];
 
 /// A `list-panes` format that is 1 for a pane that may be holding such a
 /// dialog: one of those agents, from which no hook has reported yet.
 pub(super) fn may_ask_format() -> String {
     let mut inner = "0".to_string();
-    for agent in ASKING.iter().rev() {
-        inner = format!("#{{?#{{==:#{{{AGENT}}},{agent}}},1,{inner}}}");
+    for (agent, reported) in ASKING.iter().rev() {
+        inner = format!("#{{?#{{==:#{{{AGENT}}},{agent}}},#{{?{reported},0,1}},{inner}}}");
     }
-    format!("#{{?{HOOKED},0,{inner}}}")
+    inner
 }
 
 /// The dialog `screen` (a pane's visible lines, with or without their
@@ -51,7 +63,19 @@ pub fn recognise(screen: &str) -> Option<&'static Dialog> {
         l.ends_with("need review before they can run.")
             || l.ends_with("needs review before it can run.")
     }) && has(&|l| l.starts_with("t trust"));
-    (startup || review).then_some(&CODEX_HOOKS)
+    if startup || review {
+        return Some(&CODEX_HOOKS);
+    }
+    // copilot draws its dialogs in a frame: each line between two bars.
+    let framed: Vec<&str> = lines.iter().filter_map(|l| unframed(l)).collect();
+    let shows = |line: &str| framed.contains(&line);
+    (shows("Confirm folder trust") && shows("Do you trust the files in this folder?"))
+        .then_some(&COPILOT_FOLDER_TRUST)
+}
+
+/// A line of a framed dialog without its frame (`│ text   │`), when it is one.
+fn unframed(line: &str) -> Option<&str> {
+    Some(line.strip_prefix('│')?.strip_suffix('│')?.trim())
 }
 
 /// `screen` without escape sequences (`capture-pane -e` gives each cell's
@@ -120,11 +144,29 @@ mod tests {
         assert_eq!(recognise(quoted), None);
     }
 
+    /// copilot 1.0.102's question in an 80-column pane, as tmux captured it.
+    const COPILOT_TRUST: &str = "\u{256d}\u{2500}\u{2500}\u{256e}\n\u{2502} Confirm folder trust                                                         \u{2502}\n\u{2502} \u{2500}\u{2500}\u{2500}\u{2500} \u{2502}\n\u{2502} \u{2502} /tmp/roost-test/other                                                    \u{2502} \u{2502}\n\u{2502} Do you trust the files in this folder?                                       \u{2502}\n\u{2502} \u{276f} 1. Yes                                                                     \u{2502}\n\u{2502}   2. Yes, and remember this folder for future sessions                       \u{2502}\n\u{2502}   3. No (Esc)                                                                \u{2502}\n";
+
+    #[test]
+    fn copilot_asking_to_trust_a_folder_is_known_by_its_frame() {
+        assert_eq!(recognise(COPILOT_TRUST), Some(&COPILOT_FOLDER_TRUST));
+        let painted =
+            COPILOT_TRUST.replace("Confirm folder trust", "\x1b[1mConfirm folder trust\x1b[0m");
+        assert_eq!(recognise(&painted), Some(&COPILOT_FOLDER_TRUST));
+        // The words in a conversation, outside a frame, are not it.
+        let said = " \u{25cf} Confirm folder trust\n Do you trust the files in this folder?\n";
+        assert_eq!(recognise(said), None);
+        assert_eq!(
+            recognise(&COPILOT_TRUST.replace("Confirm folder trust", "Confirm")),
+            None
+        );
+    }
+
     #[test]
     fn only_an_agent_that_asks_and_whose_hooks_never_reported_may_show_one() {
         assert_eq!(
             may_ask_format(),
-            "#{?@roost-hooked,0,#{?#{==:#{@roost-agent},codex},1,0}}"
+            "#{?#{==:#{@roost-agent},codex},#{?@roost-hooked,0,1},#{?#{==:#{@roost-agent},copilot},#{?@roost-session-id,0,1},0}}"
         );
     }
 }

@@ -140,7 +140,8 @@ mod tests {
             typing_format(),
             "#{pane_tty}\t#{pane_pid}\t#{bracket_paste_flag}\t\
              #{?@roost-agent,1,#{?@roost-hooked,1,0}}\t#{?@roost-hooked,1,0}\t#{pane_in_mode}\t\
-             #{?@roost-hooked,0,#{?#{==:#{@roost-agent},codex},1,0}}"
+             #{?#{==:#{@roost-agent},codex},#{?@roost-hooked,0,1},\
+             #{?#{==:#{@roost-agent},copilot},#{?@roost-session-id,0,1},0}}"
         );
     }
 }

@@ -376,7 +376,7 @@ fn help_passes_on_to_an_installed_extension_and_lists_its_commands() {
     let text = env.ok(["help"]);
     assert!(
         text.ends_with(
-            "\nExtension commands (roost help CMD runs roost CMD --help):\n  note   from extension note\n  notes  from extension note\n"
+            "\nExtension commands (roost help CMD shows its page, or runs roost CMD --help):\n  note   from extension note\n  notes  from extension note\n"
         ),
         "{text}"
     );
@@ -418,7 +418,9 @@ fn help_lists_extension_commands_with_their_manifests_description() {
     }
     let text = env.ok(["help"]);
     let listed = text
-        .split_once("\nExtension commands (roost help CMD runs roost CMD --help):\n")
+        .split_once(
+            "\nExtension commands (roost help CMD shows its page, or runs roost CMD --help):\n",
+        )
         .map(|(_, l)| l.to_string())
         .unwrap_or_else(|| panic!("{text}"));
     let tally = format!(

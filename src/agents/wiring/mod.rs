@@ -8,14 +8,18 @@
 
 pub mod block;
 pub mod codex_trust;
+mod command;
+pub mod copilot;
 pub mod json;
 pub mod jsontext;
 pub mod opencode;
+pub mod pi;
 pub mod place;
 
 use super::Agent;
 use crate::fsutil::ReadError;
 use crate::tmux::AgentState;
+pub use command::hook_command;
 use place::LinkProblem;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -82,6 +86,45 @@ pub fn file(agent: Agent, scope: &Scope, home: &Path) -> PathBuf {
         }
         (Agent::Aider, Scope::User) => home.join(".aider.conf.yml"),
         (Agent::Aider, Scope::Project(d)) => d.join(".aider.conf.yml"),
+        (Agent::Copilot, Scope::User) => env_dir("COPILOT_HOME")
+            .unwrap_or_else(|| home.join(".copilot"))
+            .join("hooks")
+            .join(copilot::FILE),
+        (Agent::Copilot, Scope::Project(d)) => d.join(".github").join("hooks").join(copilot::FILE),
+        (Agent::Pi, Scope::User) => env_dir("PI_CODING_AGENT_DIR")
+            .unwrap_or_else(|| home.join(".pi").join("agent"))
+            .join("extensions")
+            .join(pi::FILE),
+        (Agent::Pi, Scope::Project(d)) => d.join(".pi").join("extensions").join(pi::FILE),
+    }
+}
+
+/// The wiring of an agent that is a whole file of roost's own (opencode's
+/// plugin, copilot's hooks file, pi's extension): written whole by
+/// install, deleted by remove, and never merged into a file of the user's.
+pub struct Own {
+    /// Whether a file's bytes are one roost wrote.
+    pub is_roost: fn(&[u8]) -> bool,
+    /// The file, calling this roost.
+    pub text: fn(&Path) -> String,
+}
+
+/// How `agent`'s wiring is a file of roost's own, when it is one.
+pub fn own(agent: Agent) -> Option<Own> {
+    match agent {
+        Agent::Opencode => Some(Own {
+            is_roost: opencode::is_roost,
+            text: opencode::plugin,
+        }),
+        Agent::Copilot => Some(Own {
+            is_roost: copilot::is_roost,
+            text: copilot::hooks,
+        }),
+        Agent::Pi => Some(Own {
+            is_roost: pi::is_roost,
+            text: pi::extension,
+        }),
+        Agent::Claude | Agent::Codex | Agent::Gemini | Agent::Aider => None,
     }
 }
 
@@ -117,18 +160,8 @@ pub fn events(agent: Agent) -> &'static [&'static str] {
             "AfterTool",
             "AfterAgent",
         ],
-        Agent::Opencode | Agent::Aider => &[],
-    }
-}
-
-/// The command line a hook runs: this roost's absolute path, quoted for a
-/// shell, then `hook AGENT EVENT`.
-pub fn hook_command(roost: &Path, agent: &str, event: &str) -> String {
-    let path = shell_words::quote(&roost.to_string_lossy()).into_owned();
-    if event.is_empty() {
-        format!("{path} hook {agent}")
-    } else {
-        format!("{path} hook {agent} {event}")
+        Agent::Copilot => copilot::EVENTS,
+        Agent::Opencode | Agent::Aider | Agent::Pi => &[],
     }
 }
 
@@ -340,15 +373,15 @@ fn merged(t: &Target, old: Option<&[u8]>, s: &Setting) -> Result<Vec<u8>, Wiring
         why,
     };
     let agent = t.agent;
-    match agent {
-        Agent::Opencode => {
-            if old.is_some_and(|o| !opencode::is_roost(o)) {
-                return Err(format(
-                    "a file of that name that roost did not write is there".into(),
-                ));
-            }
-            Ok(opencode::plugin(s.roost).into_bytes())
+    if let Some(own) = own(agent) {
+        if old.is_some_and(|o| !(own.is_roost)(o)) {
+            return Err(format(
+                "a file of that name that roost did not write is there".into(),
+            ));
         }
+        return Ok((own.text)(s.roost).into_bytes());
+    }
+    match agent {
         Agent::Aider => {
             let old = old.unwrap_or_default();
             text(&t.path, old)?;
@@ -374,7 +407,7 @@ pub fn install(t: &Target, s: &Setting) -> Result<Done, WiringError> {
     }
     if let Some(old) = &old {
         let backup = backup_of(&t.path);
-        if t.agent != Agent::Opencode && std::fs::symlink_metadata(&backup).is_err() {
+        if own(t.agent).is_none() && std::fs::symlink_metadata(&backup).is_err() {
             crate::fsutil::write_atomic(&backup, old, 0o600)
                 .map_err(|why| WiringError::Write { path: backup, why })?;
         }
@@ -414,14 +447,14 @@ pub fn remove(t: &Target, s: &Setting) -> Result<Done, WiringError> {
         why,
     };
     // What is left, and whether it is the file as it was before install.
-    let (new, restored) = match t.agent {
-        Agent::Opencode => {
-            if !opencode::is_roost(&old) {
+    let (new, restored) = match (own(t.agent), t.agent) {
+        (Some(own), _) => {
+            if !(own.is_roost)(&old) {
                 return Ok(Done::Absent);
             }
             (Vec::new(), false)
         }
-        Agent::Aider => {
+        (None, Agent::Aider) => {
             if block::block_of(&old).is_none() {
                 return Ok(Done::Absent);
             }
@@ -429,7 +462,7 @@ pub fn remove(t: &Target, s: &Setting) -> Result<Done, WiringError> {
             let restored = backup.as_deref().is_some_and(|b| block::same(&new, b));
             (new, restored)
         }
-        agent => {
+        (None, agent) => {
             let text = text(&t.path, &old)?;
             let before = backup.as_deref().and_then(|b| std::str::from_utf8(b).ok());
             let socket = s.socket_dir.to_string_lossy().into_owned();
@@ -538,16 +571,16 @@ pub fn status(t: &Target, s: &Setting) -> Wiring {
         Err(e) => return Wiring::Unreadable(e.to_string()),
     };
     let agent = t.agent;
+    if let Some(own) = own(agent) {
+        return if !(own.is_roost)(&old) {
+            Wiring::NotWired
+        } else if old == (own.text)(roost).as_bytes() {
+            Wiring::Wired
+        } else {
+            Wiring::Stale("the file was written by another roost (install again)".into())
+        };
+    }
     match agent {
-        Agent::Opencode => {
-            if !opencode::is_roost(&old) {
-                Wiring::NotWired
-            } else if old == opencode::plugin(roost).as_bytes() {
-                Wiring::Wired
-            } else {
-                Wiring::Stale("the plugin was written by another roost (install again)".into())
-            }
-        }
         Agent::Aider => match block::block_of(&old) {
             None => Wiring::NotWired,
             Some(lines) if lines == aider_body(roost) => Wiring::Wired,
@@ -709,10 +742,29 @@ mod tests {
         std::fs::write(&aider.path, "notifications-command: say hi\n").unwrap();
         let err = install(&aider, &s).unwrap_err().to_string();
         assert!(err.contains("notifications-command"), "{err}");
-        let plugin = w.target(Agent::Opencode, "roost.js");
-        std::fs::write(&plugin.path, "export const Mine = 1;\n").unwrap();
-        assert!(install(&plugin, &s).is_err());
-        assert_eq!(remove(&plugin, &s).unwrap(), Done::Absent);
-        assert!(plugin.path.exists());
+        let mine: &[(Agent, &str, &str)] = &[
+            (Agent::Opencode, "roost.js", "export const Mine = 1;\n"),
+            (
+                Agent::Copilot,
+                "roost.json",
+                "{\"version\": 1, \"hooks\": {\"Stop\": [{\"type\": \"command\", \"bash\": \"say done\"}]}}\n",
+            ),
+            (Agent::Pi, "roost.ts", "export default function (pi) {}\n"),
+        ];
+        for (agent, name, text) in mine {
+            let own = w.target(*agent, name);
+            std::fs::write(&own.path, text).unwrap();
+            let err = install(&own, &s).unwrap_err().to_string();
+            assert!(err.contains("roost did not write"), "{agent:?}: {err}");
+            assert_eq!(remove(&own, &s).unwrap(), Done::Absent, "{agent:?}");
+            assert_eq!(status(&own, &s), Wiring::NotWired, "{agent:?}");
+            assert_eq!(std::fs::read_to_string(&own.path).unwrap(), *text);
+        }
+        // A file of roost's that another roost wrote is stale, and taken.
+        let hooks = w.target(Agent::Copilot, "theirs.json");
+        std::fs::write(&hooks.path, copilot::hooks(&old)).unwrap();
+        assert!(matches!(status(&hooks, &s), Wiring::Stale(_)));
+        assert_eq!(install(&hooks, &s).unwrap(), Done::Written);
+        assert_eq!(status(&hooks, &s), Wiring::Wired);
     }
 }

@@ -79,8 +79,10 @@ pub struct StateArgs {
 
 #[derive(Debug, Args)]
 pub struct HookArgs {
-    /// claude, codex, gemini, opencode, aider or generic
-    #[arg(value_name = "AGENT")]
+    /// claude, codex, gemini, opencode, aider, copilot, pi or generic
+    // The line above names them all; clap's own list of them would run past
+    // 80 columns.
+    #[arg(value_name = "AGENT", hide_possible_values = true)]
     pub agent: HookAgent,
     /// the event, and for codex's notify the JSON payload
     #[arg(value_name = "EVENT", trailing_var_arg = true)]
@@ -100,9 +102,11 @@ pub enum HooksVerb {
     ///
     /// Merge roost's hooks into AGENT's configuration file (claude:
     /// ~/.claude/settings.json; codex: ~/.codex/hooks.json; gemini:
-    /// ~/.gemini/settings.json; opencode: a plugin, roost.js, in
-    /// ~/.config/opencode/plugin/; aider: a block in ~/.aider.conf.yml), or
-    /// with --project DIR into that project's. Every other byte of the file
+    /// ~/.gemini/settings.json; aider: a block in ~/.aider.conf.yml), or
+    /// write a file of roost's own (opencode: a plugin, roost.js, in
+    /// ~/.config/opencode/plugin/; copilot: roost.json in ~/.copilot/hooks/;
+    /// pi: an extension, roost.ts, in ~/.pi/agent/extensions/), or with
+    /// --project DIR that project's. Every other byte of a file merged into
     /// is kept, a link stays a link (the file it names is edited), and a
     /// backup FILE.roost-backup is written before roost's first change.
     /// Each command roost writes ends in its mark, the shell comment
@@ -136,7 +140,7 @@ pub enum HooksVerb {
 
 #[derive(Debug, Args)]
 pub struct HooksTarget {
-    /// claude, codex, gemini, opencode or aider
+    /// claude, codex, gemini, opencode, aider, copilot or pi
     #[arg(value_name = "AGENT")]
     pub agent: Agent,
     /// write the project's configuration in DIR instead of the user's
@@ -146,8 +150,10 @@ pub struct HooksTarget {
 
 #[derive(Debug, Args)]
 pub struct HooksShowArgs {
-    /// claude, codex, gemini, opencode, aider or generic
-    #[arg(value_name = "AGENT")]
+    /// claude, codex, gemini, opencode, aider, copilot, pi or generic
+    // The line above names them all; clap's own list of them would run past
+    // 80 columns.
+    #[arg(value_name = "AGENT", hide_possible_values = true)]
     pub agent: HookAgent,
 }
 
@@ -158,6 +164,16 @@ pub struct WaitArgs {
     pub target: String,
     /// how long to wait (600)
     #[arg(value_parser = seconds)]
+    pub seconds: Option<u64>,
+}
+
+#[derive(Debug, Args)]
+pub struct CloseArgs {
+    /// the agent's pane: %N, @N, SESSION:WINDOW[.PANE] or a window name
+    #[arg(value_name = ValueKind::Target.name())]
+    pub target: String,
+    /// how long the agent has to exit before it is ended as kill ends it (10)
+    #[arg(value_parser = positive)]
     pub seconds: Option<u64>,
 }
 

@@ -47,6 +47,12 @@ pub fn of(path: &str) -> &'static [Status] {
             (Failed, "the question was answered no, the whole server would end without a terminal to ask on, or a process would not end"),
             (NoTarget, "no such target or session"),
         ],
+        "close" => &[
+            (Ok, "the agent's pane or window ended"),
+            (Failed, "an agent roost does not know, or text waiting for its Enter (nothing typed); or a process would not end"),
+            (NoTarget, "no such target"),
+            (Blocked, "the agent is `blocked` or shows a dialog waiting for a person, nothing typed"),
+        ],
         "whoami" => &[(Ok, ""), (Failed, "outside roost")],
         "doctor" => &[(Ok, ""), (Failed, "a check found a problem")],
         "hooks" => &[(Ok, ""), (Failed, "a file roost cannot merge into"), (Usage, "an unknown AGENT")],
@@ -69,6 +75,7 @@ pub fn of(path: &str) -> &'static [Status] {
             (Interrupted, "interrupted at the question or during the fetch; nothing installed"),
         ],
         "ext list" | "ext disable" | "ext enable" | "ext new" | "ext log" => &[(Ok, ""), (Failed, "refused or failed")],
+        "ext config" => &[(Ok, ""), (Failed, "no such extension or setting, a value its type refuses, or failed")],
         "ext info" | "ext remove" => &[(Ok, ""), (Failed, "no such extension, or failed")],
         "ext verify" => &[(Ok, "every tree matches"), (Failed, "a difference, or an entry that cannot be read")],
         "ext outdated" => &[
@@ -97,7 +104,10 @@ pub fn of(path: &str) -> &'static [Status] {
             (Failed, "a difference (--frozen), a refusal, or any one extension not synced"),
             (Interrupted, "interrupted; what was begun undone"),
         ],
-        "ext check" => &[(Ok, "install would accept DIR"), (Failed, "install would refuse it")],
+        "ext check" => &[
+            (Ok, "install would accept DIR"),
+            (Failed, "install would refuse it, or a captured screen reads as another state"),
+        ],
         "ext exec" => &[(Failed, "CMD cannot run (otherwise the status is the extension's own)")],
         "completions" => &[(Ok, ""), (Usage, "any other shell")],
         "demo" => &[(Ok, ""), (Failed, "a step failed")],

@@ -249,6 +249,23 @@ pub enum ExtVerb {
     /// the directory exists and which repository left it.
     Remove(RemoveArgs),
     #[command(verbatim_doc_comment)]
+    /// show or change an extension's settings
+    ///
+    /// Without KEY: every setting NAME's consented declaration holds, with
+    /// its effective value and where it came from (set, default, not set,
+    /// or the default because the value set no longer fits its type), then
+    /// any value kept for a key no longer declared; a secret only as set or
+    /// not set. With KEY and VALUE: set it, checked against its type (a
+    /// refusal names the rule). With KEY alone: show it, or for a secret
+    /// read it from stdin when stdin is not a terminal, else from a prompt
+    /// with echo off; a secret is never taken as VALUE (shell history, ps
+    /// and an agent's transcript would keep it). --unset KEY: back to its
+    /// default (a secret's file deleted). Each change writes settings.env
+    /// again in $ROOST_EXT_CONFIG (${XDG_CONFIG_HOME}/roost/ext/NAME);
+    /// secrets are owner-only files in $ROOST_EXT_SECRETS (its secrets/).
+    /// --json prints the settings as JSON.
+    Config(ConfigArgs),
+    #[command(verbatim_doc_comment)]
     /// for authors: scaffold an extension repository
     ///
     /// For authors: write an extension to start from into DIR (default
@@ -269,7 +286,10 @@ pub enum ExtVerb {
     /// fetched tree (the manifest, names, links, modes, sizes), and print the
     /// commands it would add and the authority they would get, or every
     /// problem install would refuse. Nothing is fetched, written or run.
-    /// --json prints the same as JSON.
+    /// For each agent preset with screen rules, every captured screen under
+    /// screens/AGENT/STATE/ (STATE: blocked, working, idle or none) is run
+    /// through its rules, printing which rule matched; one read as another
+    /// state fails the check. --json prints the verdict as JSON.
     Check(CheckArgs),
     #[command(verbatim_doc_comment)]
     /// run an extension's command, even where a built-in has its name
@@ -464,6 +484,24 @@ pub struct RemoveArgs {
     /// delete its data too
     #[arg(long)]
     pub purge: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ConfigArgs {
+    /// an installed extension
+    #[arg(value_hint = INSTALLED)]
+    pub name: String,
+    /// one of its settings
+    pub key: Option<String>,
+    /// the value to set (never a secret's)
+    #[arg(allow_hyphen_values = true)]
+    pub value: Option<String>,
+    /// set KEY back to its default (a secret: delete it)
+    #[arg(long, value_name = "KEY")]
+    pub unset: Option<String>,
+    /// print JSON
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]

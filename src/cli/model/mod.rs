@@ -74,10 +74,10 @@ pub enum Command {
     /// stays: `roost status` lists it as exited with its exit status, and
     /// `roost screen` and `roost read` still show its last output, until
     /// `roost kill` or a new `roost spawn` of the same name replaces it. A
-    /// program named claude, codex, gemini, opencode or aider (by its
-    /// basename) is an agent roost knows: the pane's @roost-agent names it,
-    /// codex is started with --no-daemon, and the window is recorded for
-    /// `roost resume`.
+    /// program named claude, codex, gemini, opencode, aider, copilot or pi
+    /// (by its basename) is an agent roost knows: the pane's @roost-agent
+    /// names it, codex is started with --no-daemon, and the window is
+    /// recorded for `roost resume`.
     Spawn(SpawnArgs),
     #[command(verbatim_doc_comment)]
     /// paste TEXT into TARGET exactly once, then press Enter
@@ -169,10 +169,10 @@ pub enum Command {
     /// message as the reply), error on failure; also the agent's name, its
     /// session id, and the key of the prompt it took. Side requests (titles,
     /// summaries) are ignored. AGENT is claude, codex, gemini, opencode,
-    /// aider or generic; EVENT names the event when the payload does not
-    /// (generic: working, blocked, done or error). Outside a roost pane a
-    /// silent no-op. A payload that is not a JSON object is one line on
-    /// stderr, and nothing is recorded.
+    /// aider, copilot, pi or generic; EVENT names the event when the
+    /// payload does not (generic: working, blocked, done or error). Outside
+    /// a roost pane a silent no-op. A payload that is not a JSON object is
+    /// one line on stderr, and nothing is recorded.
     Hook(HookArgs),
     #[command(verbatim_doc_comment)]
     /// wait until TARGET is done or idle (1: error or timeout, 2: gone)
@@ -197,6 +197,23 @@ pub enum Command {
     /// for é). With --json, the same facts as JSON (no command; strings
     /// byte for byte, JSON-escaped).
     Status(JsonArgs),
+    #[command(verbatim_doc_comment)]
+    /// ask TARGET's agent to exit the way it exits, then end its pane
+    ///
+    /// Type the agent's own exit command at its prompt (claude, opencode,
+    /// aider and copilot: /exit; codex, gemini and pi: /quit), wait up to
+    /// SECONDS (10) for the agent to exit, then end its pane, or its window
+    /// when TARGET names a window, as kill does. An agent that has not
+    /// exited by then is ended as kill ends it, with a line saying so. One
+    /// line on stderr says how it ended, with the session id its hooks
+    /// reported. Nothing is typed into a dialog: an agent waiting for a
+    /// person (blocked, or showing a dialog roost knows, as send says) is
+    /// refused, exit 3, and so is a pane where text `roost send` typed
+    /// still waits for its Enter (exit 1). A pane whose
+    /// agent roost does not know (see spawn) is refused, exit 1: roost kill
+    /// ends it. A closed agent is forgotten by `roost resume`, as after kill
+    /// TARGET (the agent's own resume by that session id brings it back).
+    Close(CloseArgs),
     #[command(verbatim_doc_comment)]
     /// end an agent, a session or the whole server
     ///
@@ -248,7 +265,8 @@ pub enum Command {
     /// TARGET` or `--session`, in its session and working directory, with
     /// the arguments it was spawned with, resuming the exact session its
     /// hooks reported (claude ARGS --resume ID, codex --no-daemon resume ID
-    /// ARGS, gemini ARGS --resume ID, opencode ARGS --session ID; aider ARGS
+    /// ARGS, gemini ARGS --resume ID, opencode ARGS --session ID, copilot
+    /// ARGS --resume=ID, pi ARGS --session ID; aider ARGS
     /// --restore-chat-history, which restores its chat history). An agent
     /// whose session id was never reported is named and skipped. Prints one
     /// line per agent.
@@ -291,9 +309,11 @@ pub enum Command {
     ///
     /// Print the help, or one command's or ext verb's help. Also -h and
     /// --help, after roost or after any command. For an installed
-    /// extension's command, run roost CMD --help (the extension's own help);
-    /// plain help ends with the installed extension commands. Any other
-    /// word is a usage error.
+    /// extension's command, show the page it ships (man/roost-CMD.1,
+    /// formatted by man -l when man is there), without running it; when it
+    /// ships none, run roost CMD --help (the extension's own help). Plain
+    /// help ends with the installed extension commands and their
+    /// descriptions. Any other word is a usage error.
     Help(HelpArgs),
     #[command(verbatim_doc_comment)]
     /// the product version (-V, --version: with its commit)

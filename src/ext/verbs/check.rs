@@ -64,10 +64,13 @@ pub fn run(a: CheckArgs) -> Result<Exit> {
             } else {
                 println!("  needs     nothing: it does not ask for access to the user's agents");
             }
+            for preset in &m.agents {
+                println!("  teaches   roost {}", preset.consent_line());
+            }
             for note in notes {
                 println!("note: {note}");
             }
-            Ok(Exit::Ok)
+            screens(&dir, &m)
         }
     }
 }
@@ -153,4 +156,25 @@ fn uncommitted(dir: &std::path::Path, m: &crate::ext::manifest::Manifest) -> Vec
     vec![format!(
         "install takes the last commit, and these files differ from it: {list}"
     )]
+}
+
+/// Runs each preset's screen rules over the screens the extension ships,
+/// printing which rule matched each; any that reads as another state than
+/// its directory says (or cannot be read) fails the check.
+fn screens(dir: &std::path::Path, m: &crate::ext::manifest::Manifest) -> Result<Exit> {
+    let readings = crate::ext::screens::read_all(dir, &m.agents);
+    for r in &readings {
+        println!("  screen    {}", r.line());
+    }
+    let wrong = readings.iter().filter(|r| !r.agrees()).count();
+    if wrong == 0 {
+        return Ok(Exit::Ok);
+    }
+    let them = if wrong == 1 {
+        "fixture does not read as its directory says"
+    } else {
+        "fixtures do not read as their directories say"
+    };
+    Err(Error::refuse(CMD, format!("{wrong} screen {them}"))
+        .hint("change the preset's rules, or move the fixture to the state it shows"))
 }

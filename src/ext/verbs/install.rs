@@ -94,6 +94,7 @@ pub fn run(a: InstallArgs) -> Result<Exit> {
         claimed(manifest)
     );
     println!("its data directory: {}", crate::untrusted::path(&state));
+    crate::ext::settings::files::installed(&paths, &manifest.name, &manifest.settings);
     Ok(Exit::Ok)
 }
 
@@ -243,5 +244,6 @@ fn link(dir: &std::path::Path, consent: &Consent) -> Result<Exit> {
         "edits there take effect at once; its data directory: {}",
         crate::untrusted::path(&state)
     );
+    crate::ext::settings::files::installed(&paths, &manifest.name, &manifest.settings);
     Ok(Exit::Ok)
 }

@@ -3,6 +3,7 @@
 //! picks the verb, after finishing what a killed verb left half done.
 
 mod check;
+mod config;
 mod disable;
 mod enable;
 mod exec;
@@ -92,6 +93,7 @@ pub fn run(verb: Option<ExtVerb>) -> Result<Exit> {
         ExtVerb::Disable(a) => disable::run(a),
         ExtVerb::Enable(a) => enable::run(a),
         ExtVerb::Remove(a) => remove::run(a),
+        ExtVerb::Config(a) => config::run(a),
         ExtVerb::New(a) => new::run(a),
         ExtVerb::Check(a) => check::run(a),
         ExtVerb::Exec(a) => exec::run(a),
@@ -126,6 +128,7 @@ fn wants_json(verb: &ExtVerb) -> bool {
         ExtVerb::Update(a) => a.json,
         ExtVerb::Check(a) => a.json,
         ExtVerb::Log(a) => a.json,
+        ExtVerb::Config(a) => a.json,
         _ => false,
     }
 }

@@ -22,7 +22,8 @@ pub fn run(a: RemoveArgs) -> Result<Exit> {
     // has no kept data to purge) is that, whatever stands in the way of
     // taking the lock.
     let recorded = crate::ext::store::read_lock(&paths).map(|l| l.get(&name).is_some());
-    if matches!(recorded, Ok(false)) && !(purge && state.exists()) {
+    let kept = state.exists() || paths.ext_config(&name).exists();
+    if matches!(recorded, Ok(false)) && !(purge && kept) {
         return Err(crate::ext::installed::no_such(&name).at(CMD));
     }
     let store = Store::open(&paths).map_err(|e| e.at(CMD))?;
@@ -38,8 +39,8 @@ pub fn run(a: RemoveArgs) -> Result<Exit> {
     let left_by = paths.ext_state_left_by(&name);
     if !lock.remove(&name) {
         // Removed before with its data kept: --purge still deletes the data.
-        if purge && state.exists() {
-            std::fs::remove_dir_all(&state)
+        if purge && kept {
+            remove_tree(&state)
                 .map_err(|e| fail(format!("cannot delete {}: {e}", state.display())))?;
             purge_events(&paths, &name).map_err(fail)?;
             let _ = std::fs::remove_file(&left_by);
@@ -47,6 +48,7 @@ pub fn run(a: RemoveArgs) -> Result<Exit> {
                 "deleted the kept data of {name}: {}",
                 crate::untrusted::path(&state)
             );
+            crate::ext::settings::files::removed(&paths, &name, true).at(CMD)?;
             return Ok(Exit::Ok);
         }
         return Err(crate::ext::installed::no_such(&name).at(CMD));
@@ -85,6 +87,7 @@ pub fn run(a: RemoveArgs) -> Result<Exit> {
         println!("kept its data: {}", crate::untrusted::path(&state));
         println!("(roost ext remove {name} --purge deletes it)");
     }
+    crate::ext::settings::files::removed(&paths, &name, purge).at(CMD)?;
     Ok(Exit::Ok)
 }
 

@@ -111,7 +111,7 @@ fn frozen(plan: &Plan, shown: &str) -> Result<Exit> {
 /// What one change came to before the question.
 enum Change<'a> {
     /// A new extension, fetched and checked.
-    New(&'a Line, Fetched),
+    New(&'a Line, Box<Fetched>),
     /// A changed pin, fetched, checked and its diff shown.
     /// (with the authority and the signers the entry had)
     Moved(&'a Line, Repin<'a>, Box<Ready>, Vec<String>, Vec<String>),
@@ -148,7 +148,7 @@ fn prepared<'a>(
             break;
         }
         match sync::fetch_listed(paths, l, offline) {
-            Ok(fetched) => ready.push(Change::New(l, fetched)),
+            Ok(fetched) => ready.push(Change::New(l, Box::new(fetched))),
             Err(e) => fail(&l.name, e),
         }
     }

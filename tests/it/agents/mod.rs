@@ -1,12 +1,13 @@
-//! The real agent CLIs (Claude Code, codex, aider, Gemini CLI, opencode) in
-//! real roost panes, pointed at the stand-in model server of
-//! `common::model_server`: spawn, send, working, done, wait-done, read, the
-//! server's log, resume and the hooks' removal. The CLIs come from
-//! `scripts/install-agents` (in $ROOST_TEST_AGENTS, else target/agents).
-//! What does not run must not look passed: build.rs sets `roost_agent =
-//! "NAME"` for each CLI installed there, and the tests of one that is not
-//! are ignored, with the reason; under ROOST_TEST_REQUIRE_ALL=1 (CI) none
-//! is ignored, and a missing CLI fails its tests.
+//! The real agent CLIs (Claude Code, codex, aider, Gemini CLI, opencode,
+//! GitHub Copilot CLI, pi, and Qwen Code through the preset of
+//! share/examples/roost-qwen) in real roost panes, pointed at the stand-in
+//! model server of `common::model_server`: spawn, send, working, done,
+//! wait-done, read, the server's log, resume, close and the hooks' removal.
+//! The CLIs come from `scripts/install-agents` (in $ROOST_TEST_AGENTS, else
+//! target/agents). What does not run must not look passed: build.rs sets
+//! `roost_agent = "NAME"` for each CLI installed there, and the tests of one
+//! that is not are ignored, with the reason; under ROOST_TEST_REQUIRE_ALL=1
+//! (CI) none is ignored, and a missing CLI fails its tests.
 //!
 //! Each agent has two wirings. Its own: the test writes the agent's hook or
 //! notify configuration calling `roost state` and `roost reply`. roost's:
@@ -15,9 +16,13 @@
 
 mod aider;
 mod claude;
+mod close;
 mod codex;
+mod copilot;
 mod gemini;
 mod opencode;
+mod pi;
+mod qwen;
 
 use crate::common::model_server::ModelServer;
 use crate::common::procs::{pane_pid, processes_of, Proc};
@@ -99,6 +104,9 @@ fn built_to_run(name: &str) -> bool {
         "gemini" => cfg!(roost_agent = "gemini"),
         "opencode" => cfg!(roost_agent = "opencode"),
         "aider" => cfg!(roost_agent = "aider"),
+        "copilot" => cfg!(roost_agent = "copilot"),
+        "pi" => cfg!(roost_agent = "pi"),
+        "qwen" => cfg!(roost_agent = "qwen"),
         _ => false,
     }
 }
@@ -117,6 +125,9 @@ fn the_agent_tests_run_exactly_where_their_agent_is_installed() {
         &gemini::GEMINI,
         &opencode::OPENCODE,
         &aider::AIDER,
+        &copilot::COPILOT,
+        &pi::PI,
+        &qwen::QWEN,
     ] {
         let installed = dir.join(agent.bin).is_file();
         let built = built_to_run(agent.name);
@@ -372,8 +383,9 @@ impl Rig {
             assert_eq!(
                 read.trim_end(),
                 format!("ACK: {prompt}"),
-                "{}'s recorded reply",
-                self.agent.name
+                "{}'s recorded reply; model server:\n{}",
+                self.agent.name,
+                self.server.describe()
             );
         }
         assert_eq!(
@@ -592,7 +604,10 @@ pub fn resumes_the_same_session(agent: &'static Agent) {
     // after a spawn: the pane is marked before the agent starts, where
     // roost's hooks are wired where it reads them at start (codex and aider
     // mark it from their start hook, later).
-    if matches!(agent.name, "claude" | "gemini" | "opencode") {
+    if matches!(
+        agent.name,
+        "claude" | "gemini" | "opencode" | "copilot" | "pi"
+    ) {
         assert_eq!(rig.option(&pane, "@roost-hooked"), agent.name);
     }
     rig.report("resume-to-ready", rig.ready(&pane, t));

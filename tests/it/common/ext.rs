@@ -24,9 +24,11 @@ pub(crate) fn installed(
 }
 
 /// Installs `repo` as a script that has read the consent block does:
-/// `--yes`, granting the authority it asks for by name.
+/// `--yes`, granting the authorities it may ask for by name.
 pub(crate) fn install(env: &TestEnv, repo: &str) {
-    let out = env.run(["ext", "install", repo, "--yes", "--grant", "fleet"]);
+    let out = env.run([
+        "ext", "install", repo, "--yes", "--grant", "fleet", "--grant", "events",
+    ]);
     assert!(out.status.success(), "install {repo}: {}", describe(&out));
 }
 

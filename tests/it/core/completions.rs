@@ -536,3 +536,77 @@ fn spawn_completes_its_command_and_the_command_s_own_words() {
         }
     }
 }
+
+/// An extension whose manifest declares its commands' grammar: `note` with
+/// subcommands, options of each kind, and a program that leaves a file
+/// behind if anything ever runs it.
+fn declaring_ext(env: &Env) -> PathBuf {
+    let ran = env.env.path("ran");
+    let f = env.env.ext_repo("owner/roost-note");
+    let manifest = serde_json::json!({
+        "name": "note", "contract": 1, "commands": ["note"],
+        "completion": {"note": {
+            "options": {"--tag": ["todo", "done"], "--out": "file", "--all": "flag"},
+            "subcommands": {
+                "add": {"args": ["agent"]},
+                "show": {"args": ["dir"]}
+            }
+        }}
+    });
+    f.write(
+        "roost-ext.json",
+        &serde_json::to_string_pretty(&manifest).unwrap(),
+    );
+    f.exec(
+        "bin/roost-note",
+        &format!("#!/bin/sh\ntouch {}\n", sq(&ran.to_string_lossy())),
+    );
+    f.commit("first");
+    env.env.ok(["ext", "install", "owner/roost-note", "--yes"]);
+    ran
+}
+
+/// What SHELL offers for LINE, sorted once each (zsh's matcher is asked
+/// twice, and shells order differently).
+fn sorted(env: &Env, shell: Shell, line: &str) -> Vec<String> {
+    let mut got = env.complete(shell, line);
+    got.sort();
+    got.dedup();
+    got
+}
+
+#[test]
+fn an_extension_s_declared_arguments_complete_in_every_shell() {
+    let env = Env::new();
+    let ran = declaring_ext(&env);
+    std::fs::create_dir_all(env.env.path("work/subdir")).unwrap();
+    env.env.write("work/subfile", "a file\n");
+    for shell in shells() {
+        let dir = match shell {
+            Shell::Fish => "subdir/",
+            _ => "subdir",
+        };
+        for (line, want) in [
+            ("roost note ", vec!["add", "show"]),
+            ("roost note --all s", vec!["show"]),
+            ("roost note --t", vec!["--tag"]),
+            ("roost note --tag ", vec!["done", "todo"]),
+            ("roost note --tag d", vec!["done"]),
+            ("roost note add cl", vec!["claude"]),
+            ("roost note show su", vec![dir]),
+            ("roost note --out su", vec![dir, "subfile"]),
+            ("roost note add claude ", vec![]),
+        ] {
+            assert_eq!(
+                sorted(&env, shell, line),
+                want,
+                "{shell:?} completing {line:?}; roost itself answers {:?}",
+                env.direct(line)
+            );
+        }
+        assert!(!ran.exists(), "{shell:?}: completing ran the extension");
+    }
+    // The program is real: it leaves the file when it does run.
+    env.env.ok(["note"]);
+    assert!(ran.exists());
+}

@@ -55,9 +55,17 @@ fn doctor(env: &TestEnv, code: Exit) -> Vec<String> {
 fn is_agent_line(line: &str) -> bool {
     let message = line.get(6..).unwrap_or_default();
     message.starts_with("agents: ")
-        || ["claude ", "codex ", "gemini ", "opencode ", "aider "]
-            .iter()
-            .any(|a| message.starts_with(a))
+        || [
+            "claude ",
+            "codex ",
+            "gemini ",
+            "opencode ",
+            "aider ",
+            "copilot ",
+            "pi ",
+        ]
+        .iter()
+        .any(|a| message.starts_with(a))
 }
 
 fn installed(env: &TestEnv, repo: &str, name: &str) -> Fixture {
@@ -587,7 +595,7 @@ fn doctor_says_when_no_agent_is_on_path() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.contains(
-            "\nnote  agents: none of claude, codex, gemini, opencode, aider is on PATH (looked in /usr/bin:/bin)\n"
+            "\nnote  agents: none of claude, codex, gemini, opencode, aider, copilot, pi is on PATH (looked in /usr/bin:/bin)\n"
         ),
         "{text}"
     );
@@ -819,5 +827,35 @@ fn doctor_checks_the_version_and_the_wiring_of_the_agents_on_path() {
     assert!(
         text.contains("      run roost hooks install claude\n"),
         "{text}"
+    );
+}
+
+#[test]
+fn doctor_names_a_preset_that_an_agent_roost_now_knows_hides() {
+    let env = TestEnv::new();
+    crate::core::resume::install_qwen_preset(&env);
+    // Installed when `claude` was no agent roost knew (install refuses the
+    // name now): a later roost made it built in. A hand edit stands in for
+    // that history; disable and enable derive ext.agents again.
+    let mut lock: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(lock_file(&env)).unwrap()).unwrap();
+    lock["qwen"]["agents"][0]["name"] = "claude".into();
+    std::fs::write(lock_file(&env), serde_json::to_vec_pretty(&lock).unwrap()).unwrap();
+    env.ok(["ext", "disable", "qwen"]);
+    env.ok(["ext", "enable", "qwen"]);
+    let lines = doctor(&env, Exit::Ok);
+    assert!(
+        lines.contains(
+            &"note  agent claude: the preset of the extension qwen is hidden: claude is an agent roost knows, which wins"
+                .to_string()
+        ),
+        "{lines:?}"
+    );
+    let status = env.ok(["hooks", "status"]);
+    assert!(
+        status.contains(
+            "claude: a preset of the extension qwen (hidden: roost knows this agent itself)\n"
+        ),
+        "{status}"
     );
 }

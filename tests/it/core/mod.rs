@@ -4,6 +4,7 @@
 //! they share here.
 
 mod badge;
+mod close;
 mod completions;
 mod demo;
 mod doctor;

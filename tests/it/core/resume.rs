@@ -143,3 +143,94 @@ fn resume_gives_back_the_spawn_arguments_in_the_spawn_directory_and_not_a_killed
         "no agents recorded for this server (roost spawn NAME AGENT records them)"
     );
 }
+
+/// Installs the extension `qwen` teaching the preset `qwen`: the program
+/// `qwen` with fixed arguments, resumed by `--resume ID`.
+pub(crate) fn install_qwen_preset(env: &TestEnv) {
+    crate::ext::install::ext_with(
+        env,
+        "owner/roost-qwen",
+        serde_json::json!({"name": "qwen", "contract": 1, "commands": ["qwen-hooks"],
+        "agents": [{
+            "name": "qwen", "program": "qwen",
+            "args": ["--approval-mode", "default"],
+            "first_message": {"by": "argument"},
+            "resume": ["--resume", "{id}"],
+            "state": {"hooks": true},
+            "send": {"bracketed_paste": true, "settle_ms": 200}
+        }]}),
+        &["qwen-hooks"],
+    );
+    env.ok(["ext", "install", "owner/roost-qwen", "--yes"]);
+}
+
+#[test]
+fn a_preset_agent_is_spawned_by_its_word_and_resumed_by_its_template_and_session_id() {
+    let env = TestEnv::new();
+    let path = stand_in_agents(&env, &["qwen"]);
+    install_qwen_preset(&env);
+    let run = |args: &[&str]| {
+        let out = env.roost(args).env("PATH", &path).output().unwrap();
+        assert!(out.status.success(), "{}", describe(&out));
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    };
+    let pane = run(&["spawn", "alice", "qwen", "-m", "m1"]);
+    assert_eq!(option(&env, &pane, "@roost-agent"), "qwen");
+    env.wait_for_screen(&pane, "args: --approval-mode default -m m1");
+    // Its own hooks report with the generic payload.
+    assert!(hook_in(
+        &env,
+        &pane,
+        &["generic", "working"],
+        r#"{"session_id":"q-5f0e"}"#
+    )
+    .status
+    .success());
+    env.ok(["kill"]);
+    let out = run(&["resume"]);
+    assert!(
+        out.starts_with("main:alice (qwen): resumed in %")
+            && out.ends_with("(qwen --approval-mode default -m m1 --resume q-5f0e)"),
+        "{out}"
+    );
+    env.wait_for_screen(
+        &pane_of(&env, "alice"),
+        "args: --approval-mode default -m m1 --resume q-5f0e",
+    );
+    assert_eq!(
+        option(&env, &pane_of(&env, "alice"), "@roost-agent"),
+        "qwen"
+    );
+}
+
+#[test]
+fn resume_skips_an_agent_whose_preset_was_disabled_or_removed_saying_why() {
+    let env = TestEnv::new();
+    let path = stand_in_agents(&env, &["qwen"]);
+    install_qwen_preset(&env);
+    let run = |args: &[&str]| {
+        let out = env.roost(args).env("PATH", &path).output().unwrap();
+        assert!(out.status.success(), "{}", describe(&out));
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    };
+    let pane = run(&["spawn", "alice", "qwen"]);
+    assert!(hook_in(
+        &env,
+        &pane,
+        &["generic", "working"],
+        r#"{"session_id":"q-1"}"#
+    )
+    .status
+    .success());
+    env.ok(["kill"]);
+    env.ok(["ext", "disable", "qwen"]);
+    assert_eq!(
+        run(&["resume"]),
+        "main:alice (qwen): not resumed: the extension qwen that teaches the agent qwen is disabled (roost ext enable qwen turns it back on)"
+    );
+    env.ok(["ext", "remove", "qwen"]);
+    assert_eq!(
+        run(&["resume"]),
+        "main:alice (qwen): not resumed: no installed extension teaches the agent qwen now (it was removed)"
+    );
+}

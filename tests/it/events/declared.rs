@@ -9,18 +9,7 @@ use std::time::Duration;
 
 /// The example extension, committed to a bare repository `o/roost-notify`.
 pub fn notify_repo(env: &TestEnv) -> Fixture {
-    let f = env.ext_repo("o/roost-notify");
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("share/examples/roost-notify");
-    f.write(
-        "roost-ext.json",
-        &std::fs::read_to_string(root.join("roost-ext.json")).unwrap(),
-    );
-    f.exec(
-        "bin/roost-events",
-        &std::fs::read_to_string(root.join("bin/roost-events")).unwrap(),
-    );
-    f.commit("first");
-    f
+    crate::ext::config::notify_repo(env, "o/roost-notify")
 }
 
 fn notifications(env: &TestEnv) -> String {
@@ -73,7 +62,6 @@ fn an_installed_events_extension_runs_its_handler_on_a_state_change() {
     let out = env.run(["ext", "list"]);
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     let row = text.lines().find(|l| l.starts_with("notify ")).unwrap();
-    assert!(row.contains("(events only)"), "{text}");
     assert!(
         row.ends_with(&format!(" agent.done {pane} exit 0)")) && row.contains("(last event: "),
         "{text}"
@@ -150,7 +138,14 @@ fn yes_without_grant_events_is_refused_and_installs_nothing() {
 #[test]
 fn the_consent_block_says_the_code_runs_on_its_own_and_when() {
     let env = TestEnv::new();
-    notify_repo(&env);
+    let f = env.ext_repo("o/roost-notify");
+    f.write(
+        "roost-ext.json",
+        r#"{"name":"notify","contract":1,"needs":["events"],
+            "events":{"on":["agent.done","agent.blocked"],"timeout":5}}"#,
+    );
+    f.exec("bin/roost-events", "#!/bin/sh\n");
+    f.commit("first");
     let out = env.run([
         "ext",
         "install",

@@ -218,3 +218,40 @@ fn a_handler_never_sees_the_agent_s_environment() {
     );
     assert!(seen.contains("ROOST_EVENT=agent.done"));
 }
+
+/// A handler gets its settings as a command does (the two directories,
+/// never a secret's value in its environment), and a secret it prints is
+/// masked in the run log.
+#[test]
+fn a_handler_reads_its_settings_and_no_secret_reaches_its_environment_or_the_log() {
+    let env = TestEnv::new();
+    subscribed(
+        &env,
+        "note",
+        &["agent.done"],
+        &recording_handler("echo \"token is $(cat \"$ROOST_EXT_SECRETS/token\") ok\""),
+        &[],
+        10,
+    );
+    let secrets = env.path("config/roost/ext/note/secrets");
+    std::fs::create_dir_all(&secrets).unwrap();
+    std::fs::write(secrets.join("token"), "s3cret-value-42").unwrap();
+    let pane = env.spawn("w", "roost state done; echo stamped; sleep 100");
+    env.wait_for_screen(&pane, "stamped");
+    assert!(wait_until(Duration::from_secs(10), || !runs(&env, "note").is_empty()));
+    let seen =
+        std::fs::read_to_string(crate::common::ext::state_dir(&env, "note").join("env.1")).unwrap();
+    assert!(!seen.contains("s3cret-value-42"), "{seen}");
+    assert!(
+        seen.contains(&format!("ROOST_EXT_SECRETS={}\n", secrets.display())),
+        "{seen}"
+    );
+    assert!(seen.contains("ROOST_EXT_CONFIG="), "{seen}");
+    let mut log = String::new();
+    assert!(wait_until(Duration::from_secs(10), || {
+        log = env.ok(["ext", "log", "note", "--json"]);
+        log.contains("token is")
+    }));
+    assert!(!log.contains("s3cret-value-42"), "{log}");
+    assert!(log.contains("token is *** ok"), "{log}");
+}

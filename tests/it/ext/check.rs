@@ -331,3 +331,113 @@ fn check_gives_the_roost_range_warning_install_gives() {
         "{text}"
     );
 }
+
+/// A `qwen` extension teaching the agent `qwen` with two screen rules
+/// (blocked "Allow execution", idle "Type your message" over the last 3
+/// lines), and the captured screens `screens` (path, text).
+fn qwen_with_screens(env: &TestEnv, screens: &[(&str, &str)]) -> Fixture {
+    let f = env.ext_repo("owner/roost-qwen");
+    note_manifest(
+        &f,
+        json!({"name": "qwen", "contract": 1, "commands": ["qwen-hooks"], "agents": [{
+            "name": "qwen", "program": "qwen",
+            "first_message": {"by": "argument"},
+            "resume": ["--resume", "{id}"],
+            "state": {"screen_lines": 3, "rules": [
+                {"state": "blocked", "text": "Allow execution"},
+                {"state": "idle", "text": "Type your message"}
+            ]},
+            "send": {"bracketed_paste": true, "settle_ms": 100}
+        }]}),
+    );
+    f.exec("bin/roost-qwen-hooks", "#!/bin/sh\n");
+    for (path, text) in screens {
+        f.write(path, text);
+    }
+    f.commit("screens");
+    f
+}
+
+#[test]
+fn check_runs_the_screen_rules_over_the_captured_screens_naming_each_match() {
+    let env = TestEnv::new();
+    let f = qwen_with_screens(
+        &env,
+        &[
+            (
+                "screens/qwen/idle/prompt.txt",
+                "Qwen Code\n\n\n\n> Type your message\n",
+            ),
+            // Both rules match: blocked wins over idle.
+            (
+                "screens/qwen/blocked/shell.txt",
+                "Allow execution of `ls`?\n1. Yes\n> Type your message\n",
+            ),
+            // The idle text is above the last 3 lines: not read.
+            (
+                "screens/qwen/none/scrolled.txt",
+                "Type your message\n1\n2\n3\n",
+            ),
+        ],
+    );
+    let out = check(&env, &f.work, false);
+    let text = clean(&out);
+    assert!(
+        text.ends_with(
+            "  teaches   roost the agent `qwen`: started as `qwen`, resumed as `qwen --resume ID`, state by 2 screen rules\n\
+             \x20 screen    screens/qwen/blocked/shell.txt: blocked, by rule 1 \"Allow execution\"\n\
+             \x20 screen    screens/qwen/idle/prompt.txt: idle, by rule 2 \"Type your message\"\n\
+             \x20 screen    screens/qwen/none/scrolled.txt: no rule matched\n"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn check_fails_on_a_screen_read_as_another_state_or_not_a_file() {
+    let env = TestEnv::new();
+    let f = qwen_with_screens(
+        &env,
+        &[("screens/qwen/working/busy.txt", "> Type your message\n")],
+    );
+    std::fs::create_dir_all(f.work.join("screens/qwen/idle")).unwrap();
+    nix::unistd::mkfifo(
+        &f.work.join("screens/qwen/idle/pipe"),
+        nix::sys::stat::Mode::from_bits_truncate(0o600),
+    )
+    .unwrap();
+    let out = check(&env, &f.work, false);
+    let err = refused(&out);
+    assert_eq!(
+        err,
+        "roost ext check: 2 screen fixtures do not read as their directories say\n\
+         change the preset's rules, or move the fixture to the state it shows\n"
+    );
+    let text = stdout(&out);
+    assert!(
+        text.contains("  screen    screens/qwen/idle/pipe: not read: "),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "  screen    screens/qwen/working/busy.txt: idle, by rule 2 \"Type your message\", but its directory says working\n"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_qwen_example_reads_its_captured_screens_as_their_directories_say() {
+    let env = TestEnv::new();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("share/examples/roost-qwen");
+    let out = check(&env, &dir, false);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{}", describe(&out));
+    assert!(
+        text.contains(
+            "  screen    screens/qwen/idle/prompt.txt: idle, by rule 2 \"Type your message\"\n\
+             \x20 screen    screens/qwen/working/thinking.txt: working, by rule 1 \"esc to cancel\"\n"
+        ),
+        "{text}"
+    );
+}

@@ -3,6 +3,7 @@
 //! `common::versions` and `common::sources`).
 
 mod check;
+pub(crate) mod config;
 pub(crate) mod disable;
 mod enable;
 mod exec;

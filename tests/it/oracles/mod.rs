@@ -157,6 +157,11 @@ pub fn manifest_oracle(m: &Map<String, Value>) -> Option<manifest::Manifest> {
         commands,
         description,
         events: None,
+        // The generator writes no `settings`; their rules have their own
+        // tests (settings::declaration, tests/it/ext/config).
+        settings: Vec::new(),
+        agents: Vec::new(),
+        completion: Default::default(),
     })
 }
 

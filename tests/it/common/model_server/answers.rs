@@ -1,5 +1,6 @@
 //! The stand-in model server's answers: `ACK:` text in each dialect (SSE
-//! when streamed), a call of the agent's shell tool, an HTTP error.
+//! when streamed), a call of the agent's shell tool (Anthropic Messages,
+//! OpenAI Responses and chat completions), an HTTP error.
 
 use super::Request;
 use serde_json::{json, Value};
@@ -160,6 +161,48 @@ pub(super) fn function_call(body: &Value, command: &str) -> (String, &'static st
         ),
     ]);
     ("200 OK".into(), "text/event-stream", events)
+}
+
+/// An OpenAI chat completions answer, streamed, calling the first function
+/// tool whose parameters take a `command` (a shell line) to run `command`.
+pub(super) fn chat_tool_call(body: &Value, command: &str) -> (String, &'static str, Vec<u8>) {
+    let name = body
+        .get("tools")
+        .and_then(Value::as_array)
+        .and_then(|t| {
+            t.iter().find_map(|tool| {
+                let f = tool.get("function")?;
+                f.pointer("/parameters/properties/command")?;
+                Some(f.get("name")?.as_str()?.to_string())
+            })
+        })
+        .unwrap_or_else(|| "bash".to_string());
+    let model = body
+        .get("model")
+        .and_then(Value::as_str)
+        .unwrap_or("stand-in");
+    let args = json!({"command": command, "description": "Run the stand-in's command"});
+    let chunk = |delta: Value, finish: Value| {
+        json!({"id": "chatcmpl-stand-in-tool", "object": "chat.completion.chunk", "created": 0,
+               "model": model,
+               "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
+    };
+    let call = json!([{"index": 0, "id": "call_stand_in", "type": "function",
+                       "function": {"name": name, "arguments": args.to_string()}}]);
+    let mut last = chunk(json!({}), json!("tool_calls"));
+    last["usage"] = json!({"prompt_tokens": 12, "completion_tokens": 8, "total_tokens": 20});
+    let mut out = sse(&[
+        (
+            "",
+            chunk(
+                json!({"role": "assistant", "content": null, "tool_calls": call}),
+                Value::Null,
+            ),
+        ),
+        ("", last),
+    ]);
+    out.extend_from_slice(b"data: [DONE]\n\n");
+    ("200 OK".into(), "text/event-stream", out)
 }
 
 fn sse(events: &[(&str, Value)]) -> Vec<u8> {

@@ -9,14 +9,14 @@
 //!
 //! Two prompt forms ask for something else. `TOOL: COMMAND` is answered
 //! with a call of the agent's shell tool running COMMAND (Anthropic
-//! Messages and OpenAI Responses), and the request that brings the tool's
-//! result back with the `ACK:` text. `FAIL: STATUS` is answered with that HTTP status and an
-//! error body every dialect reads.
+//! Messages, OpenAI Responses and chat completions), and the request that
+//! brings the tool's result back with the `ACK:` text. `FAIL: STATUS` is
+//! answered with that HTTP status and an error body every dialect reads.
 
 mod answers;
 mod reading;
 
-use answers::{answer, failure, function_call, tool_call};
+use answers::{answer, chat_tool_call, failure, function_call, tool_call};
 use reading::{asked, brings_tool_result, find_prompt, is_side, Asked};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -169,6 +169,9 @@ fn serve(stream: TcpStream, log: &Mutex<Vec<Logged>>) {
             }
             Asked::Tool(command) if req.path.contains("/responses") => {
                 function_call(&body, &command)
+            }
+            Asked::Tool(command) if req.path.contains("/chat/completions") => {
+                chat_tool_call(&body, &command)
             }
             _ => {
                 let (status, ctype, payload) = answer(&req, &body, &text);

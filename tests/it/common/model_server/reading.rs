@@ -90,9 +90,16 @@ pub(super) fn find_prompt(path: &str, body: &Value) -> (Option<String>, String) 
 }
 
 /// A prompt as the user typed it: Claude Code sends pasted text between
-/// `<pasted_content id="…">` lines of its own, and agents keep blanks at the
-/// ends that the user never typed.
+/// `<pasted_content id="…">` lines of its own, GitHub Copilot CLI puts a
+/// `<current_datetime>…</current_datetime>` element before it, and agents
+/// keep blanks at the ends that the user never typed.
 fn as_typed(prompt: String) -> String {
+    let prompt = match prompt.trim_start().strip_prefix("<current_datetime>") {
+        Some(rest) => rest
+            .split_once("</current_datetime>")
+            .map_or(prompt.as_str(), |(_, typed)| typed),
+        None => prompt.as_str(),
+    };
     prompt
         .lines()
         .filter(|l| {
@@ -168,7 +175,8 @@ pub(super) fn asked(prompt: &str) -> Asked {
 }
 
 /// Whether the request's last message brings back a tool's result
-/// (Responses: a `function_call_output` item; Messages: a `tool_result` part).
+/// (Responses: a `function_call_output` item; Messages: a `tool_result`
+/// part; chat completions: a message of role `tool`).
 pub(super) fn brings_tool_result(body: &Value) -> bool {
     let last_input = body
         .get("input")
@@ -185,6 +193,9 @@ pub(super) fn brings_tool_result(body: &Value) -> bool {
         .get("messages")
         .and_then(Value::as_array)
         .and_then(|m| m.last());
+    if last.and_then(|m| m.get("role")).and_then(Value::as_str) == Some("tool") {
+        return true;
+    }
     let Some(last) = last.filter(|m| m.get("role").and_then(Value::as_str) == Some("user")) else {
         return false;
     };

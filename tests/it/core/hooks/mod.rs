@@ -128,3 +128,25 @@ fn show_generic_prints_the_four_commands() {
         );
     }
 }
+
+#[test]
+fn status_lists_each_preset_agent_with_the_extension_that_claims_it() {
+    let env = TestEnv::new();
+    let before = env.ok(["hooks", "status"]);
+    assert!(!before.contains("qwen"), "{before}");
+    crate::core::resume::install_qwen_preset(&env);
+    let out = env.ok(["hooks", "status"]);
+    assert!(
+        out.ends_with(
+            "qwen: a preset of the extension qwen\n\
+             \x20 its own hooks report: wire them with the commands of roost hooks show generic, or a command its extension ships\n"
+        ),
+        "{out}"
+    );
+    env.ok(["ext", "disable", "qwen"]);
+    let out = env.ok(["hooks", "status"]);
+    assert!(
+        out.contains("qwen: a preset of the extension qwen (disabled)\n"),
+        "{out}"
+    );
+}

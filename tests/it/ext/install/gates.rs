@@ -217,3 +217,19 @@ fn install_refuses_a_command_that_is_not_executable() {
         .starts_with("100644 "));
     assert_gate(&env, "command note: bin/roost-note is not executable");
 }
+
+#[test]
+fn install_refuses_completion_data_of_an_unknown_kind_naming_it() {
+    gate_manifest(
+        json!({"name": "note", "contract": 1, "commands": ["note"],
+               "completion": {"note": {"options": {"--in": "fiel"}}}}),
+        &["note"],
+        "field \"completion.note.options.--in\" names the unknown kind \"fiel\"",
+    );
+    gate_manifest(
+        json!({"name": "note", "contract": 1, "commands": ["note"],
+               "completion": {"nope": {}}}),
+        &["note"],
+        "field \"completion.nope\" is not one of the manifest's commands",
+    );
+}

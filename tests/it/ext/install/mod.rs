@@ -11,6 +11,7 @@ mod gates;
 mod input;
 mod network;
 mod pin;
+mod presets;
 mod trickle;
 
 use crate::common::*;

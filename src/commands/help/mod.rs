@@ -1,6 +1,8 @@
 //! `help [COMMAND [VERB]]`, `version`, and `completions SHELL`: what roost
 //! says about itself. Help text comes from the command model.
 
+mod page;
+
 use crate::cli::model::{CompletionsArgs, HelpArgs};
 use crate::error::{Error, Exit, Result};
 use std::ffi::OsStr;
@@ -16,9 +18,16 @@ pub fn help(a: HelpArgs) -> Result<Exit> {
             .find(|c| c.get_name() == word || c.get_all_aliases().any(|x| x == word))
             .map(|c| c.get_name().to_string());
         let Some(name) = found else {
-            if cmd.get_name() == "roost" && installed_commands().iter().any(|c| c.command == *word)
-            {
-                return Err(extension_help(word, &a.words[1..]));
+            if cmd.get_name() == "roost" {
+                if let Some(found) = installed_commands()
+                    .into_iter()
+                    .find(|c| c.command == *word)
+                {
+                    if let Some(shown) = page::show(&found.dir, word) {
+                        return shown;
+                    }
+                    return Err(extension_help(word, &a.words[1..]));
+                }
             }
             let what = if cmd.get_name() == "roost" {
                 format!(
@@ -48,6 +57,8 @@ struct Installed {
     extension: String,
     /// What its manifest says the extension is for, printable, if it says.
     about: Option<String>,
+    /// The extension's directory (its pinned clone, or where it is linked).
+    dir: std::path::PathBuf,
 }
 
 /// The end of plain `roost help`: each installed extension command with
@@ -57,7 +68,9 @@ fn extension_commands(commands: &[Installed]) -> String {
     if commands.is_empty() {
         return String::new();
     }
-    let mut out = String::from("\nExtension commands (roost help CMD runs roost CMD --help):\n");
+    let mut out = String::from(
+        "\nExtension commands (roost help CMD shows its page, or runs roost CMD --help):\n",
+    );
     let wide = commands
         .iter()
         .map(|c| c.command.chars().count())
@@ -106,10 +119,16 @@ fn installed_commands() -> Vec<Installed> {
                 .entry(e.extension.to_vec())
                 .or_insert_with(|| about(Path::new(OsStr::from_bytes(e.path))))
                 .clone();
+            let program = Path::new(OsStr::from_bytes(e.path));
             Installed {
                 command: shown(e.command),
                 extension: shown(e.extension),
                 about: what,
+                dir: program
+                    .parent()
+                    .and_then(Path::parent)
+                    .map(Path::to_path_buf)
+                    .unwrap_or_default(),
             }
         })
         .collect()
@@ -131,8 +150,9 @@ fn about(program: &Path) -> Option<String> {
         .filter(|d| !d.trim().is_empty())
 }
 
-/// `roost help CMD` for an extension's command: `roost CMD --help`, as git
-/// and cargo pass help on to an external command. Returns only on failure.
+/// `roost help CMD` for an extension's command that ships no page:
+/// `roost CMD --help`, as git and cargo pass help on to an external
+/// command. Returns only on failure.
 fn extension_help(word: &str, rest: &[String]) -> Error {
     use std::os::unix::process::CommandExt;
     let exe = std::env::current_exe().unwrap_or_else(|_| "roost".into());
@@ -201,13 +221,13 @@ mod tests {
                 .unwrap_or_default(),
         );
         let page = words(
-            &include_str!("../../man/roost.1")
+            &include_str!("../../../man/roost.1")
                 .replace("\\fB", "")
                 .replace("\\fR", "")
                 .replace("\\fI", "")
                 .replace("\\-", "-"),
         );
-        let readme = words(include_str!("../../README.md"));
+        let readme = words(include_str!("../../../README.md"));
         for line in resume_lines() {
             assert!(
                 help.contains(&line),

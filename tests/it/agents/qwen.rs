@@ -1,0 +1,133 @@
+//! Qwen Code (npm `@qwen-code/qwen-code`), which roost does not know: the
+//! preset of `share/examples/roost-qwen` teaches it, installed linked as a
+//! user would. Against the stand-in OpenAI Chat Completions API, with its
+//! own hooks calling `roost hook generic` with the generic payload.
+
+use super::*;
+use crate::common::model_server::ModelServer;
+use serde_json::json;
+
+fn vars(server: &ModelServer) -> Vec<(String, String)> {
+    [
+        ("OPENAI_BASE_URL", format!("{}/v1", server.url())),
+        ("OPENAI_API_KEY", "stand-in-key".into()),
+        ("OPENAI_MODEL", "stand-in".into()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect()
+}
+
+fn settings(hooks: serde_json::Value) -> String {
+    json!({
+        "security": {"auth": {"selectedType": "openai"}},
+        "model": {"name": "stand-in"},
+        "general": {"enableAutoUpdate": false},
+        "privacy": {"usageStatisticsEnabled": false},
+        "telemetry": {"enabled": false},
+        "ui": {"hideTips": true, "hideBanner": true},
+        "ide": {"enabled": false, "hasSeenNudge": true},
+        "hooks": hooks,
+    })
+    .to_string()
+}
+
+/// The API chosen, updates and statistics off, and the example extension
+/// installed: `qwen` is then a preset roost spawns by its word.
+fn prepare(rig: &Rig) {
+    rig.env
+        .write("home/.qwen/settings.json", &settings(json!({})));
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("share/examples/roost-qwen");
+    rig.ok([
+        "ext".as_ref(),
+        "install".as_ref(),
+        "--link".as_ref(),
+        example.as_os_str(),
+        "--yes".as_ref(),
+    ]);
+}
+
+/// UserPromptSubmit says working (its payload carries the session id);
+/// Stop hands the turn's last message to the generic payload's reply.
+fn own_hooks(rig: &Rig) {
+    let done = r#"python3 -c 'import json, sys
+p = json.load(sys.stdin)
+json.dump({"session_id": p.get("session_id"), "reply": p.get("last_assistant_message") or ""}, sys.stdout)' | roost hook generic done"#;
+    let hook = |cmd: &str| json!([{"hooks": [{"type": "command", "command": cmd}]}]);
+    rig.env.write(
+        "home/.qwen/settings.json",
+        &settings(json!({
+            "UserPromptSubmit": hook("roost hook generic working"),
+            "Stop": hook(done),
+        })),
+    );
+}
+
+pub static QWEN: Agent = Agent {
+    name: "qwen",
+    bin: "node_modules/.bin/qwen",
+    ready: &["Type your message"],
+    args: |_| Vec::new(),
+    own_args: &[],
+    own_prompt_hook: true,
+    vars,
+    prepare,
+    own_hooks,
+    known_fetches: &[],
+    config: &["home/.qwen/settings.json"],
+};
+
+#[test]
+#[cfg_attr(
+    not(roost_agent = "qwen"),
+    ignore = "Qwen Code is not installed: scripts/install-agents puts it in target/agents (or $ROOST_TEST_AGENTS)"
+)]
+fn answers_a_line_with_its_own_hooks() {
+    super::answers_a_line_with_its_own_hooks(&QWEN);
+}
+
+/// Spawned by its preset's word, a turn, `roost kill`, `roost resume`: it
+/// comes back by the preset's resume template with the exact session id
+/// its hook reported, and its next turn carries the first one's history.
+#[test]
+#[cfg_attr(
+    not(roost_agent = "qwen"),
+    ignore = "Qwen Code is not installed: scripts/install-agents puts it in target/agents (or $ROOST_TEST_AGENTS)"
+)]
+fn resumes_the_same_session_by_its_preset() {
+    let rig = Rig::new(&QWEN);
+    own_hooks(&rig);
+    let t = Instant::now();
+    let pane = rig.spawn("alice", &[]);
+    assert_eq!(rig.option(&pane, "@roost-agent"), "qwen");
+    rig.report("spawn-to-ready", rig.ready(&pane, t));
+    let first = "Remember the word kestrel";
+    rig.turn(&pane, first);
+    let session = rig.option(&pane, "@roost-session-id");
+    assert!(!session.is_empty(), "no session id was recorded");
+    rig.ok(["kill"]);
+    let t = Instant::now();
+    let out = rig.ok(["resume"]);
+    assert!(
+        out.trim_end()
+            .ends_with(&format!("(qwen --resume {session})")),
+        "{out}"
+    );
+    let status: serde_json::Value = serde_json::from_str(&rig.ok(["status", "--json"])).unwrap();
+    let pane = find_pane(&status, "alice")
+        .unwrap_or_else(|| panic!("resume brought no window alice back: {status}"));
+    rig.report("resume-to-ready", rig.ready(&pane, t));
+    let second = "Which word did I ask you to remember";
+    rig.turn(&pane, second);
+    let carried = rig
+        .server
+        .log()
+        .iter()
+        .any(|l| !l.side && l.prompt.as_deref() == Some(second) && l.body.contains(first));
+    assert!(
+        carried,
+        "the resumed turn did not carry the first one:\n{}",
+        rig.server.describe()
+    );
+    assert_eq!(rig.option(&pane, "@roost-session-id"), session);
+}
