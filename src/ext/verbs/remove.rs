@@ -4,7 +4,7 @@
 
 use crate::cli::model::RemoveArgs;
 use crate::error::{Error, Exit, Result};
-use crate::ext::error::At;
+use crate::ext::error::{At, ExtError};
 use crate::ext::lock::Source;
 use crate::ext::store::{Action, Store};
 
@@ -42,7 +42,7 @@ pub fn run(a: RemoveArgs) -> Result<Exit> {
         if purge && kept {
             remove_tree(&state)
                 .map_err(|e| fail(format!("cannot delete {}: {e}", state.display())))?;
-            purge_events(&paths, &name).map_err(fail)?;
+            purge_events(&paths, &name).at(CMD)?;
             let _ = std::fs::remove_file(&left_by);
             println!(
                 "deleted the kept data of {name}: {}",
@@ -75,7 +75,7 @@ pub fn run(a: RemoveArgs) -> Result<Exit> {
     if purge {
         remove_tree(&state).map_err(|e| fail(format!("cannot delete {}: {e}", state.display())))?;
         let _ = std::fs::remove_file(&left_by);
-        purge_events(&paths, &name).map_err(fail)?;
+        purge_events(&paths, &name).at(CMD)?;
         println!("deleted its data: {}", crate::untrusted::path(&state));
     } else if state.exists() {
         // So that a later install of another repository under this name
@@ -93,9 +93,9 @@ pub fn run(a: RemoveArgs) -> Result<Exit> {
 
 /// Its run log and queue (`events/NAME/`): kept by a plain remove, like
 /// its data, so that what its handlers did can still be read.
-fn purge_events(paths: &crate::paths::Paths, name: &str) -> std::result::Result<(), String> {
+fn purge_events(paths: &crate::paths::Paths, name: &str) -> std::result::Result<(), ExtError> {
     let dir = crate::events::place::dir(paths, name);
-    remove_tree(&dir).map_err(|e| format!("cannot delete {}: {e}", dir.display()))
+    remove_tree(&dir).map_err(|e| ExtError::failed(format!("cannot delete {}: {e}", dir.display())))
 }
 
 fn remove_tree(path: &std::path::Path) -> std::io::Result<()> {

@@ -294,3 +294,28 @@ fn an_entry_recorded_before_events_runs_nothing_until_update_asks() {
         "no handler ran after the update"
     );
 }
+
+#[test]
+fn ext_check_holds_the_declaration_and_its_handler() {
+    let env = TestEnv::new();
+    let dir = env.path("authors/notify");
+    std::fs::create_dir_all(dir.join("bin")).unwrap();
+    std::fs::write(
+        dir.join("roost-ext.json"),
+        r#"{"name":"notify","contract":1,"needs":["events"],"events":{"on":["agent.done"]}}"#,
+    )
+    .unwrap();
+    let out = crate::common::ext::check(&env, &dir, false);
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("events: bin/roost-events is missing"), "{err}");
+    std::fs::write(
+        dir.join("roost-ext.json"),
+        r#"{"name":"notify","contract":1,"needs":["events"],"events":{"on":["agent.gone"]}}"#,
+    )
+    .unwrap();
+    let out = crate::common::ext::check(&env, &dir, false);
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("unknown event \"agent.gone\""), "{err}");
+}
