@@ -3,7 +3,7 @@
 //! `common::versions` and `common::sources`).
 
 mod check;
-mod config;
+pub(crate) mod config;
 pub(crate) mod disable;
 mod enable;
 mod exec;
