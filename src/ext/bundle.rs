@@ -19,7 +19,7 @@ pub const HEADER: &str = "# roost extension bundle, format 1";
 /// the commits it lists, read from their clones. Returns its bytes, with
 /// what the set left out.
 pub fn write(paths: &Paths, lock: &Lock) -> Result<(Vec<u8>, set::Left)> {
-    let (text, left) = set::export(lock);
+    let (text, left) = set::export(lock, &|n, e| super::settings::edit::carried(paths, n, e));
     let listed = set::parse(text.as_bytes())?;
     let mut commits = Vec::new();
     for line in listed.lines.values() {

@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 pub const HEADER: &str = "# roost extension set, format 1";
 
 /// The second line: the fields, in order.
-pub const FIELDS: &str = "# name repo ref commit tree authority disabled signer url";
+pub const FIELDS: &str = "# name repo ref commit tree authority disabled signer url settings";
 
 /// The most bytes a set file may hold (`sync` reads no more).
 pub const MAX_BYTES: u64 = 1 << 20;
@@ -39,6 +39,8 @@ pub struct Line {
     pub disabled: bool,
     /// Who signed the pinned commit, as recorded; `None` when nothing is.
     pub signer: Option<String>,
+    /// The settings set for it (never a secret), by key, as text.
+    pub settings: BTreeMap<String, String>,
 }
 
 /// A line `sync` cannot read: its number (from 1) and why.
@@ -74,8 +76,12 @@ pub fn recorded_signer(entry: &Entry) -> Option<String> {
     }
 }
 
+/// Where export takes each extension's settings from: its name and entry
+/// to the values set for it (never a secret).
+pub type SettingsOf<'a> = &'a dyn Fn(&str, &Entry) -> BTreeMap<String, String>;
+
 /// The line for one ext.lock entry, or `None` for a linked one.
-pub fn line_for(name: &str, entry: &Entry) -> Option<Line> {
+pub fn line_for(name: &str, entry: &Entry, settings_of: SettingsOf) -> Option<Line> {
     let Source::Pinned(pin) = &entry.source else {
         return None;
     };
@@ -92,11 +98,12 @@ pub fn line_for(name: &str, entry: &Entry) -> Option<Line> {
         authority,
         disabled: entry.disabled,
         signer: recorded_signer(entry),
+        settings: settings_of(name, entry),
     })
 }
 
 /// The set file for everything pinned in `lock`, and what was left out.
-pub fn export(lock: &Lock) -> (String, Left) {
+pub fn export(lock: &Lock, settings_of: SettingsOf) -> (String, Left) {
     let mut left = Left::default();
     let mut lines = Vec::new();
     for name in lock.invalid_names() {
@@ -106,7 +113,7 @@ pub fn export(lock: &Lock) -> (String, Left) {
     }
     for name in lock.valid_names() {
         match lock.get(name).map(|s| s.typed()) {
-            Some(Ok(entry)) => match line_for(name, entry) {
+            Some(Ok(entry)) => match line_for(name, entry, settings_of) {
                 Some(line) => lines.push(line),
                 None => left.linked.push(name.to_string()),
             },
@@ -142,6 +149,7 @@ pub fn render(lines: &[Line]) -> String {
                 .map(encode)
                 .unwrap_or_else(|| NONE.into()),
             l.pin.url.as_deref().unwrap_or(NONE),
+            &render_settings(&l.settings),
         ];
         out.push_str(&fields.join(" "));
         out.push('\n');
@@ -149,9 +157,48 @@ pub fn render(lines: &[Line]) -> String {
     out
 }
 
-/// A signer as its field holds it: printable ASCII but `%` as it is,
-/// every other byte (a space in a certificate's name, say) as `%XX`, so
-/// that a field never holds a space and a line stays one line.
+/// The settings field: `-`, or `KEY=VALUE` pairs joined by `,`, each
+/// value encoded (and `,` and `=` in it too).
+fn render_settings(settings: &BTreeMap<String, String>) -> String {
+    if settings.is_empty() {
+        return NONE.to_string();
+    }
+    let pairs: Vec<String> = settings
+        .iter()
+        .map(|(k, v)| format!("{k}={}", encode(v).replace(',', "%2C").replace('=', "%3D")))
+        .collect();
+    pairs.join(",")
+}
+
+/// The settings a field holds, or why it cannot be read.
+fn parse_settings(name: &str, field: &str) -> Result<BTreeMap<String, String>> {
+    let mut out = BTreeMap::new();
+    if field == NONE {
+        return Ok(out);
+    }
+    use super::settings::declaration::{valid_key, MAX_SETTINGS};
+    for pair in field.split(',') {
+        let bad = || {
+            ExtError::refused(format!(
+                "{name}: '{}' is not a setting as KEY=VALUE, the key [a-z][a-z0-9_]*, \
+                 the value written %XX where it is not printable ASCII",
+                crate::untrusted::printable(pair.as_bytes())
+            ))
+        };
+        let (key, value) = pair.split_once('=').ok_or_else(bad)?;
+        if !valid_key(key) || out.contains_key(key) || out.len() >= MAX_SETTINGS {
+            return Err(bad());
+        }
+        let value = decode(value, super::settings::declaration::MAX_VALUE).ok_or_else(bad)?;
+        out.insert(key.to_string(), value);
+    }
+    Ok(out)
+}
+
+/// A signer (or a setting's value) as its field holds it: printable ASCII
+/// but `%` as it is, every other byte (a space in a certificate's name,
+/// say) as `%XX`, so that a field never holds a space and a line stays
+/// one line.
 fn encode(signer: &str) -> String {
     let mut out = String::new();
     for b in signer.bytes() {
@@ -164,9 +211,9 @@ fn encode(signer: &str) -> String {
     out
 }
 
-/// The signer a field holds; `None` when it is not one `encode` writes
-/// (a bad escape, not UTF-8, or over `MAX_SIGNER` bytes).
-fn decode(field: &str) -> Option<String> {
+/// The text a field holds; `None` when it is not one `encode` writes
+/// (a bad escape, not UTF-8, or over `max` bytes).
+fn decode(field: &str, max: usize) -> Option<String> {
     let bytes = field.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
@@ -187,7 +234,7 @@ fn decode(field: &str) -> Option<String> {
             _ => return None,
         }
     }
-    (out.len() <= MAX_SIGNER).then_some(())?;
+    (out.len() <= max).then_some(())?;
     String::from_utf8(out).ok()
 }
 
@@ -247,9 +294,11 @@ pub fn parse(bytes: &[u8]) -> Result<Set> {
 /// One extension's line, or why it cannot be read.
 fn parse_line(raw: &str) -> Result<Line> {
     let fields: Vec<&str> = raw.split(' ').collect();
-    let [name, repo, git_ref, commit, tree, authority, disabled, signer, url] = fields[..] else {
+    let [name, repo, git_ref, commit, tree, authority, disabled, signer, url, settings] =
+        fields[..]
+    else {
         return Err(ExtError::refused(format!(
-            "it has {} fields separated by single spaces; a set line has 9",
+            "it has {} fields separated by single spaces; a set line has 10",
             fields.len()
         )));
     };
@@ -297,7 +346,7 @@ fn parse_line(raw: &str) -> Result<Line> {
     };
     let signer = match signer {
         NONE => None,
-        s => Some(decode(s).ok_or_else(|| {
+        s => Some(decode(s, MAX_SIGNER).ok_or_else(|| {
             ExtError::refused(format!(
                 "{name}: the signer '{}' is not UTF-8 of at most {MAX_SIGNER} bytes, \
                  each space, control byte, % or non-ASCII byte written %XX",
@@ -331,6 +380,7 @@ fn parse_line(raw: &str) -> Result<Line> {
         authority: sorted,
         disabled,
         signer,
+        settings: parse_settings(name, settings)?,
     })
 }
 
@@ -353,6 +403,7 @@ mod tests {
             authority: vec!["fleet".into()],
             disabled: true,
             signer: None,
+            settings: BTreeMap::new(),
         }
     }
 
@@ -362,7 +413,7 @@ mod tests {
         let text = render(&lines);
         assert!(text.starts_with(&format!("{HEADER}\n{FIELDS}\n")));
         assert!(text.contains(&format!(
-            "a owner/roost-x main {} {} fleet yes - https://example.com/owner/roost-x\n",
+            "a owner/roost-x main {} {} fleet yes - https://example.com/owner/roost-x -\n",
             "a".repeat(40),
             "b".repeat(40)
         )));
@@ -382,11 +433,11 @@ mod tests {
         ] {
             let field = encode(signer);
             assert!(field.bytes().all(|b| b.is_ascii_graphic()), "{field}");
-            assert_eq!(decode(&field).as_deref(), Some(signer));
+            assert_eq!(decode(&field, MAX_SIGNER).as_deref(), Some(signer));
         }
         assert_eq!(encode("x509:Jane Doe"), "x509:Jane%20Doe");
         for bad in ["%", "%2", "%zz", "%FF", &"a".repeat(MAX_SIGNER + 1)] {
-            assert_eq!(decode(bad), None, "{bad}");
+            assert_eq!(decode(bad, MAX_SIGNER), None, "{bad}");
         }
     }
 
@@ -394,7 +445,7 @@ mod tests {
     fn each_bad_line_is_kept_with_its_number_and_why() {
         let good = render(&[line("a")]);
         let text = format!(
-            "{good}a x\nb owner/roost-x main {} {} fleet maybe - -\n{}",
+            "{good}a x\nb owner/roost-x main {} {} fleet maybe - - -\n{}",
             "a".repeat(40),
             "b".repeat(40),
             good.lines().nth(2).unwrap()
@@ -410,7 +461,7 @@ mod tests {
             vec![
                 (
                     4,
-                    "it has 2 fields separated by single spaces; a set line has 9"
+                    "it has 2 fields separated by single spaces; a set line has 10"
                 ),
                 (5, "b: disabled is 'maybe', not yes or no"),
                 (6, "a is listed twice"),
@@ -418,5 +469,31 @@ mod tests {
         );
         assert!(parse(b"name repo\n").is_err());
         assert!(parse(b"# roost extension set, format 9\n").is_err());
+    }
+
+    #[test]
+    fn settings_stay_one_field_and_read_back() {
+        let mut l = line("x");
+        l.settings
+            .insert("cmd".into(), "echo a,b=c d%e\u{e9}".into());
+        l.settings.insert("level".into(), "all".into());
+        let text = render(std::slice::from_ref(&l));
+        let last = text.lines().last().unwrap();
+        assert!(
+            last.ends_with(" cmd=echo%20a%2Cb%3Dc%20d%25e%C3%A9,level=all"),
+            "{last}"
+        );
+        assert_eq!(parse(text.as_bytes()).unwrap().lines["x"], l);
+        for bad in ["Cmd=1", "cmd", "cmd=1,cmd=2", "cmd=%zz", "=1"] {
+            let broken = text.replace(
+                " cmd=echo%20a%2Cb%3Dc%20d%25e%C3%A9,level=all",
+                &format!(" {bad}"),
+            );
+            assert_eq!(
+                parse(broken.as_bytes()).unwrap().unreadable.len(),
+                1,
+                "{bad}"
+            );
+        }
     }
 }

@@ -21,6 +21,8 @@ pub struct Plan {
     pub moved: Vec<(Line, Entry)>,
     /// At the listed pin, with the other disabled mark.
     pub switched: Vec<Line>,
+    /// At the listed pin and mark, with other settings.
+    pub configured: Vec<Line>,
     /// Installed and pinned, not listed.
     pub extra: Vec<String>,
     /// Installed and linked, not listed: not part of any set.
@@ -36,7 +38,10 @@ pub struct Plan {
 impl Plan {
     /// Whether the set asks for nothing (but the extras' removal).
     pub fn nothing_to_do(&self) -> bool {
-        self.new.is_empty() && self.moved.is_empty() && self.switched.is_empty()
+        self.new.is_empty()
+            && self.moved.is_empty()
+            && self.switched.is_empty()
+            && self.configured.is_empty()
     }
 }
 
@@ -57,8 +62,9 @@ pub fn read(path: &std::path::Path) -> Result<Set> {
     set::parse(&bytes).map_err(|e| e.within(shown))
 }
 
-/// Compares `set` with `lock`.
-pub fn plan(set: &Set, lock: &Lock) -> Plan {
+/// Compares `set` with `lock` (and each extension's settings, from
+/// `settings_of`).
+pub fn plan(set: &Set, lock: &Lock, settings_of: set::SettingsOf) -> Plan {
     let mut p = Plan::default();
     for u in &set.unreadable {
         let said = format!("line {}: {}", u.number, u.why);
@@ -96,7 +102,10 @@ pub fn plan(set: &Set, lock: &Lock) -> Plan {
                         .push(format!("{name}: installed, but not in the file"));
                     p.extra.push(name.to_string());
                 }
-                (Source::Pinned(pin), Some(line)) => compare(&mut p, line, entry, pin),
+                (Source::Pinned(pin), Some(line)) => {
+                    let here = settings_of(name, entry);
+                    compare(&mut p, line, entry, pin, &here)
+                }
             },
         }
     }
@@ -113,7 +122,13 @@ pub fn plan(set: &Set, lock: &Lock) -> Plan {
 }
 
 /// One listed extension against its installed entry.
-fn compare(p: &mut Plan, line: &Line, entry: &Entry, pin: &Pin) {
+fn compare(
+    p: &mut Plan,
+    line: &Line,
+    entry: &Entry,
+    pin: &Pin,
+    settings: &std::collections::BTreeMap<String, String>,
+) {
     let name = &line.name;
     let mut moved = false;
     let none = "-".to_string();
@@ -171,11 +186,56 @@ fn compare(p: &mut Plan, line: &Line, entry: &Entry, pin: &Pin) {
             p.stuck.push(said);
         }
     }
+    let unset = "(not set)".to_string();
+    let keys: std::collections::BTreeSet<&String> =
+        settings.keys().chain(line.settings.keys()).collect();
+    let mut configured = false;
+    for key in keys {
+        let (here, there) = (settings.get(key), line.settings.get(key));
+        if here != there {
+            configured = true;
+            p.differences.push(format!(
+                "{name}: setting {key} {} here, {} in the file",
+                shown_value(here.unwrap_or(&unset)),
+                shown_value(there.unwrap_or(&unset))
+            ));
+        }
+    }
     if moved {
         p.moved.push((line.clone(), entry.clone()));
     } else if entry.disabled != line.disabled {
         p.switched.push(line.clone());
+    } else if configured {
+        p.configured.push(line.clone());
     }
+}
+
+/// Makes the settings of the installed `line.name` the ones `line` lists;
+/// the keys set or unset.
+pub fn make_settings(paths: &Paths, line: &Line) -> Result<Vec<String>> {
+    let lock = store::read_lock(paths)?;
+    let entry = super::installed::readable(&lock, &line.name)?.clone();
+    super::settings::edit::make(paths, &line.name, &entry, &line.settings)
+}
+
+/// Every installed extension with secrets it declares and has no value
+/// for, with their keys.
+pub fn secrets_to_set(paths: &Paths) -> Vec<(String, Vec<String>)> {
+    let Ok(lock) = store::read_lock(paths) else {
+        return Vec::new();
+    };
+    lock.valid_names()
+        .filter_map(|name| {
+            let entry = lock.get(name)?.typed().ok()?;
+            let keys = super::settings::edit::secrets_unset(paths, entry, name);
+            (!keys.is_empty()).then(|| (name.to_string(), keys))
+        })
+        .collect()
+}
+
+/// A setting's value as the listing prints it.
+fn shown_value(value: &str) -> String {
+    crate::untrusted::printable(value.as_bytes())
 }
 
 /// A signer as the listing and the table print it (it came from a file

@@ -96,3 +96,66 @@ pub fn unset(paths: &Paths, name: &str, key: &str) -> Result<bool> {
     drop(store);
     Ok(was)
 }
+
+/// The settings set for NAME that a set file carries: every declared
+/// setting but a secret that has a value of its own, as text. A secret is
+/// never read here.
+pub fn carried(
+    paths: &Paths,
+    name: &str,
+    entry: &crate::ext::lock::Entry,
+) -> std::collections::BTreeMap<String, String> {
+    let declared = recorded::of(entry);
+    let values = values::read(&paths.ext_config(name)).unwrap_or_default();
+    declared
+        .iter()
+        .filter(|s| s.kind != Kind::Secret)
+        .filter_map(|s| Some((s.key.clone(), check::as_text(values.get(&s.key)?))))
+        .collect()
+}
+
+/// The secrets NAME declares that have no value yet.
+pub fn secrets_unset(paths: &Paths, entry: &crate::ext::lock::Entry, name: &str) -> Vec<String> {
+    let dir = paths.ext_secrets(name);
+    recorded::of(entry)
+        .into_iter()
+        .filter(|s| s.kind == Kind::Secret && !secrets::is_set(&dir, &s.key))
+        .map(|s| s.key)
+        .collect()
+}
+
+/// Makes NAME's settings those of `wanted` (a set file's): each listed
+/// key set, each other one set before unset. Returns what changed, by
+/// key.
+pub fn make(
+    paths: &Paths,
+    name: &str,
+    entry: &crate::ext::lock::Entry,
+    wanted: &std::collections::BTreeMap<String, String>,
+) -> Result<Vec<String>> {
+    let here = carried(paths, name, entry);
+    let declared = recorded::of(entry);
+    let mut changed = Vec::new();
+    for (key, value) in wanted {
+        if declared
+            .iter()
+            .any(|s| &s.key == key && s.kind == Kind::Secret)
+        {
+            return Err(ExtError::refused(format!(
+                "the set gives a value for {key}, a secret: a set file never carries one"
+            ))
+            .hint(format!(
+                "set it with `roost ext config {name} {key}`, which reads it from stdin"
+            )));
+        }
+        if here.get(key) != Some(value) {
+            set(paths, name, key, value)?;
+            changed.push(key.clone());
+        }
+    }
+    for key in here.keys().filter(|k| !wanted.contains_key(*k)) {
+        unset(paths, name, key)?;
+        changed.push(key.clone());
+    }
+    Ok(changed)
+}

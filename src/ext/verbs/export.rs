@@ -18,7 +18,9 @@ pub fn run(a: ExportArgs) -> Result<Exit> {
     let (bytes, left) = match &a.bundle {
         Some(_) => bundle::write(&paths, &lock).at(CMD)?,
         None => {
-            let (text, left) = set::export(&lock);
+            let (text, left) = set::export(&lock, &|n, e| {
+                crate::ext::settings::edit::carried(&paths, n, e)
+            });
             (text.into_bytes(), left)
         }
     };

@@ -43,7 +43,9 @@ pub fn run(a: SyncArgs) -> Result<Exit> {
         (None, None) => return Err(Error::usage(CMD, "missing FILE")),
     };
     let lock = store::read_lock(&paths).at(CMD)?;
-    let plan = sync::plan(&set, &lock);
+    let plan = sync::plan(&set, &lock, &|n, e| {
+        crate::ext::settings::edit::carried(&paths, n, e)
+    });
     for name in &plan.linked {
         eprintln!("roost ext sync: {name} is linked to a checkout: no set lists it, and sync leaves it alone");
     }
@@ -115,14 +117,19 @@ enum Change<'a> {
     /// A changed pin, fetched, checked and its diff shown.
     /// (with the authority and the signers the entry had)
     Moved(&'a Line, Repin<'a>, Box<Ready>, Vec<String>, Vec<String>),
-    /// Only the disabled mark.
+    /// Only the disabled mark (and perhaps settings).
     Switched(&'a Line),
+    /// Only settings.
+    Configured(&'a Line),
 }
 
 impl Change<'_> {
     fn line(&self) -> &Line {
         match self {
-            Change::New(l, _) | Change::Moved(l, ..) | Change::Switched(l) => l,
+            Change::New(l, _)
+            | Change::Moved(l, ..)
+            | Change::Switched(l)
+            | Change::Configured(l) => l,
         }
     }
 }
@@ -177,6 +184,7 @@ fn prepared<'a>(
         }
     }
     ready.extend(plan.switched.iter().map(Change::Switched));
+    ready.extend(plan.configured.iter().map(Change::Configured));
     ready
 }
 
@@ -196,6 +204,7 @@ fn table(ready: &[Change], pruned: &[String]) -> String {
                 true => "disable".into(),
                 false => "enable".into(),
             },
+            Change::Configured(_) => "settings".into(),
         };
         let signer = match &l.signer {
             Some(s) => crate::untrusted::printable(s.as_bytes()),
@@ -252,7 +261,7 @@ fn agreed(out: &mut Output, ready: &[Change], a: &SyncArgs) -> Result<()> {
             let (had, known): (&[String], &[String]) = match c {
                 Change::New(..) => (&[], &[]),
                 Change::Moved(.., had, known) => (had, known),
-                Change::Switched(_) => continue,
+                Change::Switched(_) | Change::Configured(_) => continue,
             };
             let l = c.line();
             for n in &l.authority {
@@ -353,7 +362,17 @@ fn apply(
             }),
             Change::Switched(l) => switch(paths, l)
                 .map(|()| if l.disabled { "disabled" } else { "enabled" }.to_string()),
+            Change::Configured(_) => Ok(String::new()),
         };
+        // Then its settings, as the file lists them.
+        let result = result.and_then(|said| {
+            let set = sync::make_settings(paths, &l)?;
+            Ok(match (said.is_empty(), set.is_empty()) {
+                (_, true) => said,
+                (true, false) => format!("settings {} set", set.join(", ")),
+                (false, false) => format!("{said}; settings {} set", set.join(", ")),
+            })
+        });
         note(&l.name, result);
     }
     for name in pruned {
@@ -363,8 +382,15 @@ fn apply(
         );
     }
     println!();
-    for said in &done {
+    for said in done.iter().filter(|s| !s.ends_with(": ")) {
         println!("{said}");
+    }
+    for (name, keys) in sync::secrets_to_set(paths) {
+        for key in keys {
+            println!(
+                "{name}: the secret {key} is not set: `roost ext config {name} {key}` reads it from stdin"
+            );
+        }
     }
     match failed.is_empty() {
         true => Ok(Exit::Ok),

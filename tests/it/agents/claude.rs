@@ -249,3 +249,12 @@ fn error_when_the_api_refuses_the_turn() {
 fn kill_leaves_no_process_of_the_pane() {
     super::kill_leaves_no_process_of_the_pane(&CLAUDE);
 }
+
+#[test]
+#[cfg_attr(
+    not(roost_agent = "claude"),
+    ignore = "Claude Code is not installed: scripts/install-agents puts it in target/agents (or $ROOST_TEST_AGENTS)"
+)]
+fn reaching_done_fires_agent_done() {
+    super::reaching_done_fires_agent_done(&CLAUDE);
+}

@@ -410,3 +410,12 @@ fn blocked_while_a_command_waits_for_a_person() {
 fn kill_leaves_no_process_of_the_pane() {
     super::kill_leaves_no_process_of_the_pane(&CODEX);
 }
+
+#[test]
+#[cfg_attr(
+    not(roost_agent = "codex"),
+    ignore = "codex is not installed: scripts/install-agents puts it in target/agents (or $ROOST_TEST_AGENTS)"
+)]
+fn reaching_done_fires_agent_done() {
+    super::reaching_done_fires_agent_done(&CODEX);
+}

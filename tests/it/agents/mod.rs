@@ -728,3 +728,40 @@ pub fn kill_leaves_no_process_of_the_pane(agent: &'static Agent) {
         agent.name
     );
 }
+
+/// The agent's own end of a turn, reported by roost's hooks, fires
+/// `agent.working` and `agent.done` to a subscribed extension's handler,
+/// once each; the time from the stamp of done to the handler's run is
+/// reported.
+pub fn reaching_done_fires_agent_done(agent: &'static Agent) {
+    use crate::common::events::{recording_handler, runs, subscribed};
+    let rig = Rig::new(agent);
+    rig.install_hooks();
+    subscribed(
+        &rig.env,
+        "watch",
+        &["agent.working", "agent.done"],
+        &recording_handler(""),
+        &[],
+        10,
+    );
+    let pane = rig.spawn("alice", &[]);
+    let prompt = "Tell the watcher";
+    rig.send(&pane, prompt);
+    rig.finish(&pane, prompt);
+    let done_at = Instant::now();
+    let mut seen = Vec::new();
+    let fired = wait_until(Duration::from_secs(20), || {
+        seen = runs(&rig.env, "watch");
+        seen.iter().any(|r| r.starts_with("agent.done|"))
+    });
+    assert!(fired, "{} never fired agent.done: {seen:?}", agent.name);
+    rig.report("done-to-handler (upper bound)", done_at.elapsed());
+    // Once each for the one turn (the re-stamps of every tool call fire
+    // nothing).
+    std::thread::sleep(Duration::from_millis(500));
+    let seen = runs(&rig.env, "watch");
+    let count = |word: &str| seen.iter().filter(|r| r.starts_with(word)).count();
+    assert_eq!(count("agent.done|"), 1, "{seen:?}");
+    assert_eq!(count("agent.working|"), 1, "{seen:?}");
+}

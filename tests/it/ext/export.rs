@@ -9,7 +9,7 @@ pub(crate) fn expected_line(env: &TestEnv, name: &str, authority: &str) -> Strin
     let l = lock(env);
     let e = &l[name];
     format!(
-        "{name} {} {} {} {} {authority} no unsigned {}\n",
+        "{name} {} {} {} {} {authority} no unsigned {} -\n",
         e["repo"].as_str().unwrap(),
         e["ref"].as_str().unwrap(),
         e["commit"].as_str().unwrap(),
@@ -42,7 +42,7 @@ fn export_writes_one_sorted_line_per_pinned_extension_and_leaves_out_linked_ones
         text,
         format!(
             "# roost extension set, format 1\n\
-             # name repo ref commit tree authority disabled signer url\n{}{}",
+             # name repo ref commit tree authority disabled signer url settings\n{}{}",
             expected_line(&env, "abc", "-"),
             expected_line(&env, "zed", "fleet")
         )

@@ -9,6 +9,7 @@ use crate::common::*;
 use std::path::{Path, PathBuf};
 
 mod bundle;
+mod settings;
 
 /// Exports `env`'s set to a file in a directory of its own; the file's path.
 fn exported(env: &TestEnv) -> PathBuf {
@@ -234,7 +235,7 @@ fn frozen_refuses_each_kind_of_drift_and_changes_nothing() {
     let other = TestEnv::new();
     other.simple_ext("owner/roost-more", "more", &["more"], &[]);
     let more_line =
-        |commit: &str| format!("more owner/roost-more HEAD {commit} {tree} - no - {url}\n");
+        |commit: &str| format!("more owner/roost-more HEAD {commit} {tree} - no - {url} -\n");
     let drifts: Vec<(&str, String, String)> = vec![
         (
             "another commit",
@@ -259,7 +260,7 @@ fn frozen_refuses_each_kind_of_drift_and_changes_nothing() {
         (
             "an unreadable line",
             format!("{text}this is not a set line\n"),
-            "  line 4: it has 6 fields separated by single spaces; a set line has 9\n".into(),
+            "  line 4: it has 6 fields separated by single spaces; a set line has 10\n".into(),
         ),
         (
             "an extra extension",
