@@ -22,7 +22,9 @@ pub fn run(a: RemoveArgs) -> Result<Exit> {
     // has no kept data to purge) is that, whatever stands in the way of
     // taking the lock.
     let recorded = crate::ext::store::read_lock(&paths).map(|l| l.get(&name).is_some());
-    let kept = state.exists() || paths.ext_config(&name).exists();
+    let kept = state.exists()
+        || paths.ext_config(&name).exists()
+        || crate::events::place::dir(&paths, &name).exists();
     if matches!(recorded, Ok(false)) && !(purge && kept) {
         return Err(crate::ext::installed::no_such(&name).at(CMD));
     }

@@ -23,7 +23,7 @@ fn settings_travel_with_the_set_and_secrets_never_do() {
     let file = one.write("sets/roost.set", &text);
 
     let two = TestEnv::new();
-    let said = succeeded(&sync(&two, &file, &["--yes"]));
+    let said = succeeded(&sync(&two, &file, &["--yes", "--grant", "events"]));
     assert!(
         said.contains("; settings level, notify_command set\n"),
         "{said}"
@@ -49,7 +49,7 @@ fn settings_travel_with_the_set_and_secrets_never_do() {
         stdout(&out),
         "  notify: setting level blocked here, all in the file\n"
     );
-    let said = succeeded(&sync(&two, &file, &["--yes"]));
+    let said = succeeded(&sync(&two, &file, &["--yes", "--grant", "events"]));
     assert!(said.contains("notify: settings level set\n"), "{said}");
     assert_eq!(two.ok(["ext", "export"]), text);
 
@@ -58,7 +58,7 @@ fn settings_travel_with_the_set_and_secrets_never_do() {
         "forged.set",
         &text.replace(" level=all,", " level=all,token=x,"),
     );
-    let out = sync(&two, &forged, &["--yes"]);
+    let out = sync(&two, &forged, &["--yes", "--grant", "events"]);
     assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("a set file never carries one"),
