@@ -232,7 +232,10 @@ fn descendants() -> Vec<u32> {
 }
 
 /// Ends whatever a handler left behind (SIGTERM, a grace, SIGKILL), and
-/// reaps it: the runner is its subreaper.
+/// reaps it: the runner is its subreaper. A process that forks while it is
+/// being ended hands its child to the runner, so the last step repeats
+/// until a look finds nothing alive below the runner (bounded by
+/// `KILL_ROUNDS`): once the runner exits, an orphan would go to init.
 fn end_descendants() {
     let left = descendants();
     if left.is_empty() {
@@ -242,25 +245,33 @@ fn end_descendants() {
         let _ = kill(Pid::from_raw(*pid as i32), Signal::SIGTERM);
     }
     let grace = Instant::now() + GRACE;
-    loop {
-        reap();
-        let alive: Vec<u32> = descendants()
-            .into_iter()
-            .filter(|p| crate::procs::Stat::of(*p).is_some_and(|s| !s.ended()))
-            .collect();
+    while Instant::now() < grace && !alive_below().is_empty() {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    for _ in 0..KILL_ROUNDS {
+        let alive = alive_below();
         if alive.is_empty() {
-            break;
+            return;
         }
-        if Instant::now() >= grace {
-            for pid in alive {
-                let _ = kill(Pid::from_raw(pid as i32), Signal::SIGKILL);
-            }
-            std::thread::sleep(Duration::from_millis(50));
-            reap();
-            break;
+        for pid in alive {
+            let _ = kill(Pid::from_raw(pid as i32), Signal::SIGKILL);
         }
         std::thread::sleep(Duration::from_millis(20));
     }
+    reap();
+}
+
+/// How many times the last step of `end_descendants` looks again.
+const KILL_ROUNDS: usize = 50;
+
+/// The processes below the runner that have not ended, the ended ones
+/// reaped first.
+fn alive_below() -> Vec<u32> {
+    reap();
+    descendants()
+        .into_iter()
+        .filter(|p| crate::procs::Stat::of(*p).is_some_and(|s| !s.ended()))
+        .collect()
 }
 
 /// Reaps every ended child (those reparented to the runner included).
