@@ -319,3 +319,64 @@ fn ext_check_holds_the_declaration_and_its_handler() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("unknown event \"agent.gone\""), "{err}");
 }
+
+/// The example as a user sets it up: a notify command (here a script
+/// that appends its arguments to a file), the level deciding which
+/// moments reach it, the token read from stdin and never shown.
+#[test]
+fn the_example_calls_its_notify_command_for_the_moments_its_level_takes() {
+    let env = TestEnv::new();
+    notify_repo(&env);
+    let out = env.run([
+        "ext",
+        "install",
+        "o/roost-notify",
+        "--yes",
+        "--grant",
+        "events",
+    ]);
+    assert!(out.status.success(), "{}", describe(&out));
+    let called = env.path("called");
+    let script = env.write(
+        "bin/say",
+        &format!("#!/bin/sh\necho \"$*\" >> {}\n", called.display()),
+    );
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    env.ok([
+        "ext".as_ref(),
+        "config".as_ref(),
+        "notify".as_ref(),
+        "notify_command".as_ref(),
+        script.as_os_str(),
+    ]);
+    let out =
+        crate::ext::config::with_stdin(&env, &["ext", "config", "notify", "token"], b"tok-1\n");
+    assert!(out.status.success(), "{}", describe(&out));
+    // level is blocked by default: done is noted, only blocked is told.
+    let pane = env.spawn(
+        "w",
+        "roost state done; roost state blocked; echo stamped; sleep 100",
+    );
+    env.wait_for_screen(&pane, "stamped");
+    assert!(wait_until(Duration::from_secs(10), || {
+        notifications(&env).lines().count() == 2
+    }));
+    assert!(wait_until(Duration::from_secs(10), || called.exists()));
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(
+        std::fs::read_to_string(&called).unwrap(),
+        format!("agent.blocked {pane}\n")
+    );
+    // level all: done too.
+    env.ok(["ext", "config", "notify", "level", "all"]);
+    let other = env.spawn("v", "roost state done; echo stamped; sleep 100");
+    env.wait_for_screen(&other, "stamped");
+    assert!(wait_until(Duration::from_secs(10), || {
+        std::fs::read_to_string(&called)
+            .unwrap_or_default()
+            .contains(&format!("agent.done {other}\n"))
+    }));
+    let log = env.ok(["ext", "log", "notify", "--json"]);
+    assert!(!log.contains("tok-1"), "{log}");
+}
