@@ -160,7 +160,18 @@ pub fn shell_word(text: &str) -> String {
 /// `serde_json::Value`, whose maps are `BTreeMap`s.
 pub fn json<T: serde::Serialize + ?Sized>(v: &T) -> String {
     let value = serde_json::to_value(v).unwrap_or_default();
-    let text = serde_json::to_string_pretty(&value).unwrap_or_default();
+    neutral_json(&serde_json::to_string_pretty(&value).unwrap_or_default())
+}
+
+/// `json` on one line: for output read a line at a time (JSON lines).
+pub fn json_line<T: serde::Serialize + ?Sized>(v: &T) -> String {
+    let value = serde_json::to_value(v).unwrap_or_default();
+    neutral_json(&serde_json::to_string(&value).unwrap_or_default())
+}
+
+/// JSON text with every control or hidden character but the newline
+/// written as its escape (inside a string, where alone they can stand).
+fn neutral_json(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         if c == '\n' || !(c.is_control() || hidden(c)) {

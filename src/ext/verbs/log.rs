@@ -71,7 +71,7 @@ fn print(name: &str, r: &Record, json: bool) {
             #[serde(flatten)]
             record: &'a Record,
         }
-        println!("{}", crate::untrusted::json(&Line { name, record: r }));
+        println!("{}", crate::untrusted::json_line(&Line { name, record: r }));
         return;
     }
     let pane = if r.pane.is_empty() { "-" } else { &r.pane };

@@ -80,3 +80,52 @@ fn enable_resumes_a_paused_handler() {
     fire(&env);
     assert_eq!(log(&env, "bad").last().unwrap()["outcome"], "exit 1");
 }
+
+/// `--follow` prints what is there, then each run as it is logged, until
+/// it is stopped.
+#[test]
+fn follow_prints_each_new_run_as_it_is_logged() {
+    use std::io::{BufRead, BufReader};
+    let env = TestEnv::new();
+    env.spawn("keep", "sleep 1000");
+    subscribed(
+        &env,
+        "note",
+        &["agent.done"],
+        &recording_handler(""),
+        &[],
+        10,
+    );
+    fire(&env);
+    let mut child = env
+        .roost(["ext", "log", "note", "--follow", "--json"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let stdout = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if tx.send(line.unwrap_or_default()).is_err() {
+                return;
+            }
+        }
+    });
+    let next = || rx.recv_timeout(std::time::Duration::from_secs(15)).ok();
+    let parse = |line: String| -> serde_json::Value {
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line:?}"))
+    };
+    let first = parse(next().expect("the run already logged"));
+    assert_eq!(first["seq"], 1);
+    fire(&env);
+    let second = parse(next().expect("the new run"));
+    assert_eq!(second["seq"], 2);
+    assert_eq!(second["outcome"], "exit 0");
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "--follow ended by itself"
+    );
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
