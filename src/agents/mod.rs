@@ -14,7 +14,7 @@ pub mod roster;
 pub mod transcript;
 pub mod wiring;
 
-pub use agent::{valid_session_id, Agent, HookAgent};
+pub use agent::{valid_session_id, Agent, HookAgent, HookWord};
 
 /// Records pane `pane`'s session id (set by its agent's hook) for
 /// `resume`: run by the event runner, off the hook's path.
