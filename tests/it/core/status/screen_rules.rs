@@ -89,3 +89,29 @@ fn a_preset_pane_no_hook_reported_from_reads_its_state_from_its_screen() {
         .success());
     assert_eq!(state_of(&env, &pane), "working");
 }
+
+/// wait-done's last look: a preset pane with no hook report that times
+/// out says the state its screen shows, not that it never reported one.
+#[test]
+fn wait_done_on_a_preset_pane_times_out_naming_the_state_its_screen_shows() {
+    let env = TestEnv::new();
+    let path = screen_preset(&env);
+    let flag = env.path("flag");
+    std::fs::write(&flag, "").unwrap();
+    let out = env
+        .roost(["spawn", "alice", "scr", flag.to_str().unwrap()])
+        .env("PATH", &path)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", describe(&out));
+    let pane = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    env.wait_for_screen(&pane, "Allow execution?");
+    let out = env.run(["wait-done", "alice", "1"]);
+    assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "roost wait-done: 'alice' ({pane}) is still blocked after 1s (its screen shows it)\n"
+        )
+    );
+}
