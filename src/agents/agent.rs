@@ -190,6 +190,55 @@ impl clap::ValueEnum for HookAgent {
     }
 }
 
+/// What `roost hook` takes: an agent roost knows or `generic`, else a word
+/// an enabled extension's preset may teach. Parsing never reads a file:
+/// the handler looks the word up, so only a word that is no built-in
+/// agent costs a read of ext.agents.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HookWord {
+    Builtin(HookAgent),
+    Other(String),
+}
+
+/// The parser of `HookWord`: offers the built-in names (for completion and
+/// the refusal's list) and takes any other word for the handler to judge.
+#[derive(Debug, Clone, Copy)]
+pub struct HookWordParser;
+
+impl clap::builder::TypedValueParser for HookWordParser {
+    type Value = HookWord;
+
+    fn parse_ref(
+        &self,
+        _cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<HookWord, clap::Error> {
+        let text = value.to_string_lossy();
+        Ok(match HookAgent::ALL.iter().find(|a| a.name() == text) {
+            Some(a) => HookWord::Builtin(*a),
+            None => HookWord::Other(text.into_owned()),
+        })
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            HookAgent::ALL
+                .iter()
+                .map(|a| clap::builder::PossibleValue::new(a.name())),
+        ))
+    }
+}
+
+impl HookAgent {
+    /// Every name, for messages: the built-in agents, then `generic`.
+    pub fn names() -> String {
+        HookAgent::ALL.map(HookAgent::name).join(", ")
+    }
+}
+
 /// A session id as agents report it: short, and plain characters only (it
 /// goes into a command line at resume).
 pub fn valid_session_id(id: &str) -> bool {

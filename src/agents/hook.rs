@@ -44,9 +44,11 @@ pub struct Effect {
     pub prompt_hook: bool,
 }
 
-/// Runs the handler for `agent`, its words after it (the event, and for
-/// codex's notify the payload); returns the exit code (0 or 1, never 2).
-pub fn run(agent: HookAgent, words: &[OsString]) -> u8 {
+/// Runs the handler for `agent`, recorded on the pane as `name` (a preset's
+/// name for the generic form its hooks send), with its words after it (the
+/// event, and for codex's notify the payload); returns the exit code (0 or
+/// 1, never 2).
+pub fn run(agent: HookAgent, name: &str, words: &[OsString]) -> u8 {
     let words: Vec<String> = words
         .iter()
         .map(|w| w.to_string_lossy().into_owned())
@@ -68,15 +70,10 @@ pub fn run(agent: HookAgent, words: &[OsString]) -> u8 {
     };
     let payload = match payload {
         Ok(p) => p,
-        Err(why) => {
-            return fail(&format!(
-                "{} payload: {why}; nothing was stamped",
-                agent.name()
-            ))
-        }
+        Err(why) => return fail(&format!("{name} payload: {why}; nothing was stamped")),
     };
     let effect = effect(agent, event, &payload);
-    match apply(&tmux, &pane, agent.name(), effect) {
+    match apply(&tmux, &pane, name, effect) {
         Ok(()) => 0,
         Err(why) => fail(&why.0),
     }

@@ -2,7 +2,8 @@
 //! handler every agent's hooks run (`hook.rs`) and the transcripts it reads
 //! replies from (`transcript.rs`), the record of a server's agents for
 //! `resume` (`roster.rs`), what spawn, resume and kill do for an agent
-//! (`launch.rs`), the agents on PATH (`programs.rs`), and the wiring of
+//! (`launch.rs`), the agents on PATH (`programs.rs`), a preset's state read from its
+//! screen (`screen_state.rs`), and the wiring of
 //! their configuration (`wiring/`). The commands over it are in
 //! src/commands/ (hook, hooks, resume, next).
 
@@ -11,10 +12,11 @@ pub mod hook;
 pub mod launch;
 pub mod programs;
 pub mod roster;
+pub mod screen_state;
 pub mod transcript;
 pub mod wiring;
 
-pub use agent::{valid_session_id, Agent, HookAgent};
+pub use agent::{valid_session_id, Agent, HookAgent, HookWord};
 
 /// Records pane `pane`'s session id (set by its agent's hook) for
 /// `resume`: run by the event runner, off the hook's path.

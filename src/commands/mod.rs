@@ -44,7 +44,7 @@ pub fn run(word: &OsString, rest: &[OsString]) -> Result<Exit> {
         Command::Screen(a) => read::screen(&ctx, a),
         Command::Reply(a) => pane::reply(&ctx, a),
         Command::State(a) => pane::state(&ctx, a),
-        Command::Hook(a) => hook::run(a.agent, a.words),
+        Command::Hook(a) => hook::run(&ctx, a.agent, a.words),
         Command::Hooks(a) => hooks::run(&ctx, a),
         Command::Resume => resume::run(&ctx),
         Command::Next => next::next(&ctx),

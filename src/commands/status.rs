@@ -21,6 +21,11 @@ pub fn run(ctx: &Ctx, a: JsonArgs) -> Result<Exit> {
     if fleet.is_none() {
         ctx.require_tmux()?;
     }
+    // A preset's pane no hook has reported from: its screen rules say.
+    let mut fleet = fleet;
+    if let Some((_, panes)) = fleet.as_mut() {
+        crate::agents::screen_state::read_into(&ctx.tmux, ctx.paths().ok(), panes);
+    }
     if a.json {
         println!(
             "{}",

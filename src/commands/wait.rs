@@ -63,6 +63,18 @@ pub fn run(ctx: &Ctx, a: WaitArgs) -> Result<Exit> {
             _ => {}
         }
         if Instant::now() >= deadline && now.state.is_none() {
+            // A preset's pane no hook reported from: its screen rules say.
+            let mut looked = [now.clone()];
+            crate::agents::screen_state::read_into(&ctx.tmux, ctx.paths().ok(), &mut looked);
+            if let Some(state) = looked[0].state {
+                return Err(Error::fail(
+                    ctx.cmd,
+                    format!(
+                        "{who} is still {} after {seconds}s (its screen shows it)",
+                        state.word()
+                    ),
+                ));
+            }
             let sent = ctx.tmux.sent_mark(&pane.id).ok().flatten();
             let hooks = "its agent reports with `roost state done` from its hooks: see \"How agents report their state\" in roost(1) or the README";
             let (since, hint) = match sent {

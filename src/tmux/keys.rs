@@ -104,11 +104,22 @@ impl Tmux {
     /// the program asked for that, as typed keys otherwise; and marks the
     /// pane as typed into (`submit` marks it sent).
     pub fn paste(&self, pane: &str, text: &str) -> TmuxResult<()> {
+        self.paste_as(pane, text, true)
+    }
+
+    /// As `paste`; `bracketed` false types the text without the paste
+    /// brackets even where the program asked for them (an agent preset
+    /// that says its program takes no bracketed paste).
+    pub fn paste_as(&self, pane: &str, text: &str, bracketed: bool) -> TmuxResult<()> {
         let buffer = format!("roost-send-{}", std::process::id());
         self.run_with_input(&["load-buffer", "-b", &buffer, "-"], text.as_bytes())?;
         let mut words = out_of_mode(pane);
         words.extend(["set-option", "-p", "-t", pane, SENT, TYPED, ";"].map(String::from));
-        words.extend(["paste-buffer", "-p", "-d", "-b", &buffer, "-t", pane].map(String::from));
+        words.push("paste-buffer".into());
+        if bracketed {
+            words.push("-p".into());
+        }
+        words.extend(["-d", "-b", &buffer, "-t", pane].map(String::from));
         if let Err(e) = self.run(&words) {
             let _ = self.run(&["delete-buffer", "-b", &buffer]);
             return Err(e);

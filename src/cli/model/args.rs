@@ -1,7 +1,7 @@
 //! The built-in commands' arguments, as the model's `Command` holds them.
 
 use super::values::{positive, seconds, ValueKind};
-use crate::agents::agent::{Agent, HookAgent};
+use crate::agents::agent::{Agent, HookAgent, HookWord, HookWordParser};
 use clap::{Args, Subcommand, ValueEnum, ValueHint};
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -79,11 +79,12 @@ pub struct StateArgs {
 
 #[derive(Debug, Args)]
 pub struct HookArgs {
-    /// claude, codex, gemini, opencode, aider, copilot, pi or generic
+    /// claude, codex, gemini, opencode, aider, copilot, pi, generic, or an
+    /// installed extension's agent preset
     // The line above names them all; clap's own list of them would run past
     // 80 columns.
-    #[arg(value_name = "AGENT", hide_possible_values = true)]
-    pub agent: HookAgent,
+    #[arg(value_name = "AGENT", hide_possible_values = true, value_parser = HookWordParser)]
+    pub agent: HookWord,
     /// the event, and for codex's notify the JSON payload
     #[arg(value_name = "EVENT", trailing_var_arg = true)]
     pub words: Vec<OsString>,

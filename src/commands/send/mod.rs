@@ -10,6 +10,7 @@
 
 mod idle;
 mod lock;
+mod preset;
 mod ready;
 mod still;
 mod text;
@@ -104,8 +105,11 @@ struct Send<'a> {
     again: String,
     deadline: Instant,
     wait: u64,
-    /// The user says the program asks for bracketed paste.
+    /// The user (or the agent's preset) says the program asks for
+    /// bracketed paste.
     asks: bool,
+    /// What the agent's preset says of sending to it (none for others).
+    manner: Option<preset::Manner>,
 }
 
 pub fn run(ctx: &Ctx, a: SendArgs) -> Result<Exit> {
@@ -146,6 +150,7 @@ pub fn run(ctx: &Ctx, a: SendArgs) -> Result<Exit> {
             )))
         }
     };
+    let manner = preset::of(ctx, &pane.id);
     let pane_id = pane.id.clone();
     let delivered = |size: usize| {
         if let Some(em) = crate::events::Emitter::from_env() {
@@ -161,7 +166,8 @@ pub fn run(ctx: &Ctx, a: SendArgs) -> Result<Exit> {
         again: crate::untrusted::shell_word(&req.target),
         deadline,
         wait: req.wait,
-        asks: req.paste,
+        asks: req.paste || manner.is_some_and(|m| m.bracketed),
+        manner,
     };
     if req.when_idle {
         send.until_idle(req.force)?;
@@ -200,6 +206,13 @@ fn blocked(ctx: &Ctx, who: &str, again: &str) -> Error {
 }
 
 impl Send<'_> {
+    /// Whether the paste goes in brackets (where the program asked): not
+    /// when the agent's preset says its program takes none, unless the
+    /// user says it does (--paste).
+    fn bracketed(&self) -> bool {
+        self.asks || self.manner.is_none_or(|m| m.bracketed)
+    }
+
     fn fail(&self, msg: String) -> Error {
         Error::fail(self.ctx.cmd, msg)
     }
@@ -288,7 +301,7 @@ impl Send<'_> {
         let reads = self.reads(look.tty.as_ref());
         if !text.is_empty() {
             self.tmux
-                .paste(&self.pane.id, text)
+                .paste_as(&self.pane.id, text, self.bracketed())
                 .map_err(|e| self.untyped(e))?;
         }
         let took = match (&look.tty, look.reading) {
@@ -327,6 +340,10 @@ impl Send<'_> {
                         self.again
                     )));
             }
+        }
+        // The preset's program needs this long before Enter counts.
+        if let Some(m) = self.manner.filter(|m| !m.settle.is_zero()) {
+            std::thread::sleep(m.settle);
         }
         let reads = self.reads(look.tty.as_ref());
         self.tmux.submit(&self.pane.id).map_err(|e| {

@@ -260,3 +260,40 @@ fn codex_is_spawned_with_its_own_server_and_opencode_events_name_their_state() {
     assert_eq!(env.ok(["read", "cx"]), "ACK: hi\n");
     assert_eq!(option(&env, &pane, "@roost-agent"), "opencode");
 }
+
+/// A preset's own hooks name it: `roost hook qwen EVENT` takes the generic
+/// payload and records the preset's name on the pane. A word no enabled
+/// extension teaches keeps the refusal of an unknown agent.
+#[test]
+fn a_preset_word_takes_the_generic_payload_and_an_unknown_word_is_refused() {
+    let env = TestEnv::new();
+    crate::core::resume::install_qwen_preset(&env);
+    let pane = env.spawn("q", "sleep 100000");
+    let out = hook_in(&env, &pane, &["qwen", "working"], r#"{"session_id":"q-7"}"#);
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
+    assert_eq!(option(&env, &pane, "@agent_state"), "working");
+    assert_eq!(option(&env, &pane, "@roost-agent"), "qwen");
+    assert_eq!(option(&env, &pane, "@roost-session-id"), "q-7");
+    assert!(
+        hook_in(&env, &pane, &["qwen", "done"], r#"{"reply":"ACK: q"}"#)
+            .status
+            .success()
+    );
+    assert_eq!(option(&env, &pane, "@agent_state"), "done");
+    assert_eq!(env.ok(["read", "q"]), "ACK: q\n");
+    let unknown = hook_in(&env, &pane, &["nope", "working"], "");
+    assert_eq!(exit_of(&unknown), Exit::Failed, "{}", describe(&unknown));
+    assert_eq!(
+        String::from_utf8_lossy(&unknown.stderr),
+        "roost hook: unknown agent 'nope' (one of claude, codex, gemini, opencode, aider, copilot, pi, generic)\nusage: roost hook AGENT [EVENT...]\n"
+    );
+    env.ok(["ext", "disable", "qwen"]);
+    let off = hook_in(&env, &pane, &["qwen", "idle"], "");
+    assert_eq!(exit_of(&off), Exit::Failed, "{}", describe(&off));
+    assert!(
+        String::from_utf8_lossy(&off.stderr).starts_with("roost hook: unknown agent 'qwen'"),
+        "{}",
+        describe(&off)
+    );
+    assert_eq!(option(&env, &pane, "@agent_state"), "done");
+}

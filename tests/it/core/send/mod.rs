@@ -2,6 +2,7 @@
 //! that is missing, dead or on no server.
 
 mod delivery;
+mod preset;
 
 use crate::common::*;
 use crate::core::pane_option;

@@ -1,5 +1,6 @@
 //! `roost status` (text and JSON) and `roost session` without a terminal.
 
+mod screen_rules;
 mod view;
 
 use crate::common::*;
