@@ -168,7 +168,7 @@ mod tests {
 
     #[test]
     fn only_plain_words_reach_the_command() {
-        assert!(plain_path("/work/main/target/debug/roost"));
+        assert!(plain_path("/usr/local/bin/roost"));
         for bad in [
             "rel/roost",
             "/a b/roost",
