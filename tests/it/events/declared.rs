@@ -12,6 +12,20 @@ pub fn notify_repo(env: &TestEnv) -> Fixture {
     crate::ext::config::notify_repo(env, "o/roost-notify")
 }
 
+/// The example installed as a script does it: `--yes --grant events`.
+fn notify_installed(env: &TestEnv) {
+    notify_repo(env);
+    let out = env.run([
+        "ext",
+        "install",
+        "o/roost-notify",
+        "--yes",
+        "--grant",
+        "events",
+    ]);
+    assert!(out.status.success(), "{}", describe(&out));
+}
+
 fn notifications(env: &TestEnv) -> String {
     std::fs::read_to_string(state_dir(env, "notify").join("notifications")).unwrap_or_default()
 }
@@ -23,16 +37,7 @@ fn events_file(env: &TestEnv) -> std::path::PathBuf {
 #[test]
 fn an_installed_events_extension_runs_its_handler_on_a_state_change() {
     let env = TestEnv::new();
-    notify_repo(&env);
-    let out = env.run([
-        "ext",
-        "install",
-        "o/roost-notify",
-        "--yes",
-        "--grant",
-        "events",
-    ]);
-    assert!(out.status.success(), "{}", describe(&out));
+    notify_installed(&env);
     let entry = &lock(&env)["notify"];
     assert_eq!(
         entry["events"],
@@ -82,16 +87,7 @@ fn an_installed_events_extension_runs_its_handler_on_a_state_change() {
 #[test]
 fn disable_and_remove_stop_handlers_and_purge_deletes_the_log() {
     let env = TestEnv::new();
-    notify_repo(&env);
-    let out = env.run([
-        "ext",
-        "install",
-        "o/roost-notify",
-        "--yes",
-        "--grant",
-        "events",
-    ]);
-    assert!(out.status.success(), "{}", describe(&out));
+    notify_installed(&env);
     let out = env.run(["ext", "disable", "notify"]);
     assert!(out.status.success(), "{}", describe(&out));
     let text = std::fs::read_to_string(events_file(&env)).unwrap();
@@ -232,16 +228,7 @@ fn an_unknown_event_and_an_extension_with_neither_are_refused() {
 #[test]
 fn an_entry_recorded_before_events_runs_nothing_until_update_asks() {
     let env = TestEnv::new();
-    notify_repo(&env);
-    let out = env.run([
-        "ext",
-        "install",
-        "o/roost-notify",
-        "--yes",
-        "--grant",
-        "events",
-    ]);
-    assert!(out.status.success(), "{}", describe(&out));
+    notify_installed(&env);
     // As the previous roost wrote it: no events in the entry, no ext.events.
     crate::common::ext::edit_lock(&env, |l| {
         l["notify"].as_object_mut().unwrap().remove("events");
@@ -326,16 +313,7 @@ fn ext_check_holds_the_declaration_and_its_handler() {
 #[test]
 fn the_example_calls_its_notify_command_for_the_moments_its_level_takes() {
     let env = TestEnv::new();
-    notify_repo(&env);
-    let out = env.run([
-        "ext",
-        "install",
-        "o/roost-notify",
-        "--yes",
-        "--grant",
-        "events",
-    ]);
-    assert!(out.status.success(), "{}", describe(&out));
+    notify_installed(&env);
     let called = env.path("called");
     let script = env.write(
         "bin/say",
