@@ -18,8 +18,9 @@ use std::io::Read;
 /// The most of a payload read from stdin.
 pub const MAX_PAYLOAD: u64 = 4 << 20;
 /// How long copilot's stop hook waits for the turn to be in its transcript
-/// (copilot writes it a moment after the hook starts).
-const COPILOT_TRANSCRIPT_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
+/// (copilot writes it a moment after the hook starts; on a loaded machine,
+/// seconds after): inside the 10 s copilot allows the hook.
+const COPILOT_TRANSCRIPT_WAIT: std::time::Duration = std::time::Duration::from_secs(8);
 /// The most of a reply kept.
 const MAX_REPLY: usize = 256 << 10;
 
