@@ -253,7 +253,11 @@ pub fn effect(agent: HookAgent, event: &str, p: &Value) -> Effect {
             };
             match state {
                 Some(AgentState::Working) => e.prompt = text(p, "prompt"),
-                Some(AgentState::Done | AgentState::Error) => e.reply = text(p, "reply"),
+                // `last_assistant_message` too: the Claude Code form
+                // other agents' hooks copy (Qwen Code's) says it so.
+                Some(AgentState::Done | AgentState::Error) => {
+                    e.reply = text(p, "reply").or_else(|| text(p, "last_assistant_message"))
+                }
                 _ => {}
             }
             e.state = state;
@@ -548,5 +552,19 @@ mod tests {
             (Some(AgentState::Error), Some("401"))
         );
         assert!(!effect(pi, "done", &json!({})).prompt_hook);
+    }
+
+    #[test]
+    fn the_generic_reply_is_reply_else_the_claude_form_s_last_message() {
+        let g = HookAgent::Generic;
+        let p = json!({"reply":"mine","last_assistant_message":"theirs"});
+        assert_eq!(effect(g, "done", &p).reply.as_deref(), Some("mine"));
+        let p = json!({"hook_event_name":"Stop","session_id":"q1","last_assistant_message":"ACK"});
+        let e = effect(g, "done", &p);
+        assert_eq!(
+            (e.state, e.reply.as_deref(), e.session_id.as_deref()),
+            (Some(AgentState::Done), Some("ACK"), Some("q1"))
+        );
+        assert_eq!(effect(g, "working", &p).reply, None);
     }
 }

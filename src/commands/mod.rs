@@ -38,7 +38,10 @@ pub fn run(word: &OsString, rest: &[OsString]) -> Result<Exit> {
     match command {
         Command::Up => session::up(&ctx, "main"),
         Command::Session(a) => session::up(&ctx, &a.name),
-        Command::Spawn(a) => spawn::run(&ctx, a),
+        Command::Spawn(a) => spawn::run(&ctx, a).and_then(|made| match made.message {
+            Some(text) => send::first_message(&ctx, &made.pane, text),
+            None => Ok(Exit::Ok),
+        }),
         Command::Send(a) => send::run(&ctx, a),
         Command::Read(a) => read::read(&ctx, a),
         Command::Screen(a) => read::screen(&ctx, a),

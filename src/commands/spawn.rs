@@ -1,17 +1,29 @@
-//! `spawn [--session SESSION] NAME [CMD...]`: a new window running an
-//! agent, in SESSION (made when missing), the caller's session or main;
-//! prints its pane id.
+//! `spawn [--session SESSION] [--message TEXT] NAME [CMD...]`: a new window
+//! running an agent, in SESSION (made when missing), the caller's session
+//! or main; prints its pane id. A first message goes on the command line
+//! where the agent's preset says so; else the router sends it.
 //! A program that cannot be run is refused before any window exists, and
 //! the window outlives its program (tmux's remain-on-exit), so an agent that
 //! stops keeps its last words on screen until it is killed or replaced.
 
 use super::{ctx::Ctx, target};
 use crate::cli::model::SpawnArgs;
-use crate::error::{Error, Exit, Result};
+use crate::error::{Error, Result};
+use crate::ext::presets::FirstMessage;
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
-pub fn run(ctx: &Ctx, a: SpawnArgs) -> Result<Exit> {
+/// What a spawn made: the pane, and the first message still to be sent
+/// into it (the router hands it to send).
+pub struct Made {
+    pub pane: String,
+    pub message: Option<Vec<u8>>,
+}
+
+pub fn run(ctx: &Ctx, a: SpawnArgs) -> Result<Made> {
+    if a.message.as_ref().is_some_and(|m| m.is_empty()) {
+        return Err(Error::usage(ctx.cmd, "--message is empty"));
+    }
     let (command, agent) = crate::agents::launch::spawn_command(a.cmd);
     // A word no agent roost knows may name a preset an extension teaches.
     let preset = match agent {
@@ -24,8 +36,21 @@ pub fn run(ctx: &Ctx, a: SpawnArgs) -> Result<Exit> {
         .iter()
         .map(|w| w.to_string_lossy().into_owned())
         .collect();
+    // The first message goes on the command line where the preset says
+    // so (never into what resume gives back); else it is sent.
+    let mut message = a.message;
     let (command, preset) = match preset {
-        Some((expanded, taught)) => (expanded, Some((taught.preset.name, given))),
+        Some((mut expanded, taught)) => {
+            if let Some(text) =
+                message.take_if(|_| taught.preset.first_message != FirstMessage::Send)
+            {
+                if let FirstMessage::Option(option) = &taught.preset.first_message {
+                    expanded.push(option.into());
+                }
+                expanded.push(text);
+            }
+            (expanded, Some((taught.preset.name, given)))
+        }
         None => (command, None),
     };
     let name = a.name;
@@ -87,7 +112,10 @@ pub fn run(ctx: &Ctx, a: SpawnArgs) -> Result<Exit> {
         em.detached(crate::events::Event::Spawned, Some(&pane), &[]);
     }
     println!("{pane}");
-    Ok(Exit::Ok)
+    Ok(Made {
+        pane,
+        message: message.map(|m| m.into_encoded_bytes()),
+    })
 }
 
 /// The directory the pane starts in: `--cwd DIR` made absolute (it must be

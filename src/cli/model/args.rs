@@ -21,6 +21,9 @@ pub struct SpawnArgs {
     /// the session to open it in, made if missing (default: the caller's, else main)
     #[arg(long, value_name = ValueKind::Session.name())]
     pub session: Option<String>,
+    /// the agent's first message, given the way its preset says, else sent once it reads, as send sends
+    #[arg(long, value_name = "TEXT")]
+    pub message: Option<OsString>,
     /// the window's name
     pub name: String,
     /// the program and its arguments (default: your shell)

@@ -77,7 +77,16 @@ pub enum Command {
     /// program named claude, codex, gemini, opencode, aider, copilot or pi
     /// (by its basename) is an agent roost knows: the pane's @roost-agent
     /// names it, codex is started with --no-daemon, and the window is
-    /// recorded for `roost resume`.
+    /// recorded for `roost resume`. A word an installed extension's preset
+    /// teaches (`roost spawn x qwen`) starts that preset's program.
+    ///
+    /// --message TEXT gives the agent its first message: as the last
+    /// argument or after an option where its preset says so, else (an
+    /// agent roost knows, a preset that says send, any other program) sent
+    /// once the program reads, exactly as `roost send` sends it, waiting up
+    /// to 60 s for a slow start. The pane id is printed first; when the
+    /// message is not delivered, spawn exits as send would, the window
+    /// stays, and `roost resume` never sends the message again.
     Spawn(SpawnArgs),
     #[command(verbatim_doc_comment)]
     /// paste TEXT into TARGET exactly once, then press Enter

@@ -114,6 +114,37 @@ struct Send<'a> {
 
 pub fn run(ctx: &Ctx, a: SendArgs) -> Result<Exit> {
     let req = request(ctx, a)?;
+    deliver(ctx, req)
+}
+
+/// How long a first message waits for a program just started.
+const FIRST_WAIT: u64 = 60;
+
+/// `spawn --message`: `text` sent into the pane spawn just made, as send
+/// sends it, with time for a slow start.
+pub fn first_message(ctx: &Ctx, pane: &str, text: Vec<u8>) -> Result<Exit> {
+    let req = Request {
+        force: false,
+        when_idle: false,
+        lines: false,
+        paste: false,
+        wait: FIRST_WAIT,
+        target: pane.to_string(),
+        text,
+    };
+    deliver(ctx, req).map_err(|e| match e {
+        // Nothing typed: spawn has no --wait, send has.
+        Error::Fail {
+            code: Exit::NotReady,
+            ..
+        } => e.hint(format!(
+            "the window is there: send the message once it reads (roost send --wait SECONDS {pane} -- TEXT)"
+        )),
+        e => e,
+    })
+}
+
+fn deliver(ctx: &Ctx, req: Request) -> Result<Exit> {
     let pane = target::resolve(ctx, &req.target)?;
     let who = target::describe(&req.target, &pane.id);
     let fail = |msg: String| Error::fail(ctx.cmd, msg);

@@ -255,6 +255,15 @@ fn kill_leaves_no_process_of_the_pane() {
     not(roost_agent = "claude"),
     ignore = "Claude Code is not installed: scripts/install-agents puts it in target/agents (or $ROOST_TEST_AGENTS)"
 )]
+fn takes_its_first_message_from_spawn() {
+    super::takes_its_first_message_from_spawn(&CLAUDE);
+}
+
+#[test]
+#[cfg_attr(
+    not(roost_agent = "claude"),
+    ignore = "Claude Code is not installed: scripts/install-agents puts it in target/agents (or $ROOST_TEST_AGENTS)"
+)]
 fn reaching_done_fires_agent_done() {
     super::reaching_done_fires_agent_done(&CLAUDE);
 }

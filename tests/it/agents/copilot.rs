@@ -232,6 +232,15 @@ fn kill_leaves_no_process_of_the_pane() {
     super::kill_leaves_no_process_of_the_pane(&COPILOT);
 }
 
+#[test]
+#[cfg_attr(
+    not(roost_agent = "copilot"),
+    ignore = "GitHub Copilot CLI is not installed: scripts/install-agents puts it in target/agents (or $ROOST_TEST_AGENTS)"
+)]
+fn takes_its_first_message_from_spawn() {
+    super::takes_its_first_message_from_spawn(&COPILOT);
+}
+
 /// In a folder it was never told to trust, copilot opens with its "Confirm
 /// folder trust" question before any hook runs. send and close type
 /// nothing into it (exit 3), and status reads the pane blocked.

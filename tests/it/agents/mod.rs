@@ -249,6 +249,14 @@ impl Rig {
         self.ok(args).trim().to_string()
     }
 
+    /// `roost spawn --message TEXT NAME AGENT ARGS…`; returns the pane id.
+    pub fn spawn_with_message(&self, name: &str, text: &str) -> String {
+        let mut args = vec!["spawn".to_string(), "--message".into(), text.into()];
+        args.extend([name.to_string(), self.agent.name.into()]);
+        args.extend((self.agent.args)(self));
+        self.ok(args).trim().to_string()
+    }
+
     /// Waits until the agent shows its prompt; returns how long that took.
     pub fn ready(&self, pane: &str, since: Instant) -> Duration {
         let mut last = String::new();
@@ -727,6 +735,21 @@ pub fn kill_leaves_no_process_of_the_pane(agent: &'static Agent) {
         "roost kill left {left:?} of {}",
         agent.name
     );
+}
+
+/// `spawn --message`: the first message reaches the model exactly once,
+/// the turn ends done and `read` gives its reply, with the agent wired as
+/// `takes_every_prompt_with_roost_hooks` wires it.
+pub fn takes_its_first_message_from_spawn(agent: &'static Agent) {
+    let rig = Rig::new(agent);
+    rig.install_hooks();
+    let t = Instant::now();
+    let prompt = "Start with this first message";
+    let pane = rig.spawn_with_message("alice", prompt);
+    rig.report("spawn --message returned", t.elapsed());
+    rig.finish(&pane, prompt);
+    rig.report("spawn --message to done", t.elapsed());
+    rig.stayed_local();
 }
 
 /// The agent's own end of a turn, reported by roost's hooks, fires

@@ -123,3 +123,12 @@ fn hooks_remove_restores_the_configuration() {
 fn kill_leaves_no_process_of_the_pane() {
     super::kill_leaves_no_process_of_the_pane(&PI);
 }
+
+#[test]
+#[cfg_attr(
+    not(roost_agent = "pi"),
+    ignore = "pi is not installed: scripts/install-agents puts it in target/agents (or $ROOST_TEST_AGENTS)"
+)]
+fn takes_its_first_message_from_spawn() {
+    super::takes_its_first_message_from_spawn(&PI);
+}

@@ -1,7 +1,7 @@
 //! Qwen Code (npm `@qwen-code/qwen-code`), which roost does not know: the
 //! preset of `share/examples/roost-qwen` teaches it, installed linked as a
 //! user would. Against the stand-in OpenAI Chat Completions API, with its
-//! own hooks calling `roost hook generic` with the generic payload.
+//! own hooks wired as the example prints them (`roost hook qwen EVENT`).
 
 use super::*;
 use crate::common::model_server::ModelServer;
@@ -47,19 +47,17 @@ fn prepare(rig: &Rig) {
     ]);
 }
 
-/// UserPromptSubmit says working (its payload carries the session id);
-/// Stop hands the turn's last message to the generic payload's reply.
+/// The hooks the example extension prints (`roost qwen-hooks`), wired as
+/// its README says: merged into Qwen Code's settings.json. They report as
+/// the agent `qwen`, with Qwen Code's own payloads.
 fn own_hooks(rig: &Rig) {
-    let done = r#"python3 -c 'import json, sys
-p = json.load(sys.stdin)
-json.dump({"session_id": p.get("session_id"), "reply": p.get("last_assistant_message") or ""}, sys.stdout)' | roost hook generic done"#;
-    let hook = |cmd: &str| json!([{"hooks": [{"type": "command", "command": cmd}]}]);
+    let block = rig.ok(["qwen-hooks"]);
+    let hooks: serde_json::Value = serde_json::from_str(&format!("{{{block}}}"))
+        .unwrap_or_else(|e| panic!("roost qwen-hooks printed no JSON member ({e}):\n{block}"));
+    assert!(block.contains("roost hook qwen done"), "{block}");
     rig.env.write(
         "home/.qwen/settings.json",
-        &settings(json!({
-            "UserPromptSubmit": hook("roost hook generic working"),
-            "Stop": hook(done),
-        })),
+        &settings(hooks["hooks"].clone()),
     );
 }
 
@@ -103,6 +101,8 @@ fn resumes_the_same_session_by_its_preset() {
     rig.report("spawn-to-ready", rig.ready(&pane, t));
     let first = "Remember the word kestrel";
     rig.turn(&pane, first);
+    // Its hooks report as the preset's agent, so the preset keeps applying.
+    assert_eq!(rig.option(&pane, "@roost-agent"), "qwen");
     let session = rig.option(&pane, "@roost-session-id");
     assert!(!session.is_empty(), "no session id was recorded");
     rig.ok(["kill"]);
@@ -130,4 +130,23 @@ fn resumes_the_same_session_by_its_preset() {
         rig.server.describe()
     );
     assert_eq!(rig.option(&pane, "@roost-session-id"), session);
+}
+
+/// `spawn --message`: the preset says Qwen Code takes its first message
+/// after `-i`; it reaches the model once, and the turn ends done with its
+/// reply, reported by the example's hooks.
+#[test]
+#[cfg_attr(
+    not(roost_agent = "qwen"),
+    ignore = "Qwen Code is not installed: scripts/install-agents puts it in target/agents (or $ROOST_TEST_AGENTS)"
+)]
+fn takes_its_first_message_after_its_preset_s_option() {
+    let rig = Rig::new(&QWEN);
+    own_hooks(&rig);
+    let prompt = "Start with this first message";
+    let t = Instant::now();
+    let pane = rig.spawn_with_message("alice", prompt);
+    rig.finish(&pane, prompt);
+    rig.report("spawn --message to done", t.elapsed());
+    rig.stayed_local();
 }

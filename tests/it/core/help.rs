@@ -29,7 +29,10 @@ fn help_for_one_command_prints_its_usage_line() {
     let env = TestEnv::new();
     let text = env.ok(["help", "spawn"]);
     assert!(
-        text.contains("\nUsage: roost spawn [--cwd DIR] [--session SESSION] NAME [CMD...]\n"),
+        text.contains(concat!(
+            "\nUsage: roost spawn [--cwd DIR] [--session SESSION] [--message TEXT] NAME\n",
+            "                   [CMD...]\n"
+        )),
         "{text}"
     );
     let out = env.run(["help", "nope"]);

@@ -1,8 +1,10 @@
 //! `roost spawn`: the pane it prints, duplicate and unusable names, no name,
-//! no tmux.
+//! no tmux; the first message (message.rs).
 
 use crate::common::*;
 use crate::core::pane_ids;
+
+mod message;
 
 // ---- spawn ---------------------------------------------------------------
 
@@ -62,7 +64,7 @@ fn spawn_without_a_name_is_a_usage_error_with_exit_2() {
     assert_refusal(&out, Exit::Usage, "roost spawn: missing NAME\n");
     assert_eq!(
         stderr(&out).lines().nth(1),
-        Some("usage: roost spawn [--cwd DIR] [--session SESSION] NAME [CMD...]")
+        Some("usage: roost spawn [--cwd DIR] [--session SESSION] [--message TEXT] NAME [CMD...]")
     );
 }
 
