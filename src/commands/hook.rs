@@ -33,8 +33,5 @@ pub fn run(ctx: &Ctx, word: HookWord, words: Vec<OsString>) -> Result<Exit> {
 
 /// The name of the enabled preset called `word`, if any.
 fn preset(ctx: &Ctx, word: &str) -> Option<String> {
-    let paths = ctx.paths().ok()?;
-    crate::ext::taught::find(paths, word)
-        .filter(|t| t.enabled && crate::ext::presets::shadows_builtin(word).is_none())
-        .map(|t| t.preset.name)
+    crate::ext::taught::enabled(ctx.paths().ok()?, word)
 }

@@ -4,9 +4,10 @@
 
 use super::ctx::Ctx;
 use crate::agents::wiring::{self, Done, Scope, Setting, Target, Wiring};
-use crate::agents::Agent;
+use crate::agents::{Agent, HookAgent, HookWord};
 use crate::cli::model::{HooksArgs, HooksShowArgs, HooksTarget, HooksVerb};
 use crate::error::{Error, Exit, Result};
+use crate::ext::taught;
 use crate::tmux::AgentState;
 use crate::untrusted::printable;
 use std::os::unix::ffi::OsStrExt;
@@ -94,9 +95,10 @@ pub fn run(ctx: &Ctx, a: HooksArgs) -> Result<Exit> {
 }
 
 /// Where `agent`'s program is on PATH, if it is.
-fn program(agent: Agent) -> Option<PathBuf> {
+/// Where `name` is on PATH.
+fn program(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH").unwrap_or_default();
-    crate::fsutil::find_program(agent.name(), &path)
+    crate::fsutil::find_program(name, &path)
 }
 
 fn install(ctx: &Ctx, t: HooksTarget) -> Result<Exit> {
@@ -123,7 +125,7 @@ fn install(ctx: &Ctx, t: HooksTarget) -> Result<Exit> {
             }
         }
     }
-    if program(agent).is_none() {
+    if program(agent.name()).is_none() {
         println!(
             "note: {name} is not on PATH here; the hooks take effect where {} runs",
             agent.title()
@@ -228,12 +230,12 @@ fn status(ctx: &Ctx, json: bool) -> Result<Exit> {
     let needs = Needs::of(ctx)?;
     let rows = rows(&needs);
     if json {
-        let list: Vec<serde_json::Value> = rows
+        let mut list: Vec<serde_json::Value> = rows
             .iter()
             .map(|r| {
                 serde_json::json!({
                     "agent": r.agent.name(),
-                    "program": program(r.agent).map(|p| p.to_string_lossy().into_owned()),
+                    "program": program(r.agent.name()).map(|p| p.to_string_lossy().into_owned()),
                     "scope": r.scope.label(),
                     "file": r.path.to_string_lossy(),
                     "state": r.state.word(),
@@ -241,11 +243,12 @@ fn status(ctx: &Ctx, json: bool) -> Result<Exit> {
                 })
             })
             .collect();
+        list.extend(preset_rows(ctx));
         println!("{}", crate::untrusted::json(&list));
         return Ok(Exit::Ok);
     }
     for agent in Agent::ALL {
-        match program(agent) {
+        match program(agent.name()) {
             Some(p) => println!("{}: {}", agent.name(), shown(&p)),
             None => println!("{}: not on PATH", agent.name()),
         }
@@ -263,6 +266,39 @@ fn status(ctx: &Ctx, json: bool) -> Result<Exit> {
     }
     presets(ctx);
     Ok(Exit::Ok)
+}
+
+/// The presets in `--json`: scope `preset`, no file (roost writes none),
+/// state `hooks` or `screen` (where it comes from), `disabled` or
+/// `hidden`, and the extension that claims each.
+fn preset_rows(ctx: &Ctx) -> Vec<serde_json::Value> {
+    let Ok(paths) = ctx.paths() else {
+        return Vec::new();
+    };
+    taught::read(paths)
+        .into_iter()
+        .map(|t| {
+            let state = if crate::ext::presets::shadows_builtin(&t.preset.name).is_some() {
+                "hidden"
+            } else if !t.enabled {
+                "disabled"
+            } else if t.preset.hooks {
+                "hooks"
+            } else {
+                "screen"
+            };
+            let program = program(&t.preset.program);
+            serde_json::json!({
+                "agent": t.preset.name,
+                "program": program.map(|p| p.to_string_lossy().into_owned()),
+                "scope": "preset",
+                "file": null,
+                "state": state,
+                "why": null,
+                "extension": t.extension,
+            })
+        })
+        .collect()
 }
 
 /// The agents extensions teach, each with the extension that claims it.
@@ -285,9 +321,12 @@ fn presets(ctx: &Ctx) {
             t.preset.name, t.extension
         );
         let how = if t.preset.hooks {
-            "its own hooks report: wire them with the commands of roost hooks show generic, or a command its extension ships"
+            format!(
+                "its own hooks report: wire them with the commands roost hooks show {} prints, or a command its extension ships",
+                t.preset.name
+            )
         } else {
-            "no hooks: its state is read from the screen"
+            "no hooks: its state is read from the screen".to_string()
         };
         println!("  {how}");
     }
@@ -295,12 +334,29 @@ fn presets(ctx: &Ctx) {
 
 fn show(ctx: &Ctx, s: HooksShowArgs) -> Result<Exit> {
     let roost = roost(ctx.cmd)?;
-    let Some(agent) = s.agent.known() else {
+    // generic, or a preset's name: the four commands of the generic form.
+    let (known, name) = match s.agent {
+        HookWord::Builtin(a) => (a.known(), a.name().to_string()),
+        HookWord::Other(w) => match ctx.paths().ok().and_then(|p| taught::enabled(p, &w)) {
+            Some(name) => (None, name),
+            None => {
+                return Err(Error::usage(
+                    "hooks show",
+                    format!(
+                        "unknown agent '{}' (one of {}, or an installed extension's agent preset)",
+                        printable(w.as_bytes()),
+                        HookAgent::names()
+                    ),
+                ))
+            }
+        },
+    };
+    let Some(agent) = known else {
         let line = |state: AgentState, when: &str| {
             println!("# {when}");
             println!(
                 "{}",
-                printable(wiring::hook_command(&roost, "generic", state.word()).as_bytes())
+                printable(wiring::hook_command(&roost, &name, state.word()).as_bytes())
             );
         };
         line(

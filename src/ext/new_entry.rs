@@ -87,24 +87,26 @@ pub fn conflicts(lock: &Lock, manifest: &Manifest, paths: &Paths, clone: bool) -
 /// or not: a name stays its owner's while it is off, so `enable` never
 /// meets a collision.
 pub fn preset_conflicts(lock: &Lock, manifest: &Manifest) -> Result<()> {
-    for owner in lock.valid_names().filter(|n| *n != manifest.name) {
-        let Some(entry) = lock.entry(owner) else {
-            continue;
-        };
-        let taught = presets::recorded(&entry.extra);
-        if let Some(p) = manifest
+    match taught_elsewhere(lock, &manifest.name, manifest) {
+        Some((agent, owner)) => Err(ExtError::refused(format!(
+            "agent {agent} is already taught by the installed extension {owner}"
+        ))
+        .hint(format!(
+            "remove {owner} first (roost ext remove {owner}) to install this one"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// The first preset of `manifest` that an installed extension other than
+/// `name` teaches, and that extension.
+pub fn taught_elsewhere(lock: &Lock, name: &str, manifest: &Manifest) -> Option<(String, String)> {
+    lock.valid_names().filter(|n| *n != name).find_map(|owner| {
+        let taught = presets::recorded(&lock.entry(owner)?.extra);
+        manifest
             .agents
             .iter()
             .find(|p| taught.iter().any(|t| t.name == p.name))
-        {
-            return Err(ExtError::refused(format!(
-                "agent {} is already taught by the installed extension {owner}",
-                p.name
-            ))
-            .hint(format!(
-                "remove {owner} first (roost ext remove {owner}) to install this one"
-            )));
-        }
-    }
-    Ok(())
+            .map(|p| (p.name.clone(), owner.to_string()))
+    })
 }

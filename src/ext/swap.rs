@@ -82,14 +82,19 @@ pub fn swap(
     Ok(disabled)
 }
 
-/// A command the new commit of `name` claims that another installed
-/// extension holds, and that extension.
+/// A command, or an agent preset, the new commit of `name` claims that
+/// another installed extension holds (named as the messages say it:
+/// `note`, `the agent qwen`), and that extension.
 pub fn claimed_elsewhere(lock: &Lock, name: &str, manifest: &Manifest) -> Option<(String, String)> {
     let claims = lock.claims();
-    manifest.commands.iter().find_map(|command| {
+    let command = manifest.commands.iter().find_map(|command| {
         claims
             .get(command.as_str())
             .filter(|o| **o != name)
             .map(|owner| (command.clone(), owner.to_string()))
+    });
+    command.or_else(|| {
+        super::new_entry::taught_elsewhere(lock, name, manifest)
+            .map(|(agent, owner)| (format!("the agent {agent}"), owner))
     })
 }

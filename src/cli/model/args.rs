@@ -1,7 +1,7 @@
 //! The built-in commands' arguments, as the model's `Command` holds them.
 
 use super::values::{positive, seconds, ValueKind};
-use crate::agents::agent::{Agent, HookAgent, HookWord, HookWordParser};
+use crate::agents::agent::{Agent, HookWord, HookWordParser};
 use clap::{Args, Subcommand, ValueEnum, ValueHint};
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -138,7 +138,8 @@ pub enum HooksVerb {
     ///
     /// Print the file roost would write for AGENT and the command each event
     /// runs. With generic, the four commands to wire into any CLI that can
-    /// run one at a turn's moments.
+    /// run one at a turn's moments; with an installed extension's agent
+    /// preset, the same four naming it, which its own hooks run.
     Show(HooksShowArgs),
 }
 
@@ -154,11 +155,12 @@ pub struct HooksTarget {
 
 #[derive(Debug, Args)]
 pub struct HooksShowArgs {
-    /// claude, codex, gemini, opencode, aider, copilot, pi or generic
+    /// claude, codex, gemini, opencode, aider, copilot, pi, generic, or an
+    /// installed extension's agent preset
     // The line above names them all; clap's own list of them would run past
     // 80 columns.
-    #[arg(value_name = "AGENT", hide_possible_values = true)]
-    pub agent: HookAgent,
+    #[arg(value_name = "AGENT", hide_possible_values = true, value_parser = HookWordParser)]
+    pub agent: HookWord,
 }
 
 #[derive(Debug, Args)]

@@ -289,7 +289,10 @@ pub enum ExtVerb {
     /// For each agent preset with screen rules, every captured screen under
     /// screens/AGENT/STATE/ (STATE: blocked, working, idle or none) is run
     /// through its rules, printing which rule matched; one read as another
-    /// state fails the check. --json prints the verdict as JSON.
+    /// state fails the check. --json prints the verdict as JSON: ok
+    /// (install's verdict), the refusal, what it claims and asks for, the
+    /// presets as ext.lock would record them, each screen and what it read
+    /// as, and the notes (a command or agent already held here).
     Check(CheckArgs),
     #[command(verbatim_doc_comment)]
     /// run an extension's command, even where a built-in has its name

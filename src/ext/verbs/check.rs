@@ -29,6 +29,12 @@ pub fn run(a: CheckArgs) -> Result<Exit> {
         Err(_) => Vec::new(),
     };
     if as_json {
+        let readings = match &verdict {
+            Ok(m) => crate::ext::screens::read_all(&dir, &m.agents),
+            Err(_) => Vec::new(),
+        };
+        let screens: Vec<Screen> = readings.iter().map(Screen::of).collect();
+        let agree = readings.iter().all(|r| r.agrees());
         let out = Verdict {
             dir: &shown,
             ok: verdict.is_ok(),
@@ -38,11 +44,13 @@ pub fn run(a: CheckArgs) -> Result<Exit> {
                 contract: m.contract,
                 commands: &m.commands,
                 needs: &m.needs,
+                agents: crate::ext::presets::to_value(&m.agents),
+                screens: &screens,
                 notes: &notes,
             }),
         };
         println!("{}", crate::untrusted::json(&out));
-        return Ok(Exit::check(verdict.is_ok()));
+        return Ok(Exit::check(verdict.is_ok() && agree));
     }
     match verdict {
         Err(e) => {
@@ -91,9 +99,39 @@ struct Accepted<'a> {
     contract: u32,
     commands: &'a [String],
     needs: &'a [String],
+    /// The agent presets it teaches, as ext.lock would record them.
+    agents: serde_json::Value,
+    /// What each captured screen reads as (any that disagrees fails).
+    screens: &'a [Screen],
     /// What install would warn of, and what would stop an install on this
     /// machine as it is now.
     notes: &'a [String],
+}
+
+/// One captured screen in `check --json`: its path, the state its
+/// directory says (null: none), the state and rule that matched, whether
+/// they agree, and why it could not be read.
+#[derive(Serialize)]
+struct Screen {
+    path: String,
+    expected: Option<&'static str>,
+    matched: Option<&'static str>,
+    rule: Option<usize>,
+    agrees: bool,
+    problem: Option<String>,
+}
+
+impl Screen {
+    fn of(r: &crate::ext::screens::Reading) -> Screen {
+        Screen {
+            path: r.path.clone(),
+            expected: r.expected.map(|s| s.name()),
+            matched: r.matched.as_ref().map(|m| m.0.name()),
+            rule: r.matched.as_ref().map(|m| m.1),
+            agrees: r.agrees(),
+            problem: r.problem.clone(),
+        }
+    }
 }
 
 /// What install would warn of (the roost range), and what would stop an
@@ -116,6 +154,11 @@ fn notes(m: &crate::ext::manifest::Manifest) -> Vec<String> {
                 "command {c} is claimed here by the installed extension {owner}"
             ));
         }
+    }
+    if let Some((agent, owner)) = crate::ext::new_entry::taught_elsewhere(&lock, &m.name, m) {
+        out.push(format!(
+            "agent {agent} is taught here by the installed extension {owner}"
+        ));
     }
     out
 }

@@ -195,6 +195,8 @@ fn check_json_of_the_scaffold_is_ok() {
             "contract": 1,
             "commands": ["note"],
             "needs": [],
+            "agents": [],
+            "screens": [],
             "notes": [],
         })
     );
@@ -391,6 +393,53 @@ fn check_runs_the_screen_rules_over_the_captured_screens_naming_each_match() {
         ),
         "{text}"
     );
+}
+
+/// `--json` says the same: the presets as ext.lock would record them,
+/// each screen with what it read as, an agent another installed extension
+/// teaches as a note; a screen read as another state fails it.
+#[test]
+fn check_json_gives_the_presets_and_the_screens_and_fails_on_a_wrong_screen() {
+    let env = TestEnv::new();
+    let f = qwen_with_screens(
+        &env,
+        &[(
+            "screens/qwen/idle/prompt.txt",
+            "Qwen Code\n\n> Type your message\n",
+        )],
+    );
+    let other = env.ext_repo("owner/roost-other");
+    note_manifest(
+        &other,
+        json!({"name": "other", "contract": 1, "commands": ["other"],
+        "agents": [{"name": "qwen", "program": "qwen", "first_message": {"by": "argument"},
+            "resume": ["--resume", "{id}"], "state": {"hooks": true},
+            "send": {"bracketed_paste": true, "settle_ms": 0}}]}),
+    );
+    other.exec("bin/roost-other", "#!/bin/sh\n");
+    other.commit("teaches qwen");
+    env.ok(["ext", "install", "owner/roost-other", "--yes"]);
+    let out = check(&env, &f.work, true);
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
+    let v: Value = serde_json::from_str(&clean(&out)).unwrap();
+    assert_eq!(v["agents"][0]["name"], "qwen", "{v}");
+    assert_eq!(v["agents"][0]["resume"], json!(["--resume", "{id}"]), "{v}");
+    assert_eq!(
+        v["screens"],
+        json!([{"path": "screens/qwen/idle/prompt.txt", "expected": "idle", "matched": "idle",
+                "rule": 2, "agrees": true, "problem": null}])
+    );
+    assert_eq!(
+        v["notes"],
+        json!(["agent qwen is taught here by the installed extension other"])
+    );
+    f.write("screens/qwen/working/busy.txt", "> Type your message\n");
+    let out = check(&env, &f.work, true);
+    assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
+    let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["ok"], true, "{v}");
+    assert_eq!(v["screens"][1]["agrees"], false, "{v}");
+    assert_eq!(v["screens"][1]["matched"], "idle", "{v}");
 }
 
 #[test]

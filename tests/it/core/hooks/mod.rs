@@ -139,9 +139,24 @@ fn status_lists_each_preset_agent_with_the_extension_that_claims_it() {
     assert!(
         out.ends_with(
             "qwen: a preset of the extension qwen\n\
-             \x20 its own hooks report: wire them with the commands of roost hooks show generic, or a command its extension ships\n"
+             \x20 its own hooks report: wire them with the commands roost hooks show qwen prints, or a command its extension ships\n"
         ),
         "{out}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&env.ok(["hooks", "status", "--json"])).unwrap();
+    let row = |json: &serde_json::Value| {
+        json.as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["agent"] == "qwen")
+            .cloned()
+            .unwrap_or_else(|| panic!("no qwen row: {json}"))
+    };
+    assert_eq!(
+        row(&json),
+        serde_json::json!({"agent": "qwen", "program": null, "scope": "preset", "file": null,
+            "state": "hooks", "why": null, "extension": "qwen"})
     );
     env.ok(["ext", "disable", "qwen"]);
     let out = env.ok(["hooks", "status"]);
@@ -149,4 +164,22 @@ fn status_lists_each_preset_agent_with_the_extension_that_claims_it() {
         out.contains("qwen: a preset of the extension qwen (disabled)\n"),
         "{out}"
     );
+    let json: serde_json::Value =
+        serde_json::from_str(&env.ok(["hooks", "status", "--json"])).unwrap();
+    assert_eq!(row(&json)["state"], "disabled");
+    // A disabled preset's commands are not shown: its word is unknown.
+    let out = env.run(["hooks", "show", "qwen"]);
+    assert_eq!(exit_of(&out), Exit::Usage, "{}", describe(&out));
+}
+
+/// `hooks show PRESET`: the generic form's four commands, naming the
+/// preset, which is what its own hooks run.
+#[test]
+fn show_of_a_preset_prints_the_generic_commands_naming_it() {
+    let env = TestEnv::new();
+    crate::core::resume::install_qwen_preset(&env);
+    let out = env.ok(["hooks", "show", "qwen"]);
+    let generic = env.ok(["hooks", "show", "generic"]);
+    assert_eq!(out, generic.replace(" hook generic ", " hook qwen "));
+    assert!(out.contains(" hook qwen done\n"), "{out}");
 }

@@ -359,6 +359,54 @@ fn update_refuses_a_commit_that_claims_another_extensions_command() {
     assert_eq!(env.ok(["mark"]), "mark\n");
 }
 
+/// The same for an agent preset: a later commit may not teach an agent
+/// another installed extension teaches, by update or by rollback.
+#[test]
+fn update_and_rollback_refuse_a_commit_that_teaches_another_extensions_agent() {
+    let env = TestEnv::new();
+    let preset = serde_json::json!({"name": "qwen", "program": "qwen",
+        "first_message": {"by": "argument"}, "resume": ["--resume", "{id}"],
+        "state": {"hooks": true}, "send": {"bracketed_paste": true, "settle_ms": 0}});
+    let teaching = |f: &Fixture, name: &str, agents: serde_json::Value| {
+        f.write(
+            "roost-ext.json",
+            &serde_json::json!({"name": name, "contract": 1, "commands": [name],
+                "agents": agents})
+            .to_string(),
+        );
+    };
+    let f = env.simple_ext("owner/roost-note", "note", &["note"], &[]);
+    teaching(&f, "note", serde_json::json!([preset]));
+    f.commit("teaches qwen");
+    crate::common::ext::install(&env, "owner/roost-note");
+    teaching(&f, "note", serde_json::json!([]));
+    f.commit("teaches nothing");
+    env.ok(["ext", "update", "note", "--yes"]);
+    let m = installed(&env, "owner/roost-mark", "mark", &["mark"], &[]);
+    teaching(&m, "mark", serde_json::json!([preset]));
+    m.commit("teaches qwen");
+    env.ok(["ext", "update", "mark", "--yes"]);
+    teaching(&f, "note", serde_json::json!([preset]));
+    f.commit("teaches qwen again");
+    let before = aged_snapshot(&env, "note");
+    let out = env.run(["ext", "update", "note", "--yes"]);
+    assert_eq!(
+        exits(&out, Exit::Failed),
+        "roost ext update: note: the new commit claims the agent qwen, which the installed extension mark holds; nothing was changed\n\
+         remove mark first (roost ext remove mark), then update note again\n"
+    );
+    assert_eq!(snapshot(&env, "note"), before);
+    let out = env.run(["ext", "rollback", "note", "--yes"]);
+    let err = exits(&out, Exit::Failed);
+    assert!(
+        err.contains(
+            "claims the agent qwen, which the installed extension mark holds; nothing was changed"
+        ),
+        "{err}"
+    );
+    assert_eq!(snapshot(&env, "note"), before);
+}
+
 #[test]
 fn update_refuses_a_renamed_extension() {
     let env = TestEnv::new();
