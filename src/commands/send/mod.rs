@@ -318,13 +318,26 @@ impl Send<'_> {
         // submission whatever the program does; anything else must go in as
         // one paste, which only a program that asked for it gets.
         let shape = Shape::of(text);
-        let look = match ready::wait(self.tmux, &self.pane.id, self.deadline, shape, self.asks)
-            .map_err(|e| self.untyped(e))?
-        {
-            Ok(look) => look,
-            Err(Reading::Dialog(dialog)) => return Err(self.in_dialog(dialog, None)),
-            Err(reading) => return Err(self.refused(reading, shape, None)),
+        let ready = || -> Result<ready::Look> {
+            match ready::wait(self.tmux, &self.pane.id, self.deadline, shape, self.asks)
+                .map_err(|e| self.untyped(e))?
+            {
+                Ok(look) => Ok(look),
+                Err(Reading::Dialog(dialog)) => Err(self.in_dialog(dialog, None)),
+                Err(reading) => Err(self.refused(reading, shape, None)),
+            }
         };
+        let mut look = ready()?;
+        // An agent that has reported no state yet may still be starting:
+        // Gemini CLI resuming draws its prompt, then clears the screen and
+        // draws it again under the session's history, dropping what was
+        // typed between. Its screen stands still first, and is looked at
+        // again (a dialog may have come).
+        if look.agent && self.pane.state.is_none() {
+            let end = self.deadline.min(Instant::now() + still::STILL_AT_MOST);
+            still::until_still(self.tmux, &self.pane.id, STILL_AGENT, end);
+            look = ready()?;
+        }
         let screen_before = match look.reading {
             Reading::Unknown => Some(self.shown(text)?),
             _ => None,

@@ -235,6 +235,24 @@ fn one_line_right_after_spawn_waits_until_the_program_reads() {
     assert_eq!(wait_for_pastes(&log, 1), ["first words"]);
 }
 
+/// An agent that has reported nothing yet may draw its prompt, then clear
+/// the screen and draw it again, dropping what came between (Gemini CLI
+/// resuming a session does): send waits until its screen stands still.
+#[test]
+fn an_agent_that_redraws_its_prompt_as_it_starts_gets_the_text_after() {
+    if !have_python() {
+        return;
+    }
+    let env = TestEnv::new();
+    let (pane, log) = reader(&env, "agent", 1.0, "redraw");
+    env.tmux_ok(&["set-option", "-p", "-t", &pane, "@roost-agent", "gemini"]);
+    let out = env.run(["send", "agent", "first words"]);
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
+    assert_eq!(wait_for_pastes(&log, 1), ["first words"]);
+    let dropped = std::fs::read(log.with_extension("log.dropped")).unwrap();
+    assert_eq!(String::from_utf8_lossy(&dropped), "");
+}
+
 #[test]
 fn several_lines_to_a_program_that_did_not_ask_are_refused_not_split() {
     if !have_python() {
