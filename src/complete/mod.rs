@@ -250,7 +250,10 @@ mod tests {
         assert!(values(&["send", "%1"], "--", &src).is_empty());
         assert!(values(&["send", "%1", "hi"], "--", &src).is_empty());
         assert!(values(&["send", "--"], "-", &src).is_empty());
-        assert_eq!(values(&["spawn"], "-", &src), ["--cwd", "--session"]);
+        assert_eq!(
+            values(&["spawn"], "-", &src),
+            ["--cwd", "--session", "--message"]
+        );
         // spawn's CMD and its arguments are the shell's (see below).
         assert_eq!(values(&["spawn", "alice", "cat"], "-", &src), ["\tline 1"]);
     }
