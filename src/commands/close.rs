@@ -1,6 +1,7 @@
 //! `close TARGET [SECONDS]`: an agent roost knows is asked to exit as a
 //! person ends it, by its own exit command typed at its prompt
-//! (`Agent::exit_command`), and given SECONDS to do so; then its pane (or
+//! (`Agent::exit_command`, or the `exit` of an extension's preset), and
+//! given SECONDS to do so; then its pane (or
 //! the window TARGET names) is ended as `kill` ends it. An agent that has
 //! not exited by then is ended that way all the same, with a line saying
 //! so. An agent's exit saves its session and ends its own processes, which
@@ -10,8 +11,9 @@
 //! (`blocked`, or showing a dialog roost knows: codex's hooks, copilot's
 //! folder trust) is refused as `send` refuses it (exit 3), and so is a pane
 //! where text `send` typed still waits for its Enter (the exit command
-//! would be submitted with it). A pane whose agent roost does not know is
-//! refused: roost cannot tell how it exits, and `roost kill` ends it.
+//! would be submitted with it). A pane whose agent roost does not know (or
+//! whose preset says no exit) is refused: roost cannot tell how it exits,
+//! and `roost kill` ends it.
 //!
 //! A closed agent is forgotten by `roost resume`, as one `kill TARGET`
 //! ended: closing is ending on purpose. Its session is the agent's own to
@@ -39,7 +41,7 @@ const STILL: Duration = Duration::from_millis(300);
 const STILL_AT_MOST: Duration = Duration::from_secs(2);
 
 pub fn run(ctx: &Ctx, a: CloseArgs) -> Result<Exit> {
-    let pane = target::resolve(ctx, &a.target)?;
+    let pane = target::resolve_with_state(ctx, &a.target)?;
     let who = target::describe(&a.target, &pane.id);
     let whole = names_window(&a.target, &pane);
     let seconds = a.seconds.unwrap_or(DEFAULT_SECONDS);
@@ -55,9 +57,7 @@ pub fn run(ctx: &Ctx, a: CloseArgs) -> Result<Exit> {
         return Ok(Exit::Ok);
     }
     let named = ctx.tmux.agent_of(&pane.id).map_err(|e| ctx.tmux_err(e))?;
-    let Some(agent) = named.as_deref().and_then(Agent::from_name) else {
-        return Err(unknown(ctx, &who, named.as_deref()));
-    };
+    let (agent, command) = exit_of(ctx, &who, named.as_deref())?;
     let fail = |msg: String| Error::fail(ctx.cmd, msg);
     if pane.state == Some(AgentState::Blocked) {
         return Err(fail(format!(
@@ -83,7 +83,7 @@ pub fn run(ctx: &Ctx, a: CloseArgs) -> Result<Exit> {
             "{who} is in {mode} and roost could not take it out; nothing was typed"
         )));
     }
-    let command = agent.exit_command();
+    let command = command.as_str();
     let typed = |e: crate::tmux::TmuxError| fail(format!("{}; nothing was typed into {who}", e.0));
     tmux.paste(&pane.id, command).map_err(typed)?;
     until_still(ctx, &pane.id);
@@ -115,8 +115,7 @@ pub fn run(ctx: &Ctx, a: CloseArgs) -> Result<Exit> {
         say(
             ctx,
             &format!(
-                "{who}: {} exited on {command} in {took:.1} s{session}; {} ended",
-                agent.name(),
+                "{who}: {agent} exited on {command} in {took:.1} s{session}; {} ended",
                 what(whole)
             ),
         );
@@ -124,8 +123,7 @@ pub fn run(ctx: &Ctx, a: CloseArgs) -> Result<Exit> {
         say(
             ctx,
             &format!(
-                "{who}: {} did not exit within {seconds} s of {command}{session}; {} ended as roost kill ends it",
-                agent.name(),
+                "{who}: {agent} did not exit within {seconds} s of {command}{session}; {} ended as roost kill ends it",
                 what(whole)
             ),
         );
@@ -150,6 +148,32 @@ fn in_dialog(ctx: &Ctx, who: &str, dialog: &Dialog) -> Error {
     ))
 }
 
+/// The agent's name and what ends it: a built-in agent's own command, or
+/// the `exit` of the enabled preset the pane's agent is.
+fn exit_of(ctx: &Ctx, who: &str, named: Option<&str>) -> Result<(String, String)> {
+    if let Some(agent) = named.and_then(Agent::from_name) {
+        return Ok((agent.name().to_string(), agent.exit_command().to_string()));
+    }
+    let taught = named.and_then(|n| {
+        let name = crate::ext::taught::enabled(ctx.paths().ok()?, n)?;
+        crate::ext::taught::find(ctx.paths().ok()?, &name)
+    });
+    let Some(taught) = taught else {
+        return Err(unknown(ctx, who, named));
+    };
+    match taught.preset.exit {
+        Some(exit) => Ok((taught.preset.name, exit)),
+        None => Err(Error::fail(
+            ctx.cmd,
+            format!(
+                "{who} runs {}, whose preset (from the extension {}) says no exit command, so roost cannot tell how it exits; nothing was typed",
+                taught.preset.name, taught.extension
+            ),
+        )
+        .hint("roost kill TARGET ends it")),
+    }
+}
+
 /// The refusal for a pane whose agent roost does not know.
 fn unknown(ctx: &Ctx, who: &str, named: Option<&str>) -> Error {
     let runs = match named {
@@ -164,7 +188,7 @@ fn unknown(ctx: &Ctx, who: &str, named: Option<&str>) -> Error {
         format!("{who} {runs}, so roost cannot tell how it exits; nothing was typed"),
     )
     .hint(format!(
-        "roost kill TARGET ends it; roost close knows {}",
+        "roost kill TARGET ends it; roost close knows {}, and an extension's agent whose preset says how it exits",
         Agent::names()
     ))
 }

@@ -9,6 +9,19 @@ use crate::tmux::Pane;
 /// The session a bare word refers to.
 pub const DEFAULT_SESSION: &str = "main";
 
+/// The pane `target` names, and where no hook has stamped its state and
+/// its agent is a preset with screen rules, the state its screen shows
+/// (as `status` reads it): what send and close refuse a blocked pane by.
+pub fn resolve_with_state(ctx: &Ctx, target: &str) -> Result<Pane> {
+    let mut pane = resolve(ctx, target)?;
+    crate::agents::screen_state::read_into(
+        &ctx.tmux,
+        ctx.paths().ok(),
+        std::slice::from_mut(&mut pane),
+    );
+    Ok(pane)
+}
+
 /// The pane `target` names; exit 2 when there is none.
 pub fn resolve(ctx: &Ctx, target: &str) -> Result<Pane> {
     let missing = |why: String| Error::fail(ctx.cmd, why).code(Exit::NoTarget);

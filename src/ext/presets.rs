@@ -51,6 +51,9 @@ pub struct Preset {
     pub bracketed_paste: bool,
     /// How long roost waits after pasting, before it presses Enter.
     pub settle_ms: u64,
+    /// What `roost close` types and submits to end it as a person would
+    /// (`/quit`); none: close refuses it, and kill ends it.
+    pub exit: Option<String>,
 }
 
 /// How a preset's first message reaches it.
@@ -109,7 +112,7 @@ impl ScreenState {
 
 /// The keys a preset may have; any other is refused (a misspelt key would
 /// otherwise leave a part of the agent silently unset).
-const KEYS: [&str; 7] = [
+const KEYS: [&str; 8] = [
     "name",
     "program",
     "args",
@@ -117,6 +120,7 @@ const KEYS: [&str; 7] = [
     "resume",
     "state",
     "send",
+    "exit",
 ];
 
 /// The manifest's `agents` (absent or `null`: none).
@@ -225,6 +229,7 @@ fn one(obj: &Map<String, Value>, at: &str, shadow: Shadow) -> Result<Preset, Ext
         )));
     }
     let (bracketed_paste, settle_ms) = send(obj, &at)?;
+    let exit = exit(obj, &at)?;
     Ok(Preset {
         name,
         program,
@@ -235,7 +240,28 @@ fn one(obj: &Map<String, Value>, at: &str, shadow: Shadow) -> Result<Preset, Ext
         screen,
         bracketed_paste,
         settle_ms,
+        exit,
     })
+}
+
+/// The optional `exit`: one line of text, typed and submitted.
+fn exit(obj: &Map<String, Value>, at: &str) -> Result<Option<String>, ExtError> {
+    let text = match obj.get("exit") {
+        None | Some(Value::Null) => return Ok(None),
+        Some(Value::String(text)) => text,
+        Some(other) => {
+            return Err(ExtError::refused(format!(
+                "field \"exit\" of {at} must be a string, not {}",
+                type_name(other)
+            )))
+        }
+    };
+    if text.trim().is_empty() || text.len() > MAX_WORD || text.chars().any(char::is_control) {
+        return Err(ExtError::refused(format!(
+            "field \"exit\" of {at} must be the text that ends the agent, typed at its prompt: 1 to {MAX_WORD} bytes on one line, no control characters"
+        )));
+    }
+    Ok(Some(text.clone()))
 }
 
 /// What a name is when roost already knows it: a built-in agent, or the
@@ -547,8 +573,12 @@ impl Preset {
             (true, _) => format!("state from its hooks, else by {by_rules}"),
             (false, _) => format!("state by {by_rules}"),
         };
+        let closed = match &self.exit {
+            Some(text) => format!(", closed by typing `{}`", printable(text.as_bytes())),
+            None => String::new(),
+        };
         format!(
-            "the agent `{}`: started as `{}`, resumed as `{}`, {state}",
+            "the agent `{}`: started as `{}`, resumed as `{}`, {state}{closed}",
             self.name,
             self.started_as(),
             self.resumed_as()
@@ -599,7 +629,7 @@ pub fn to_value(presets: &[Preset]) -> Value {
                         .map(|r| serde_json::json!({"state": r.state.name(), "text": r.text}))
                         .collect();
                 }
-                serde_json::json!({
+                let mut value = serde_json::json!({
                     "name": p.name,
                     "program": p.program,
                     "args": p.args,
@@ -607,7 +637,11 @@ pub fn to_value(presets: &[Preset]) -> Value {
                     "resume": p.resume,
                     "state": state,
                     "send": {"bracketed_paste": p.bracketed_paste, "settle_ms": p.settle_ms},
-                })
+                });
+                if let Some(exit) = &p.exit {
+                    value["exit"] = exit.as_str().into();
+                }
+                value
             })
             .collect(),
     )
@@ -733,6 +767,9 @@ mod tests {
             ("program", Some(json!("/bin/sh")), "must be a program's name on PATH"),
             ("args", Some(json!(["{id}"])), "the session id belongs in \"resume\" only"),
             ("resume_latest", Some(json!(true)), "unknown key \"resume_latest\""),
+            ("exit", Some(json!(3)), "field \"exit\" of agents[0] (agent \"qwen\") must be a string"),
+            ("exit", Some(json!(" ")), "the text that ends the agent"),
+            ("exit", Some(json!("/quit\n")), "no control characters"),
         ] {
             let got = refusal(with(path, value));
             assert!(got.contains(want), "{path}: {got}");
@@ -745,6 +782,25 @@ mod tests {
         assert!(refusal(json!([p])).contains("needs to know when the agent is ready"));
         p["state"]["hooks"] = json!(true);
         assert!(parsed(json!([p])).is_ok());
+    }
+
+    #[test]
+    fn an_exit_text_is_kept_recorded_and_shown() {
+        let p = parsed(with("exit", Some(json!("/quit"))))
+            .unwrap()
+            .remove(0);
+        assert_eq!(p.exit.as_deref(), Some("/quit"));
+        assert!(
+            p.consent_line().ends_with(", closed by typing `/quit`"),
+            "{}",
+            p.consent_line()
+        );
+        let mut extra = std::collections::BTreeMap::new();
+        extra.insert(LOCK_KEY.to_string(), to_value(std::slice::from_ref(&p)));
+        assert_eq!(recorded(&extra), vec![p]);
+        let none = parsed(json!([qwen()])).unwrap().remove(0);
+        assert_eq!(none.exit, None);
+        assert!(!none.consent_line().contains("closed"));
     }
 
     #[test]

@@ -145,7 +145,7 @@ pub fn first_message(ctx: &Ctx, pane: &str, text: Vec<u8>) -> Result<Exit> {
 }
 
 fn deliver(ctx: &Ctx, req: Request) -> Result<Exit> {
-    let pane = target::resolve(ctx, &req.target)?;
+    let pane = target::resolve_with_state(ctx, &req.target)?;
     let who = target::describe(&req.target, &pane.id);
     let fail = |msg: String| Error::fail(ctx.cmd, msg);
     if pane.dead {

@@ -133,3 +133,12 @@ fn copilot() {
 fn pi() {
     closes_by_its_exit_command(&super::pi::PI);
 }
+
+#[test]
+#[cfg_attr(
+    not(roost_agent = "qwen"),
+    ignore = "Qwen Code is not installed: scripts/install-agents puts it in target/agents (or $ROOST_TEST_AGENTS)"
+)]
+fn qwen() {
+    closes_by_its_exit_command(&super::qwen::QWEN);
+}

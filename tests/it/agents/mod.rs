@@ -316,6 +316,12 @@ impl Rig {
     /// `roost hooks install AGENT`, then what a person does once after it:
     /// codex runs new hooks only once they are trusted in its own dialog.
     pub fn install_hooks(&self) {
+        if self.agent.name == "qwen" {
+            // A preset's agent: roost writes none of its files; its hooks
+            // are the ones its extension prints, wired as its README says.
+            (self.agent.own_hooks)(self);
+            return;
+        }
         self.ok(["hooks", "install", self.agent.name]);
         if self.agent.name == "codex" {
             // codex runs them only once trusted, and roost says so until

@@ -150,3 +150,56 @@ fn takes_its_first_message_after_its_preset_s_option() {
     rig.report("spawn --message to done", t.elapsed());
     rig.stayed_local();
 }
+
+/// Without hooks, the preset's screen rules give the state: idle at its
+/// prompt, blocked at its permission question for a command the model
+/// asks to run (which has not run); send types nothing into the question.
+#[test]
+#[cfg_attr(
+    not(roost_agent = "qwen"),
+    ignore = "Qwen Code is not installed: scripts/install-agents puts it in target/agents (or $ROOST_TEST_AGENTS)"
+)]
+fn without_hooks_its_screen_rules_read_idle_then_blocked() {
+    let rig = Rig::new(&QWEN);
+    let t = Instant::now();
+    let pane = rig.spawn("alice", &[]);
+    rig.report("spawn-to-ready (no hooks)", rig.ready(&pane, t));
+    let state = |rig: &Rig| {
+        let json: serde_json::Value = serde_json::from_str(&rig.ok(["status", "--json"])).unwrap();
+        let mut found = None;
+        walk(&json, &mut |v| {
+            if v.get("id").and_then(|i| i.as_str()) == Some(pane.as_str()) {
+                found = v.get("state").and_then(|s| s.as_str()).map(str::to_string);
+            }
+        });
+        found.unwrap_or_default()
+    };
+    let mut seen = String::new();
+    assert!(
+        wait_until(Duration::from_secs(30), || {
+            seen = state(&rig);
+            seen == "idle"
+        }),
+        "not read idle ({seen:?}); screen:\n{}",
+        rig.env.screen(&pane)
+    );
+    let made = rig.work().join("granted");
+    let prompt = format!("TOOL: touch {}", made.display());
+    rig.send(&pane, &prompt);
+    let t = Instant::now();
+    let asked = wait_until(Duration::from_secs(120), || {
+        seen = state(&rig);
+        seen == "blocked"
+    });
+    assert!(
+        asked,
+        "never read blocked ({seen:?}); screen:\n{}\nmodel server:\n{}",
+        rig.env.screen(&pane),
+        rig.server.describe()
+    );
+    rig.report("send-to-blocked (screen rules)", t.elapsed());
+    assert!(!made.exists(), "the command ran before anyone said yes");
+    let refused = rig.run(["send", &pane, "--", "Never typed"]);
+    assert_eq!(exit_of(&refused), Exit::Blocked, "{}", describe(&refused));
+    assert!(!rig.env.screen(&pane).contains("Never typed"));
+}

@@ -283,3 +283,65 @@ fn an_exited_agent_has_its_pane_ended_and_a_missing_target_is_exit_2() {
     let out = env.run(["close", "sh", "0"]);
     assert_eq!(exit_of(&out), Exit::Usage, "{}", describe(&out));
 }
+
+/// An extension's preset that says how its agent exits (`exit`) is closed
+/// by typing that; one that says nothing is refused, naming its preset.
+#[test]
+fn a_preset_agent_is_closed_by_its_exit_text_and_one_without_is_refused() {
+    let env = TestEnv::new();
+    let preset = |name: &str, exit: Option<&str>| {
+        let mut p = serde_json::json!({"name": name, "program": "qc",
+            "first_message": {"by": "argument"}, "resume": ["--resume", "{id}"],
+            "state": {"hooks": true}, "send": {"bracketed_paste": false, "settle_ms": 0}});
+        if let Some(exit) = exit {
+            p["exit"] = exit.into();
+        }
+        p
+    };
+    crate::ext::install::ext_with(
+        &env,
+        "owner/roost-qc",
+        serde_json::json!({"name": "qc", "contract": 1, "commands": ["qc-tool"],
+            "agents": [preset("quitter", Some(":leave now")), preset("stayer", None)]}),
+        &["qc-tool"],
+    );
+    env.ok(["ext", "install", "owner/roost-qc", "--yes"]);
+    let bin = env.path("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let typed = env.path("qc.typed");
+    std::fs::write(
+        bin.join("qc"),
+        format!(
+            "#!/bin/sh\nprintf 'qc> '\nwhile IFS= read -r line; do\n  printf '%s\\n' \"$line\" >> '{}'\n  [ \"$line\" = ':leave now' ] && exit 0\n  printf 'qc> '\ndone\n",
+            typed.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(bin.join("qc"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    let spawn = |name: &str, word: &str| {
+        let out = roost_with(&env, &path, &["spawn", name, word]);
+        assert!(out.status.success(), "{}", describe(&out));
+        let pane = stdout(&out).trim().to_string();
+        env.wait_for_screen(&pane, "qc>");
+        pane
+    };
+    spawn("alice", "quitter");
+    let bob = spawn("bob", "stayer");
+    let out = roost_with(&env, &path, &["close", "alice"]);
+    assert_eq!(exit_of(&out), Exit::Ok, "{}", describe(&out));
+    assert!(
+        stderr(&out).contains("quitter exited on :leave now in "),
+        "{}",
+        describe(&out)
+    );
+    assert_eq!(std::fs::read_to_string(&typed).unwrap(), ":leave now\n");
+    let out = roost_with(&env, &path, &["close", "bob"]);
+    assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
+    assert_eq!(
+        stderr(&out),
+        format!("roost close: 'bob' ({bob}) runs stayer, whose preset (from the extension qc) says no exit command, so roost cannot tell how it exits; nothing was typed\nroost kill TARGET ends it\n")
+    );
+    assert_eq!(std::fs::read_to_string(&typed).unwrap(), ":leave now\n");
+    assert!(windows(&env).contains("bob"));
+}

@@ -484,8 +484,9 @@ fn the_qwen_example_reads_its_captured_screens_as_their_directories_say() {
     assert!(out.status.success(), "{}", describe(&out));
     assert!(
         text.contains(
-            "  screen    screens/qwen/idle/prompt.txt: idle, by rule 2 \"Type your message\"\n\
-             \x20 screen    screens/qwen/working/thinking.txt: working, by rule 1 \"esc to cancel\"\n"
+            "  screen    screens/qwen/blocked/permission.txt: blocked, by rule 1 \"Waiting for user confirmation\"\n\
+             \x20 screen    screens/qwen/idle/prompt.txt: idle, by rule 3 \"Type your message\"\n\
+             \x20 screen    screens/qwen/working/thinking.txt: working, by rule 2 \"esc to cancel\"\n"
         ),
         "{text}"
     );

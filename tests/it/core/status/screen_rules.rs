@@ -22,7 +22,8 @@ fn screen_preset(env: &TestEnv) -> String {
                 {"state": "working", "text": "esc to cancel"},
                 {"state": "blocked", "text": "Allow execution?"}
             ]},
-            "send": {"bracketed_paste": true, "settle_ms": 0}
+            "send": {"bracketed_paste": true, "settle_ms": 0},
+            "exit": "/quit"
         }]}),
         &["scr-tool"],
     );
@@ -88,6 +89,39 @@ fn a_preset_pane_no_hook_reported_from_reads_its_state_from_its_screen() {
         .status
         .success());
     assert_eq!(state_of(&env, &pane), "working");
+}
+
+/// send and close refuse a pane its screen rules read as blocked, as they
+/// refuse one a hook stamped blocked: nothing is typed into the question.
+#[test]
+fn send_and_close_refuse_a_pane_its_screen_shows_blocked() {
+    let env = TestEnv::new();
+    let path = screen_preset(&env);
+    let flag = env.path("flag");
+    std::fs::write(&flag, "").unwrap();
+    let out = env
+        .roost(["spawn", "alice", "scr", flag.to_str().unwrap()])
+        .env("PATH", &path)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", describe(&out));
+    let pane = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    env.wait_for_screen(&pane, "Allow execution?");
+    for args in [vec!["send", "alice", "yes"], vec!["close", "alice"]] {
+        let out = env.run(&args);
+        assert_eq!(exit_of(&out), Exit::Blocked, "{args:?}: {}", describe(&out));
+        assert!(
+            stderr(&out).contains("(%1) is blocked: it is waiting for a person"),
+            "{args:?}: {}",
+            describe(&out)
+        );
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let screen = env.screen(&pane);
+    assert!(
+        !screen.contains("yes") && !screen.contains("/exit"),
+        "{screen}"
+    );
 }
 
 /// wait-done's last look: a preset pane with no hook report that times
