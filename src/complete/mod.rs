@@ -81,13 +81,20 @@ fn usage() -> u8 {
 /// The candidates for `current`, given the words between `roost` and it.
 fn candidates(before: &[&str], current: &str, src: &impl Source) -> Vec<Candidate> {
     let root = crate::cli::built();
-    let mut all = match walk::position(&root, before) {
-        Position::First => commands::commands(&root, current, src),
-        Position::Nothing => Vec::new(),
-        Position::Value { cmd, opt } => values::values(cmd, opt, current, src, &[]),
-        Position::Line { back } => vec![cand(format!("{LINE}{back}"), "")],
-        Position::At(at) => arguments(at, current, src),
-        Position::Extension => declared::candidates(before[0], &before[1..], current, src),
+    let mut all = match before {
+        // `ext exec NAME ARGS...` runs NAME as typed: its own declared
+        // arguments (with --event it runs a handler, which takes none).
+        ["ext", "exec", name, rest @ ..] if !name.starts_with('-') => {
+            declared::candidates(name, rest, current, src)
+        }
+        _ => match walk::position(&root, before) {
+            Position::First => commands::commands(&root, current, src),
+            Position::Nothing => Vec::new(),
+            Position::Value { cmd, opt } => values::values(cmd, opt, current, src, &[]),
+            Position::Line { back } => vec![cand(format!("{LINE}{back}"), "")],
+            Position::At(at) => arguments(at, current, src),
+            Position::Extension => declared::candidates(before[0], &before[1..], current, src),
+        },
     };
     if handed_over(&all) {
         return all;
@@ -330,6 +337,13 @@ mod tests {
         assert!(values(&["note", "add", "%1", "claude"], "", &src).is_empty());
         assert_eq!(values(&["note", "show", "--in"], "w", &src), ["work"]);
         assert_eq!(values(&["note", "show"], "", &src), [DIRS]);
+        // `ext exec NAME` completes NAME's arguments as NAME does.
+        assert_eq!(values(&["ext", "exec", "note"], "", &src), ["add", "show"]);
+        assert_eq!(
+            values(&["ext", "exec", "note", "--tag"], "", &src),
+            ["todo", "done"]
+        );
+        assert!(values(&["ext", "exec", "--event", "x", "note"], "", &src).is_empty());
         // Another extension's command, and one that declared nothing.
         assert!(values(&["notes"], "", &src).is_empty());
         assert!(values(&["mark"], "-", &src).is_empty());
