@@ -6,6 +6,30 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
+/// Why roost's directories cannot be known.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PathsError {
+    /// HOME is unset or empty, and the password database has no home
+    /// directory for the user.
+    NoHome,
+    /// HOME is a relative path (xdg takes it as it is); `var` would move
+    /// the directory elsewhere.
+    RelativeHome { home: OsString, var: &'static str },
+}
+
+impl std::fmt::Display for PathsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            PathsError::NoHome => f.write_str("HOME is not set and the user has no home directory"),
+            PathsError::RelativeHome { home, var } => write!(
+                f,
+                "HOME ({}) is not an absolute path; set HOME or {var} to one",
+                crate::untrusted::path(Path::new(home))
+            ),
+        }
+    }
+}
+
 /// roost's directories, resolved once per process.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Paths {
@@ -22,7 +46,7 @@ impl Paths {
     /// relative XDG variable means the default under HOME; HOME unset or
     /// empty means the home directory of the password database. The
     /// result must be absolute: a relative HOME is refused.
-    pub fn from_env() -> Result<Paths, String> {
+    pub fn from_env() -> Result<Paths, PathsError> {
         let dirs = xdg::BaseDirectories::with_prefix("roost");
         let home = || std::env::var_os("HOME").unwrap_or_default();
         Ok(Paths {
@@ -121,15 +145,12 @@ impl Paths {
 /// is absolute (xdg takes a relative HOME as it is). xdg's trailing `/` goes.
 fn absolute(
     dir: Option<PathBuf>,
-    var: &str,
+    var: &'static str,
     home: impl Fn() -> OsString,
-) -> Result<PathBuf, String> {
-    let dir = dir.ok_or("HOME is not set and the user has no home directory")?;
+) -> Result<PathBuf, PathsError> {
+    let dir = dir.ok_or(PathsError::NoHome)?;
     if !dir.is_absolute() {
-        return Err(format!(
-            "HOME ({}) is not an absolute path; set HOME or {var} to one",
-            Path::new(&home()).display()
-        ));
+        return Err(PathsError::RelativeHome { home: home(), var });
     }
     Ok(dir.components().collect())
 }
@@ -140,6 +161,7 @@ mod tests {
 
     fn check(dir: Option<&str>) -> Result<PathBuf, String> {
         absolute(dir.map(PathBuf::from), "XDG_DATA_HOME", || "relhome".into())
+            .map_err(|e| e.to_string())
     }
 
     #[test]

@@ -9,7 +9,7 @@ use crate::tmux::Tmux;
 pub struct Ctx {
     pub cmd: &'static str,
     pub tmux: Tmux,
-    paths: std::result::Result<Paths, String>,
+    paths: std::result::Result<Paths, crate::paths::PathsError>,
 }
 
 impl Ctx {
@@ -24,7 +24,7 @@ impl Ctx {
     pub fn paths(&self) -> Result<&Paths> {
         self.paths
             .as_ref()
-            .map_err(|e| Error::fail(self.cmd, e.clone()))
+            .map_err(|e| Error::fail(self.cmd, e.to_string()))
     }
 
     /// roost's files written out, and what a server start needs: with the

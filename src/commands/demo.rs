@@ -98,8 +98,7 @@ fn tour(s: &Sandbox) -> Result<()> {
         "(It is pinned to a commit and shown before it is installed; --yes answers the question,\n\
          and --grant fleet accepts the authority it asks for: reading and driving the fleet.)"
     );
-    s.publish_example()
-        .map_err(|e| Error::fail("demo", format!("cannot build the example repository: {e}")))?;
+    s.publish_example()?;
     s.roost(&[
         "ext",
         "install",
@@ -220,17 +219,20 @@ impl Sandbox {
 
     /// The example extension shipped in share/, as a git repository with one
     /// commit at remote/demo/roost-tally (made in-process: no git program).
-    fn publish_example(&self) -> std::result::Result<(), String> {
+    fn publish_example(&self) -> Result<()> {
+        let failed = |e: &dyn std::fmt::Display| {
+            Error::fail("demo", format!("cannot build the example repository: {e}"))
+        };
         let dir = self.root().join("remote/demo/roost-tally");
         let write = |rel: &str, text: &str, mode: u32| {
             crate::fsutil::write_atomic(&dir.join(rel), text.as_bytes(), mode)
-                .map_err(|e| e.to_string())
+                .map_err(|e| failed(&e))
         };
         write("roost-ext.json", EXAMPLE_MANIFEST, 0o644)?;
         write("bin/roost-tally", EXAMPLE_COMMAND, 0o755)?;
         crate::ext::git::author::commit_dir(&dir, "roost-tally, roost's example extension")
             .map(drop)
-            .map_err(|e| e.to_string())
+            .map_err(|e| failed(&e))
     }
 
     /// Stops the sandbox's server whatever state the tour left it in.

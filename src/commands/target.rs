@@ -32,7 +32,7 @@ pub fn resolve(ctx: &Ctx, target: &str) -> Result<Pane> {
         )));
     }
     let panes = ctx.tmux.panes().map_err(|e| ctx.tmux_err(e))?;
-    let found = find(&panes, target).map_err(missing)?;
+    let found = find(&panes, target).map_err(|e| missing(e.to_string()))?;
     Ok(found.clone())
 }
 
@@ -46,11 +46,41 @@ pub fn describe(target: &str, pane_id: &str) -> String {
     }
 }
 
+/// Why a target names no one pane.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotFound {
+    /// Nothing by that name, with the closest window name if one is close.
+    Missing {
+        target: String,
+        near: Option<String>,
+    },
+    /// A window name that more than one window bears.
+    Ambiguous { target: String, windows: usize },
+}
+
+impl std::fmt::Display for NotFound {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            NotFound::Missing {
+                target,
+                near: Some(near),
+            } => {
+                write!(f, "no such target '{target}'; did you mean '{near}'?")
+            }
+            NotFound::Missing { target, near: None } => write!(f, "no such target '{target}'"),
+            NotFound::Ambiguous { target, windows } => write!(
+                f,
+                "'{target}' names {windows} windows; use a pane id (roost status lists them)"
+            ),
+        }
+    }
+}
+
 /// Pure lookup of `target` among `panes`.
-pub fn find<'a>(panes: &'a [Pane], target: &str) -> std::result::Result<&'a Pane, String> {
-    let none = || match closest(panes, target) {
-        Some(near) => format!("no such target '{target}'; did you mean '{near}'?"),
-        None => format!("no such target '{target}'"),
+pub fn find<'a>(panes: &'a [Pane], target: &str) -> std::result::Result<&'a Pane, NotFound> {
+    let none = || NotFound::Missing {
+        target: target.to_string(),
+        near: closest(panes, target),
     };
     if target.starts_with('%') {
         return panes.iter().find(|p| p.id == target).ok_or_else(none);
@@ -71,9 +101,10 @@ pub fn find<'a>(panes: &'a [Pane], target: &str) -> std::result::Result<&'a Pane
         1 => return Ok(whole[0]),
         0 => {}
         n => {
-            return Err(format!(
-                "'{target}' names {n} windows; use a pane id (roost status lists them)"
-            ))
+            return Err(NotFound::Ambiguous {
+                target: target.to_string(),
+                windows: n,
+            })
         }
     }
     if let Some((w, pane)) = window.rsplit_once('.') {
@@ -245,14 +276,20 @@ mod tests {
         assert_eq!(find(&f, "main:alice.1").unwrap().id, "%2");
         assert_eq!(find(&f, "main:2").unwrap().id, "%3");
         assert_eq!(
-            find(&f, "alcie").unwrap_err(),
+            find(&f, "alcie").unwrap_err().to_string(),
             "no such target 'alcie'; did you mean 'alice'?"
         );
         assert_eq!(
-            find(&f, "work:alic").unwrap_err(),
+            find(&f, "work:alic").unwrap_err().to_string(),
             "no such target 'work:alic'; did you mean 'work:alice'?"
         );
-        assert_eq!(find(&f, "zzz").unwrap_err(), "no such target 'zzz'");
+        assert_eq!(
+            find(&f, "zzz").unwrap_err(),
+            NotFound::Missing {
+                target: "zzz".into(),
+                near: None
+            }
+        );
         for missing in ["%9", "@9", "nope", "work:bob", "main:1.7", "other:alice"] {
             assert!(find(&f, missing).is_err(), "{missing}");
         }

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 /// roost's paths, or why the environment gives none.
 pub fn paths() -> Result<Paths> {
-    Paths::from_env().map_err(ExtError::failed)
+    Paths::from_env().map_err(|e| ExtError::failed(e.to_string()))
 }
 
 /// roost's places for a verb that writes them: checked before anything is

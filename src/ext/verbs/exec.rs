@@ -104,7 +104,7 @@ fn handler(event: &str, words: &[std::ffi::OsString]) -> Result<Exit> {
         let p = crate::untrusted::printable(p.as_bytes());
         return Err(Error::usage(CMD, format!("'{p}' is not a pane id (%N)")));
     }
-    let paths = crate::paths::Paths::from_env().map_err(|e| Error::fail(CMD, e))?;
+    let paths = crate::paths::Paths::from_env().map_err(|e| Error::fail(CMD, e.to_string()))?;
     let shown_name = crate::untrusted::printable(name.as_bytes());
     let Some(sub) = index::read(&paths).into_iter().find(|s| &s.name == name) else {
         return Err(Error::refuse(
