@@ -1,4 +1,5 @@
-//! The agents domain: the agent CLIs roost knows (`agent.rs`), the one
+//! The agents domain: the agent CLIs roost knows (`agent.rs`), an agent by
+//! name whether built in or taught by a preset (`known.rs`), the one
 //! handler every agent's hooks run (`hook.rs`) and the transcripts it reads
 //! replies from (`transcript.rs`), the record of a server's agents for
 //! `resume` (`roster.rs`), what spawn, resume and kill do for an agent
@@ -9,6 +10,7 @@
 
 pub mod agent;
 pub mod hook;
+pub mod known;
 pub mod launch;
 pub mod programs;
 pub mod roster;

@@ -21,6 +21,7 @@
 //! reported one.
 
 use super::{ctx::Ctx, target};
+use crate::agents::known::Known;
 use crate::agents::Agent;
 use crate::cli::model::CloseArgs;
 use crate::error::{Error, Exit, Result};
@@ -151,26 +152,20 @@ fn in_dialog(ctx: &Ctx, who: &str, dialog: &Dialog) -> Error {
 /// The agent's name and what ends it: a built-in agent's own command, or
 /// the `exit` of the enabled preset the pane's agent is.
 fn exit_of(ctx: &Ctx, who: &str, named: Option<&str>) -> Result<(String, String)> {
-    if let Some(agent) = named.and_then(Agent::from_name) {
-        return Ok((agent.name().to_string(), agent.exit_command().to_string()));
-    }
-    let taught = named.and_then(|n| {
-        let name = crate::ext::taught::enabled(ctx.paths().ok()?, n)?;
-        crate::ext::taught::find(ctx.paths().ok()?, &name)
-    });
-    let Some(taught) = taught else {
+    let Some(known) = named.and_then(|n| Known::named(ctx.paths().ok(), n)) else {
         return Err(unknown(ctx, who, named));
     };
-    match taught.preset.exit {
-        Some(exit) => Ok((taught.preset.name, exit)),
-        None => Err(Error::fail(
+    match (known.exit_text(), &known) {
+        (Some(exit), _) => Ok((known.name().to_string(), exit.to_string())),
+        (None, Known::Preset(t)) => Err(Error::fail(
             ctx.cmd,
             format!(
                 "{who} runs {}, whose preset (from the extension {}) says no exit command, so roost cannot tell how it exits; nothing was typed",
-                taught.preset.name, taught.extension
+                t.preset.name, t.extension
             ),
         )
         .hint("roost kill TARGET ends it")),
+        (None, Known::Builtin(_)) => Err(unknown(ctx, who, named)),
     }
 }
 

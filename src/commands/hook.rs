@@ -3,6 +3,7 @@
 //! enabled extension's preset, whose hooks send the generic payload.
 
 use super::ctx::Ctx;
+use crate::agents::known::Known;
 use crate::agents::{HookAgent, HookWord};
 use crate::error::{Error, Exit, Result};
 use std::ffi::OsString;
@@ -33,5 +34,8 @@ pub fn run(ctx: &Ctx, word: HookWord, words: Vec<OsString>) -> Result<Exit> {
 
 /// The name of the enabled preset called `word`, if any.
 fn preset(ctx: &Ctx, word: &str) -> Option<String> {
-    crate::ext::taught::enabled(ctx.paths().ok()?, word)
+    match Known::named(ctx.paths().ok(), word)? {
+        Known::Preset(t) => Some(t.preset.name),
+        Known::Builtin(_) => None,
+    }
 }

@@ -3,6 +3,7 @@
 //! (agents/wiring/), which keeps those files the user's.
 
 use super::ctx::Ctx;
+use crate::agents::known::Known;
 use crate::agents::wiring::{self, Done, Scope, Setting, Target, Wiring};
 use crate::agents::{Agent, HookAgent, HookWord};
 use crate::cli::model::{HooksArgs, HooksShowArgs, HooksTarget, HooksVerb};
@@ -337,9 +338,9 @@ fn show(ctx: &Ctx, s: HooksShowArgs) -> Result<Exit> {
     // generic, or a preset's name: the four commands of the generic form.
     let (known, name) = match s.agent {
         HookWord::Builtin(a) => (a.known(), a.name().to_string()),
-        HookWord::Other(w) => match ctx.paths().ok().and_then(|p| taught::enabled(p, &w)) {
-            Some(name) => (None, name),
-            None => {
+        HookWord::Other(w) => match Known::named(ctx.paths().ok(), &w) {
+            Some(Known::Preset(t)) => (None, t.preset.name),
+            _ => {
                 return Err(Error::usage(
                     "hooks show",
                     format!(

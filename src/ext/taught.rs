@@ -107,11 +107,3 @@ pub fn find(paths: &Paths, name: &str) -> Option<Taught> {
         .or_else(|| all.first())
         .cloned()
 }
-
-/// The name of the enabled preset called `word` that no built-in agent
-/// hides: what `roost hook WORD` and `roost hooks show WORD` take.
-pub fn enabled(paths: &Paths, word: &str) -> Option<String> {
-    find(paths, word)
-        .filter(|t| t.enabled && super::presets::shadows_builtin(word).is_none())
-        .map(|t| t.preset.name)
-}

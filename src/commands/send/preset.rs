@@ -3,8 +3,8 @@
 //! for a pane whose agent is no built-in one.
 
 use super::super::ctx::Ctx;
-use crate::agents::Agent;
-use crate::ext::{presets, taught};
+use crate::agents::known::Known;
+use crate::ext::presets;
 use crate::tmux::options;
 use std::time::Duration;
 
@@ -22,15 +22,12 @@ pub struct Manner {
 pub fn of(ctx: &Ctx, pane: &str) -> Option<Manner> {
     // Anything in the pane can set its agent's name: it only picks a preset.
     let agent = ctx.tmux.pane_option(pane, options::AGENT).ok().flatten()?;
-    if agent.is_empty()
-        || Agent::from_name(&agent).is_some()
-        || presets::shadows_builtin(&agent).is_some()
-    {
-        return None;
+    // Built-in agents: only a name that is none of theirs reads ext.agents.
+    match Known::named(ctx.paths().ok(), &agent)? {
+        Known::Builtin(_) => None,
+        Known::Preset(t) => Some(Manner {
+            bracketed: t.preset.bracketed_paste,
+            settle: Duration::from_millis(t.preset.settle_ms.min(presets::MAX_SETTLE_MS)),
+        }),
     }
-    let taught = taught::find(ctx.paths().ok()?, &agent).filter(|t| t.enabled)?;
-    Some(Manner {
-        bracketed: taught.preset.bracketed_paste,
-        settle: Duration::from_millis(taught.preset.settle_ms.min(presets::MAX_SETTLE_MS)),
-    })
 }
