@@ -130,7 +130,8 @@ fn gemini_reply(text: &str) -> Option<String> {
 
 /// What a transcript of copilot's (`events.jsonl`) says of the turn whose
 /// stop hook started at `stopped_at` (the payload's `timestamp`, which is
-/// also the `timestamp` of the `hook.start` line copilot writes for it).
+/// also, but for a loaded machine, the `timestamp` of the `hook.start`
+/// line copilot writes for it).
 #[derive(Debug, PartialEq, Eq)]
 enum Turn {
     /// That hook's line is not written yet.
@@ -149,12 +150,32 @@ fn copilot_turn(text: &str, stopped_at: &str) -> Turn {
         .lines()
         .filter_map(|l| serde_json::from_str(l).ok())
         .collect();
-    let stop = lines.iter().rposition(|v| {
+    let stop_start = |v: &Value| {
         kind(v) == "hook.start"
             && v.pointer("/data/hookType").and_then(Value::as_str) == Some("agentStop")
-            && v.get("timestamp").and_then(Value::as_str) == Some(stopped_at)
+    };
+    let invocation = |v: &Value| {
+        v.pointer("/data/hookInvocationId")
+            .and_then(Value::as_str)
+            .map(str::to_string)
+    };
+    // The line stamped as the payload was; else, as copilot stamps the
+    // two apart (under load they can differ), the stop whose hooks are
+    // still running: its invocation has no `hook.end` yet. An earlier
+    // turn's stop has ended, so it is never taken for this one.
+    let stamped = lines.iter().rposition(|v| {
+        stop_start(v) && v.get("timestamp").and_then(Value::as_str) == Some(stopped_at)
     });
-    let Some(stop) = stop else {
+    let running = || {
+        lines.iter().enumerate().rev().find_map(|(i, v)| {
+            let id = invocation(v).filter(|_| stop_start(v))?;
+            let ended = lines[i..]
+                .iter()
+                .any(|e| kind(e) == "hook.end" && invocation(e).as_deref() == Some(id.as_str()));
+            (!ended).then_some(i)
+        })
+    };
+    let Some(stop) = stamped.or_else(running) else {
         return Turn::Unwritten;
     };
     // Back from the hook to the turn's own prompt: a message that only
@@ -296,7 +317,9 @@ mod tests {
         "\n",
         r#"{"type":"assistant.message","data":{"content":"first answer"},"timestamp":"T1"}"#,
         "\n",
-        r#"{"type":"hook.start","data":{"hookType":"agentStop"},"timestamp":"T2"}"#,
+        r#"{"type":"hook.start","data":{"hookType":"agentStop","hookInvocationId":"h1"},"timestamp":"T2"}"#,
+        "\n",
+        r#"{"type":"hook.end","data":{"hookType":"agentStop","hookInvocationId":"h1"},"timestamp":"T2e"}"#,
         "\n",
     );
 
@@ -309,7 +332,7 @@ mod tests {
         "\n",
         r#"{"type":"assistant.turn_end","data":{"turnId":"1"},"timestamp":"T6"}"#,
         "\n",
-        r#"{"type":"hook.start","data":{"hookType":"agentStop"},"timestamp":"T7"}"#,
+        r#"{"type":"hook.start","data":{"hookType":"agentStop","hookInvocationId":"h2"},"timestamp":"T7"}"#,
         "\n",
     );
 
@@ -328,6 +351,14 @@ mod tests {
         );
         let silent = both.replace("looking", "");
         assert_eq!(copilot_turn(&silent, "T7"), Turn::Ended(None));
+        // Stamped apart from the payload: the stop still running is this
+        // turn's; the first turn's stop has ended and is never taken.
+        let apart = both.replace("\"T7\"", "\"T7+1ms\"");
+        assert_eq!(
+            copilot_turn(&apart, "T7"),
+            Turn::Ended(Some("looking".into()))
+        );
+        assert_eq!(copilot_turn(FIRST, "T2+1ms"), Turn::Unwritten);
     }
 
     #[test]
