@@ -41,6 +41,23 @@ fn screen_preset(env: &TestEnv) -> String {
     format!("{}:{}", bin.display(), std::env::var("PATH").unwrap())
 }
 
+/// The preset `scr` spawned as window alice, showing its permission
+/// question from the start; its pane.
+fn spawned_asking(env: &TestEnv) -> String {
+    let path = screen_preset(env);
+    let flag = env.path("flag");
+    std::fs::write(&flag, "").unwrap();
+    let out = env
+        .roost(["spawn", "alice", "scr", flag.to_str().unwrap()])
+        .env("PATH", &path)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", describe(&out));
+    let pane = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    env.wait_for_screen(&pane, "Allow execution?");
+    pane
+}
+
 /// The state `status --json` gives pane `pane` (null as "-").
 fn state_of(env: &TestEnv, pane: &str) -> String {
     let json: serde_json::Value = serde_json::from_str(&env.ok(["status", "--json"])).unwrap();
@@ -96,17 +113,7 @@ fn a_preset_pane_no_hook_reported_from_reads_its_state_from_its_screen() {
 #[test]
 fn send_and_close_refuse_a_pane_its_screen_shows_blocked() {
     let env = TestEnv::new();
-    let path = screen_preset(&env);
-    let flag = env.path("flag");
-    std::fs::write(&flag, "").unwrap();
-    let out = env
-        .roost(["spawn", "alice", "scr", flag.to_str().unwrap()])
-        .env("PATH", &path)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", describe(&out));
-    let pane = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    env.wait_for_screen(&pane, "Allow execution?");
+    let pane = spawned_asking(&env);
     for args in [vec!["send", "alice", "yes"], vec!["close", "alice"]] {
         let out = env.run(&args);
         assert_eq!(exit_of(&out), Exit::Blocked, "{args:?}: {}", describe(&out));
@@ -119,7 +126,7 @@ fn send_and_close_refuse_a_pane_its_screen_shows_blocked() {
     std::thread::sleep(std::time::Duration::from_millis(300));
     let screen = env.screen(&pane);
     assert!(
-        !screen.contains("yes") && !screen.contains("/exit"),
+        !screen.contains("yes") && !screen.contains("/quit"),
         "{screen}"
     );
 }
@@ -129,17 +136,7 @@ fn send_and_close_refuse_a_pane_its_screen_shows_blocked() {
 #[test]
 fn wait_done_on_a_preset_pane_times_out_naming_the_state_its_screen_shows() {
     let env = TestEnv::new();
-    let path = screen_preset(&env);
-    let flag = env.path("flag");
-    std::fs::write(&flag, "").unwrap();
-    let out = env
-        .roost(["spawn", "alice", "scr", flag.to_str().unwrap()])
-        .env("PATH", &path)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", describe(&out));
-    let pane = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    env.wait_for_screen(&pane, "Allow execution?");
+    let pane = spawned_asking(&env);
     let out = env.run(["wait-done", "alice", "1"]);
     assert_eq!(exit_of(&out), Exit::Failed, "{}", describe(&out));
     assert_eq!(
