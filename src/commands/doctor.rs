@@ -99,7 +99,33 @@ pub fn run(ctx: &Ctx, a: JsonArgs) -> Result<Exit> {
         checks: Vec::new(),
         paint: crate::colour::Paint::stdout(),
     };
-    let tmux_missing = tmux::installed().is_err();
+    let tmux_missing = tmux_line(&mut r);
+    r.at("locale");
+    locale(&mut r);
+    r.at("socket");
+    socket(&mut r, ctx, tmux_missing);
+    r.at("paths");
+    match ctx.paths() {
+        Err(e) => r.bad(&format!("paths: {e}"), "set HOME to an absolute path"),
+        Ok(paths) => {
+            files(&mut r, paths);
+            r.at("git");
+            git(&mut r);
+            r.at("switch");
+            switch(&mut r, &ctx.tmux, &paths.user_conf());
+            r.at("extensions");
+            extensions(&mut r, paths);
+            hidden_presets(&mut r, paths);
+            r.at("agents");
+            agents(&mut r, &paths.state);
+        }
+    }
+    Ok(finish(&r))
+}
+
+/// The tmux on PATH and its version; whether there is none.
+fn tmux_line(r: &mut Report) -> bool {
+    let missing = tmux::installed().is_err();
     match tmux::version() {
         Ok(text) => match tmux::Version::parse(&text) {
             tmux::Version::Release(major, minor) if (major, minor) >= MIN_TMUX => r.ok(&text),
@@ -114,9 +140,11 @@ pub fn run(ctx: &Ctx, a: JsonArgs) -> Result<Exit> {
         },
         Err(e) => r.bad(&e.0, "then run roost doctor again"),
     }
-    r.at("locale");
-    locale(&mut r);
-    r.at("socket");
+    missing
+}
+
+/// roost's socket: whether a server answers there, or why not.
+fn socket(r: &mut Report, ctx: &Ctx, tmux_missing: bool) {
     let socket = &ctx.tmux.socket;
     let value = socket.value().to_string_lossy().into_owned();
     let file = socket.file();
@@ -142,7 +170,7 @@ pub fn run(ctx: &Ctx, a: JsonArgs) -> Result<Exit> {
     } else if let Ok(true) = running {
         r.ok(&format!("{where_}: server running"));
         r.at("terminal");
-        terminal(&mut r, &ctx.tmux);
+        terminal(r, &ctx.tmux);
     } else if let tmux::listening::Listener::Ours(pid) = tmux::listening::listener(&socket.file()) {
         // Someone listens, yet tmux did not answer: no tmux to ask with, or
         // one that does not speak this server's protocol.
@@ -161,54 +189,45 @@ pub fn run(ctx: &Ctx, a: JsonArgs) -> Result<Exit> {
             "{where_}: no server running (roost starts one when needed)"
         ));
     }
-    r.at("paths");
-    match ctx.paths() {
-        Err(e) => r.bad(&format!("paths: {e}"), "set HOME to an absolute path"),
-        Ok(paths) => {
-            for ((dir, var), label) in paths.written().into_iter().zip(["data", "state"]) {
-                r.at(label);
-                match crate::fsutil::check_writable(dir) {
-                    Ok(()) => r.ok(&format!("{label} {} (writable)", dir.display())),
-                    Err(why) => r.bad(
-                        &format!("{label} {}: {why}", dir.display()),
-                        &format!("make it writable, or set {var} to a directory you can write"),
-                    ),
-                }
-            }
-            r.at("roost.conf");
-            let conf = paths.user_conf();
-            if !conf.exists() {
-                r.ok(&format!("roost.conf {} (absent; optional)", conf.display()));
-            } else {
-                conf_check(&mut r, &conf);
-            }
-            r.at("scripts");
-            let link = paths.scripts_dir().join("roost");
-            match (std::fs::read_link(&link), std::env::current_exe()) {
-                (Ok(target), Ok(exe)) if target == exe => {
-                    r.ok(&format!("scripts {}", link.display()))
-                }
-                (Ok(target), _) => r.note(&format!(
-                    "scripts {} runs {} (the next server start points it here)",
-                    link.display(),
-                    target.display()
-                )),
-                (Err(_), _) => r.note(&format!(
-                    "scripts {} not written yet (written at server start)",
-                    link.display()
-                )),
-            }
-            r.at("git");
-            git(&mut r);
-            r.at("switch");
-            switch(&mut r, &ctx.tmux, &paths.user_conf());
-            r.at("extensions");
-            extensions(&mut r, paths);
-            hidden_presets(&mut r, paths);
-            r.at("agents");
-            agents(&mut r, &paths.state);
+}
+
+/// The directories roost writes, roost.conf and the scripts' link.
+fn files(r: &mut Report, paths: &crate::paths::Paths) {
+    for ((dir, var), label) in paths.written().into_iter().zip(["data", "state"]) {
+        r.at(label);
+        match crate::fsutil::check_writable(dir) {
+            Ok(()) => r.ok(&format!("{label} {} (writable)", dir.display())),
+            Err(why) => r.bad(
+                &format!("{label} {}: {why}", dir.display()),
+                &format!("make it writable, or set {var} to a directory you can write"),
+            ),
         }
     }
+    r.at("roost.conf");
+    let conf = paths.user_conf();
+    if !conf.exists() {
+        r.ok(&format!("roost.conf {} (absent; optional)", conf.display()));
+    } else {
+        conf_check(r, &conf);
+    }
+    r.at("scripts");
+    let link = paths.scripts_dir().join("roost");
+    match (std::fs::read_link(&link), std::env::current_exe()) {
+        (Ok(target), Ok(exe)) if target == exe => r.ok(&format!("scripts {}", link.display())),
+        (Ok(target), _) => r.note(&format!(
+            "scripts {} runs {} (the next server start points it here)",
+            link.display(),
+            target.display()
+        )),
+        (Err(_), _) => r.note(&format!(
+            "scripts {} not written yet (written at server start)",
+            link.display()
+        )),
+    }
+}
+
+/// The report's end: the JSON, or the count of problems; the exit.
+fn finish(r: &Report) -> Exit {
     let problems = r.problems();
     if r.json {
         println!(
@@ -222,11 +241,11 @@ pub fn run(ctx: &Ctx, a: JsonArgs) -> Result<Exit> {
     } else if problems > 0 {
         println!("{} found", crate::words::count(problems, "problem"));
     }
-    Ok(if problems == 0 {
+    if problems == 0 {
         Exit::Ok
     } else {
         Exit::Failed
-    })
+    }
 }
 
 /// The terminal type the running server gives its panes: one without
