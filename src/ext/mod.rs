@@ -59,4 +59,5 @@ pub mod store;
 mod swap;
 mod sync;
 pub mod taught;
+mod uninstall;
 pub mod verbs;

@@ -344,28 +344,15 @@ pub fn put(paths: &Paths, line: &Line, fetched: &Fetched) -> Result<()> {
 pub fn prune(paths: &Paths, name: &str) -> Result<()> {
     let store = Store::open(paths)?;
     let mut lock = store.load()?;
-    let source = match lock.entry(name).map(|e| &e.source) {
-        Some(Source::Pinned(pin)) => pin.repo.clone(),
-        _ => return Err(ExtError::refused("it changed while sync ran; run it again")),
-    };
-    lock.remove(name);
-    let _pending = store.begin(name, store::Action::Remove, "")?;
-    store.save(&lock)?;
-    let clone = paths.ext_clone(name);
-    if let Err(e) = std::fs::remove_dir_all(&clone) {
-        if e.kind() != std::io::ErrorKind::NotFound {
-            return Err(ExtError::failed(format!(
-                "it is no longer installed, but {} could not be deleted: {e}",
-                clone.display()
-            )));
-        }
+    if !matches!(lock.entry(name).map(|e| &e.source), Some(Source::Pinned(_))) {
+        return Err(ExtError::refused("it changed while sync ran; run it again"));
     }
-    if paths.ext_state(name).exists() {
-        let _ = crate::fsutil::write_atomic(
-            &paths.ext_state_left_by(name),
-            format!("{source}\n").as_bytes(),
-            0o644,
-        );
+    let removed = super::uninstall::take_out(paths, &store, &mut lock, name, true)?;
+    match removed.and_then(|r| r.clone_left) {
+        Some(e) => Err(ExtError::failed(format!(
+            "it is no longer installed, but {} could not be deleted: {e}",
+            crate::untrusted::path(&paths.ext_clone(name))
+        ))),
+        None => Ok(()),
     }
-    Ok(())
 }

@@ -5,8 +5,8 @@
 use crate::cli::model::RemoveArgs;
 use crate::error::{Error, Exit, Result};
 use crate::ext::error::{At, ExtError};
-use crate::ext::lock::Source;
-use crate::ext::store::{Action, Store};
+use crate::ext::store::Store;
+use crate::ext::uninstall::{self, remove_tree};
 
 const CMD: &str = "ext remove";
 
@@ -30,16 +30,10 @@ pub fn run(a: RemoveArgs) -> Result<Exit> {
     }
     let store = Store::open(&paths).map_err(|e| e.at(CMD))?;
     let mut lock = store.load().map_err(|e| e.at(CMD))?;
-    let clone = paths.ext_clone(&name);
-    // A linked extension's directory is the author's checkout: never deleted.
-    let entry = lock.entry(&name);
-    let linked = entry.and_then(|e| e.linked()).map(String::from);
-    let source = entry.map(|e| match &e.source {
-        Source::Pinned(pin) => pin.repo.clone(),
-        Source::Linked { dir } => dir.clone(),
-    });
     let left_by = paths.ext_state_left_by(&name);
-    if !lock.remove(&name) {
+    let Some(removed) =
+        uninstall::take_out(&paths, &store, &mut lock, &name, !purge).map_err(|e| e.at(CMD))?
+    else {
         // Removed before with its data kept: --purge still deletes the data.
         if purge && kept {
             remove_tree(&state)
@@ -54,21 +48,15 @@ pub fn run(a: RemoveArgs) -> Result<Exit> {
             return Ok(Exit::Ok);
         }
         return Err(crate::ext::installed::no_such(&name).at(CMD));
-    }
-    let _pending = store
-        .begin(&name, Action::Remove, "")
-        .map_err(|e| e.at(CMD))?;
-    store.save(&lock).map_err(|e| e.at(CMD))?;
-    if linked.is_none() {
-        if let Err(e) = remove_tree(&clone) {
-            eprintln!(
-                "roost ext remove: {name} is no longer installed, but {} could not be deleted: {e}",
-                crate::untrusted::path(&clone)
-            );
-        }
+    };
+    if let Some(e) = &removed.clone_left {
+        eprintln!(
+            "roost ext remove: {name} is no longer installed, but {} could not be deleted: {e}",
+            crate::untrusted::path(&paths.ext_clone(&name))
+        );
     }
     println!("removed {name}");
-    if let Some(dir) = &linked {
+    if let Some(dir) = &removed.linked {
         println!(
             "(its checkout {} is yours and stays as it is)",
             crate::untrusted::printable(dir.as_bytes())
@@ -80,12 +68,6 @@ pub fn run(a: RemoveArgs) -> Result<Exit> {
         purge_events(&paths, &name).at(CMD)?;
         println!("deleted its data: {}", crate::untrusted::path(&state));
     } else if state.exists() {
-        // So that a later install of another repository under this name
-        // can say whose data it would inherit. Best effort: the data is
-        // kept either way.
-        if let Some(source) = &source {
-            let _ = crate::fsutil::write_atomic(&left_by, format!("{source}\n").as_bytes(), 0o644);
-        }
         println!("kept its data: {}", crate::untrusted::path(&state));
         println!("(roost ext remove {name} --purge deletes it)");
     }
@@ -98,11 +80,4 @@ pub fn run(a: RemoveArgs) -> Result<Exit> {
 fn purge_events(paths: &crate::paths::Paths, name: &str) -> std::result::Result<(), ExtError> {
     let dir = crate::events::place::dir(paths, name);
     remove_tree(&dir).map_err(|e| ExtError::failed(format!("cannot delete {}: {e}", dir.display())))
-}
-
-fn remove_tree(path: &std::path::Path) -> std::io::Result<()> {
-    match std::fs::remove_dir_all(path) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        other => other,
-    }
 }
