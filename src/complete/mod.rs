@@ -170,6 +170,7 @@ mod tests {
         completion: &'static str,
         panes: Vec<Pane>,
         sessions: Vec<String>,
+        presets: Vec<String>,
     }
 
     impl Source for Fake {
@@ -196,6 +197,9 @@ mod tests {
         }
         fn sessions(&self) -> Vec<String> {
             self.sessions.clone()
+        }
+        fn presets(&self) -> Vec<String> {
+            self.presets.clone()
         }
     }
 
@@ -316,6 +320,7 @@ mod tests {
             completion: DECLARED,
             panes: vec![pane("%1", "main", "alice")],
             sessions: vec!["main".into(), "work".into()],
+            presets: vec!["qwen".into()],
             ..Fake::default()
         };
         assert_eq!(values(&["note"], "", &src), ["add", "show"]);
@@ -332,6 +337,7 @@ mod tests {
         let agents: Vec<String> = crate::agents::Agent::ALL
             .iter()
             .map(|a| a.name().to_string())
+            .chain(["qwen".to_string()])
             .collect();
         assert_eq!(values(&["note", "add", "%1"], "", &src), agents);
         assert!(values(&["note", "add", "%1", "claude"], "", &src).is_empty());

@@ -1,5 +1,5 @@
 //! What a query may look at beyond the command model, as one trait: the
-//! environment, ext.index, ext.lock and ext.complete, and the running roost server
+//! environment, ext.index, ext.lock, ext.complete and ext.agents, and the running roost server
 //! (asked only when its socket file exists). `Live` is the real one.
 
 use crate::paths::Paths;
@@ -27,6 +27,9 @@ pub trait Source {
     fn panes(&self) -> Vec<Pane>;
     /// The sessions of the running roost server.
     fn sessions(&self) -> Vec<String>;
+    /// The agents enabled extensions' presets teach (read from ext.agents
+    /// only when an agent is what the word takes).
+    fn presets(&self) -> Vec<String>;
 }
 
 /// The real sources: the environment, ext.index, the running server.
@@ -102,5 +105,16 @@ impl Source for Live {
             .sessions()
             .map(|s| s.into_iter().map(|s| s.name.raw().to_string()).collect())
             .unwrap_or_default()
+    }
+
+    fn presets(&self) -> Vec<String> {
+        let Some(paths) = &self.paths else {
+            return Vec::new();
+        };
+        crate::ext::taught::read(paths)
+            .into_iter()
+            .filter(|t| t.enabled && crate::ext::presets::shadows_builtin(&t.preset.name).is_none())
+            .map(|t| t.preset.name)
+            .collect()
     }
 }

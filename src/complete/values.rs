@@ -161,6 +161,11 @@ pub fn of_kind(kind: &Kind, current: &str, src: &impl Source) -> Vec<Candidate> 
         Kind::Agent => crate::agents::Agent::ALL
             .iter()
             .map(|a| cand(a.name(), "agent"))
+            .chain(
+                src.presets()
+                    .into_iter()
+                    .map(|p| cand(p, "agent (a preset)")),
+            )
             .collect(),
         Kind::OneOf(words) => words.iter().map(|w| cand(w, "")).collect(),
     }
