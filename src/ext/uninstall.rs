@@ -29,14 +29,13 @@ pub fn take_out(
     name: &str,
     keep_data: bool,
 ) -> Result<Option<Removed>> {
-    let Some(entry) = lock.entry(name) else {
-        return Ok(None);
-    };
-    let linked = entry.linked().map(String::from);
-    let source = match &entry.source {
+    // An entry that cannot be read is removed all the same.
+    let entry = lock.entry(name);
+    let linked = entry.and_then(|e| e.linked()).map(String::from);
+    let source = entry.map(|e| match &e.source {
         Source::Pinned(pin) => pin.repo.clone(),
         Source::Linked { dir } => dir.clone(),
-    };
+    });
     if !lock.remove(name) {
         return Ok(None);
     }
@@ -47,7 +46,7 @@ pub fn take_out(
         None => remove_tree(&paths.ext_clone(name)).err(),
     };
     let state = paths.ext_state(name);
-    if keep_data && state.exists() {
+    if let Some(source) = source.filter(|_| keep_data && state.exists()) {
         // Best effort: the data is kept either way.
         let _ = crate::fsutil::write_atomic(
             &paths.ext_state_left_by(name),
