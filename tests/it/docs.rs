@@ -185,10 +185,14 @@ fn the_pages_and_help_give_each_commands_exit_statuses() {
     // Every status of send's, 6 and 4's present meaning included.
     let roost_1 = unroff(&read("man/roost.1"));
     assert!(
-        roost_1.contains("6 For send: the text and Enter were typed, but roost could not confirm"),
+        roost_1.contains(
+            "6 For spawn and send: the text and Enter were typed, but roost could not confirm"
+        ),
         "{roost_1}"
     );
-    assert!(roost_1.contains("4 For send: the program could not take the text within --wait"));
+    assert!(roost_1.contains(
+        "4 For spawn and send: the program could not take the text in time (send's --wait;"
+    ));
 }
 
 /// `reply` takes text that starts with `-` as it comes (hooks pass what an

@@ -21,7 +21,12 @@ pub fn of(path: &str) -> &'static [Status] {
         "session" => &[(Ok, ""), (Failed, "SESSION is not a valid name, or cannot be started")],
         "spawn" => &[
             (Ok, ""),
-            (Failed, "the name is taken or invalid, SESSION is invalid, DIR is not a directory, or CMD cannot be run"),
+            (Failed, "the name is taken or invalid, SESSION is invalid, DIR is not a directory, or CMD cannot be run; or the --message failed, nothing typed"),
+            (NoTarget, "with --message: the program exited first"),
+            (Blocked, "with --message: the agent waits for a person, nothing typed"),
+            (NotReady, "with --message: the program did not read within 60 s, nothing typed"),
+            (TypedNotSubmitted, "with --message: typed but not taken, Enter not pressed"),
+            (NotConfirmed, "with --message: typed with Enter, but not confirmed taken"),
         ],
         "send" => &[
             (Ok, "delivered"),
@@ -172,9 +177,9 @@ pub fn general(exit: Exit) -> String {
              nothing was typed."
                 .into()
         }
-        Exit::NotReady => "The program could not take the text within --wait (it never read its \
-             terminal, or never asked for a bracketed paste that text of several lines needs); \
-             nothing was typed."
+        Exit::NotReady => "The program could not take the text in time (send's --wait; 60 s \
+             for spawn's --message): it never read its terminal, or never asked for a bracketed \
+             paste that text of several lines needs; nothing was typed."
             .into(),
         Exit::TypedNotSubmitted => "The text was typed but the program did not take it, so Enter \
              was not pressed; sending it again would type it twice."
